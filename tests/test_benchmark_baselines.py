@@ -1,0 +1,247 @@
+"""Tests of the benchmark baselines, metric helpers, the ARES NQ loader and the
+Korean statute question set."""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from benchmarks import ares_nq, baselines  # noqa: E402
+
+pytestmark = pytest.mark.unit
+
+TOY = [
+    ("a", "The quick brown fox jumps over the lazy dog."),
+    ("b", "A lazy afternoon: the dog sleeps and the fox waits."),
+    ("c", "Stock markets rallied on Tuesday after the rate cut."),
+    ("d", "Quick recipes for a lazy dinner."),
+]
+
+
+# --- metrics ---------------------------------------------------------------
+
+
+def test_recall_and_mrr() -> None:
+    ranks = [1, 3, None, 12]
+    assert baselines.recall_at(ranks, 1) == 0.25
+    assert baselines.recall_at(ranks, 3) == 0.5
+    assert baselines.recall_at(ranks, 20) == 0.75
+    assert baselines.mrr_at(ranks, 10) == pytest.approx((1 + 1 / 3) / 4)
+    assert baselines.mrr_at(ranks, 2) == pytest.approx(1 / 4)
+    assert baselines.mrr_at(ranks, 20) == pytest.approx((1 + 1 / 3 + 1 / 12) / 4)
+
+
+def test_metrics_reject_empty_or_bad_k() -> None:
+    with pytest.raises(ValueError):
+        baselines.recall_at([], 5)
+    with pytest.raises(ValueError):
+        baselines.mrr_at([1], 0)
+
+
+def test_first_gold_rank_and_evaluate() -> None:
+    assert baselines.first_gold_rank(["x", "y", "z"], ["z", "y"]) == 2
+    assert baselines.first_gold_rank(["x"], ["q"]) is None
+    figures = baselines.evaluate([["a", "b"], ["b", "a"], []], [["a"], ["a"], ["a"]], ks=(1, 2))
+    assert figures == {"recall@1": pytest.approx(1 / 3), "recall@2": pytest.approx(2 / 3), "mrr@2": 0.5}
+
+
+# --- keyword overlap -------------------------------------------------------
+
+
+def test_keyword_overlap_ranks_by_shared_distinct_terms() -> None:
+    (ranked,) = baselines.keyword_overlap(TOY, ["lazy lazy DOG fox"], k=10)
+    # a and b share {lazy, dog, fox}; tie broken by unit order; d shares {lazy}; c nothing.
+    assert ranked == ["a", "b", "d"]
+
+
+def test_keyword_overlap_k_short_terms_and_no_match() -> None:
+    results = baselines.keyword_overlap(TOY, ["lazy fox", "a an of", "rate cut", ""], k=1)
+    assert results == [["a"], [], ["c"], []]
+    assert baselines.terms("Hi, AB abc 2024 x1y2") == {"abc", "2024", "x1y2"}
+    assert baselines.keyword_overlap(TOY, ["fox"], k=0) == [[]]
+
+
+# --- bm25s -----------------------------------------------------------------
+
+
+def test_bm25s_default_ranks_and_drops_zero_scores() -> None:
+    results = baselines.bm25s_default(TOY, ["stock markets rally", "zebra", "lazy fox"], k=10)
+    assert results[0][0] == "c"
+    assert results[0] == ["c"]  # only c contains any query term
+    assert results[1] == []  # unknown term: no zero-score filler
+    assert set(results[2]) == {"a", "b", "d"}
+    assert results[2][-1] == "d"  # d has lazy but not fox
+
+
+def test_bm25s_default_clamps_k_and_handles_empty() -> None:
+    (ranked,) = baselines.bm25s_default(TOY, ["the lazy dog"], k=1000)
+    assert len(ranked) <= len(TOY)
+    assert baselines.bm25s_default(TOY, ["dog"], k=1)[0] in (["a"], ["b"])
+    assert baselines.bm25s_default([], ["dog"], k=5) == [[]]
+    assert baselines.bm25s_default(TOY, [], k=5) == []
+
+
+# --- statute splitter ------------------------------------------------------
+
+OLD_FORMAT = """---
+제목: 테스트법
+법령ID: '000123'
+공포일자: '2020-01-01'
+---
+
+# 테스트법
+
+## 제1장 총칙
+
+##### 제1조 (목적)
+
+목적 조문.
+
+##### 제3조 (대항력 등)
+
+본조.
+
+##### 제3조 (보증금의 회수)
+
+첫째 가지조문.
+
+##### 제3조 (임차권등기명령)
+
+둘째 가지조문.
+
+## 제2장 기타
+
+##### 제4조 (기간)
+
+기간 조문.
+
+##### 제5조
+
+삭제 <2009.5.8>
+
+##### 제5조의2 (명시적 가지)
+
+명시적 가지조문.
+
+## 부칙
+
+부칙 <제1호,2020.1.1>
+
+제1조 (시행일) 이 법은 공포한 날부터 시행한다.
+"""
+
+
+def test_split_articles_restores_branch_numbers() -> None:
+    articles = baselines.split_articles(OLD_FORMAT)
+    assert [a.section_id for a in articles] == [
+        "제1조",
+        "제3조",
+        "제3조의2",
+        "제3조의3",
+        "제4조",
+        "제5조",
+        "제5조의2",
+    ]
+    by_id = {a.section_id: a for a in articles}
+    assert by_id["제3조의2"].caption == "보증금의 회수"
+    assert by_id["제3조의3"].body == "둘째 가지조문."
+    assert by_id["제3조의3"].deleted is False
+    assert by_id["제5조"].deleted is True and by_id["제5조"].caption == ""
+    # chapter headings and 부칙 are not part of article bodies
+    assert "제2장" not in by_id["제3조의3"].body
+    assert by_id["제5조의2"].body == "명시적 가지조문."
+
+
+# --- Korean question set ---------------------------------------------------
+
+needs_kr_corpus = pytest.mark.skipif(
+    not baselines.KR_CORPUS_DIR.is_dir(), reason="kr-statutes corpus not available"
+)
+SECTION_RE = re.compile(r"^제\d+조(의\d+)?$")
+
+
+def test_kr_questions_format_and_unique_ids() -> None:
+    questions = baselines.load_questions()
+    assert len(questions) >= 36
+    ids = [q["id"] for q in questions]
+    assert len(ids) == len(set(ids))
+    for q in questions:
+        assert set(q) == {"id", "query", "gold", "note"}, q["id"]
+        assert re.fullmatch(r"kr-\d{2}", q["id"])
+        assert q["query"].strip() and q["note"].strip()
+        assert len(q["gold"]) == 1
+        title, _, section = q["gold"][0].partition("#")
+        assert title and SECTION_RE.match(section), q["gold"]
+
+
+@needs_kr_corpus
+def test_kr_gold_articles_exist_and_are_not_deleted() -> None:
+    statutes = baselines.load_statutes()
+    newest = {s.title: s for s in baselines.newest_versions(statutes)}
+    questions = baselines.load_questions()
+    for q in questions:
+        title, _, section = q["gold"][0].partition("#")
+        assert title in newest, f"{q['id']}: {title} is not the newest title of a statute"
+        law_id = newest[title].law_id
+        # the article must exist, undeleted, with the same number in every version
+        for version in (s for s in statutes if s.law_id == law_id):
+            found = {a.section_id: a for a in version.articles}
+            assert section in found, f"{q['id']}: {section} missing from {version.path.name}"
+            assert not found[section].deleted, f"{q['id']}: {section} deleted in {version.path.name}"
+    # every statute of the corpus is asked about
+    assert {q["gold"][0].partition("#")[0] for q in questions} == set(newest)
+
+
+@needs_kr_corpus
+def test_kr_units_keys_unique() -> None:
+    keys = [key for key, _text in baselines.kr_units()]
+    assert len(keys) == len(set(keys))
+    assert "근로기준법#제76조의2" in keys  # branch written as a repeated heading (old format)
+    assert "주택임대차보호법#제3조의7" in keys
+
+
+# --- ARES NQ ---------------------------------------------------------------
+
+TOY_ROWS = [
+    {"document_index": "7", "document": "Doc one.", "synthetic_query": "q1",
+     "Context_Relevance_Label": "Yes", "generated_answer": "a1",
+     "Answer_Faithfulness_Label": "Yes", "Answer_Relevance_Label": "Yes"},
+    {"document_index": "9", "document": "Doc two.", "synthetic_query": "q2",
+     "Context_Relevance_Label": "No", "generated_answer": "",
+     "Answer_Faithfulness_Label": "", "Answer_Relevance_Label": ""},
+    {"document_index": "8", "document": "Doc one.", "synthetic_query": "q1",
+     "Context_Relevance_Label": "Yes", "generated_answer": "a2",
+     "Answer_Faithfulness_Label": "No", "Answer_Relevance_Label": "No"},
+]  # fmt: skip
+
+
+def test_ares_retrieval_and_support_sets_on_toy_rows(tmp_path: Path) -> None:
+    documents, queries = ares_nq.retrieval_set(TOY_ROWS)
+    assert documents == [("nq-0", "Doc one."), ("nq-1", "Doc two.")]
+    assert queries == [("nq-q0", "q1", "nq-0"), ("nq-q2", "q1", "nq-0")]
+    support = ares_nq.support_set(TOY_ROWS)
+    assert [(s["id"], s["label"], s["doc_id"]) for s in support] == [
+        ("nq-q0", "Yes", "nq-0"),
+        ("nq-q2", "No", "nq-0"),
+    ]
+    assert ares_nq.write_corpus_jsonl(tmp_path / "c.jsonl", TOY_ROWS) == 2
+    assert ares_nq.write_queries_jsonl(tmp_path / "q.jsonl", TOY_ROWS) == 2
+    corpus = [json.loads(x) for x in (tmp_path / "c.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert corpus[0] == {"_id": "nq-0", "title": "", "text": "Doc one."}
+    first_query = json.loads((tmp_path / "q.jsonl").read_text(encoding="utf-8").splitlines()[0])
+    assert first_query == {"id": "nq-q0", "query": "q1", "gold": ["nq-0"]}
+
+
+@pytest.mark.skipif(not ares_nq.ZIP_PATH.is_file(), reason="ARES NQ zip not available")
+def test_ares_counts_match_readme() -> None:
+    found = ares_nq.counts()
+    for name, expected in ares_nq.EXPECTED.items():
+        assert found[name] == expected, name
