@@ -1,1 +1,64 @@
-"""citewise."""
+"""citewise: an evidence layer and research agent whose every factual sentence cites evidence it
+retrieved, stored and checked itself.
+
+The public API mirrors the ``citewise`` command line::
+
+    from citewise import Citewise
+    with Citewise(store="evidence.sqlite") as cw:
+        cw.ingest("statutes/")
+        cw.approve("kr-law-001248", reviewer="Kim", reason="checked against law.go.kr")
+        hits = cw.search("보증금 회수")
+"""
+
+from citewise.api import Citewise
+from citewise.errors import (
+    CitewiseError,
+    ConfigError,
+    InputError,
+    NotFoundError,
+    ParseError,
+    ReviewError,
+    RunError,
+    StoreError,
+    UserError,
+)
+from citewise.ingest.pipeline import IngestOptions
+from citewise.records import (
+    Document,
+    DocumentVersion,
+    IngestOutcome,
+    IngestResult,
+    Provenance,
+    ReviewDecision,
+    ReviewStatus,
+    SearchHit,
+    Section,
+    SectionKind,
+)
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "Citewise",
+    "CitewiseError",
+    "ConfigError",
+    "Document",
+    "DocumentVersion",
+    "IngestOptions",
+    "IngestOutcome",
+    "IngestResult",
+    "InputError",
+    "NotFoundError",
+    "ParseError",
+    "Provenance",
+    "ReviewDecision",
+    "ReviewError",
+    "ReviewStatus",
+    "RunError",
+    "SearchHit",
+    "Section",
+    "SectionKind",
+    "StoreError",
+    "UserError",
+    "__version__",
+]

@@ -31,9 +31,7 @@ def decode_text(data: bytes, path: str, encoding: str | None = None) -> str:
                 encoding = name
                 break
     if encoding is None and b"\x00" in data[:8192]:
-        raise ParseError(
-            "binary file (NUL bytes found): not a text document; PDFs need a .pdf name", path=path
-        )
+        raise ParseError("binary file (NUL bytes found): not a text document; PDFs need a .pdf name", path=path)
     name = encoding or "utf-8"
     try:
         text = data.decode(name)

@@ -1,0 +1,125 @@
+"""The Python API: the same operations as the ``citewise`` command line.
+
+>>> from citewise import Citewise
+>>> cw = Citewise(store="/tmp/example.sqlite")          # doctest: +SKIP
+>>> cw.ingest("corpus/")                                # doctest: +SKIP
+>>> cw.approve("kr-law-001248", reviewer="me", reason="checked")  # doctest: +SKIP
+>>> cw.search("보증금 회수", k=5)                         # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from citewise.config import resolve_store_url
+from citewise.eval.retrieval import RetrievalReport, evaluate, load_queries
+from citewise.ingest.pipeline import IngestOptions, ingest_paths, load_manifest
+from citewise.records import (
+    Document,
+    DocumentVersion,
+    IngestResult,
+    ReviewDecision,
+    ReviewStatus,
+    SearchHit,
+    Section,
+)
+from citewise.review import PendingReview, apply_manifest, decide, pending
+from citewise.search import local
+from citewise.store.evidence import EvidenceStore, HashMismatch
+
+__all__ = ["Citewise"]
+
+
+class Citewise:
+    """One evidence store and the operations on it.
+
+    ``store`` is a SQLite path or a database URL; by default ``CITEWISE_STORE`` or a file in the
+    user's data directory.
+    """
+
+    def __init__(self, store: str | None = None) -> None:
+        self.store = EvidenceStore.open(resolve_store_url(store))
+
+    def close(self) -> None:
+        """Release the store."""
+        self.store.close()
+
+    def __enter__(self) -> Citewise:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- ingest ------------------------------------------------------------------------------
+
+    def ingest(
+        self,
+        *paths: str | Path,
+        options: IngestOptions | None = None,
+        manifest: str | Path | None = None,
+        progress: Callable[[IngestResult], None] | None = None,
+    ) -> list[IngestResult]:
+        """Ingest files and directories; returns one result per document or failed input."""
+        loaded = load_manifest(Path(manifest)) if manifest else None
+        return ingest_paths(self.store, [Path(p) for p in paths], options, loaded, progress)
+
+    # -- review ------------------------------------------------------------------------------
+
+    def pending_review(self) -> list[PendingReview]:
+        """What is waiting for a reviewer."""
+        return pending(self.store)
+
+    def approve(self, target: str, *, reviewer: str, reason: str, section: str | None = None) -> ReviewDecision:
+        """Approve ``DOC[@VERSION]`` (or one of its sections)."""
+        return decide(self.store, target, "approve", reviewer=reviewer, reason=reason, section_id=section)
+
+    def reject(self, target: str, *, reviewer: str, reason: str, section: str | None = None) -> ReviewDecision:
+        """Reject ``DOC[@VERSION]`` (or one of its sections)."""
+        return decide(self.store, target, "reject", reviewer=reviewer, reason=reason, section_id=section)
+
+    def apply_review_manifest(self, path: str | Path) -> list[ReviewDecision]:
+        """Apply the decisions of a review manifest."""
+        return apply_manifest(self.store, Path(path))
+
+    def decisions(self, doc_id: str | None = None) -> list[ReviewDecision]:
+        """Recorded review decisions."""
+        return self.store.decisions(doc_id)
+
+    # -- documents ---------------------------------------------------------------------------
+
+    def documents(self) -> list[Document]:
+        """Every document."""
+        return self.store.documents()
+
+    def versions(self, doc_id: str | None = None, status: ReviewStatus | None = None) -> list[DocumentVersion]:
+        """Versions, optionally of one document or in one status."""
+        return self.store.versions(doc_id, status=status)
+
+    def sections(self, doc_id: str, version: int | None = None) -> list[Section]:
+        """Sections of one version (the newest by default)."""
+        return self.store.sections(doc_id, version)
+
+    # -- search and evaluation ---------------------------------------------------------------
+
+    def search(self, query: str, k: int = 10) -> list[SearchHit]:
+        """Top ``k`` sections for ``query``, with status flags."""
+        return local.search(self.store, query, k)
+
+    def eval_retrieval(self, queries: str | Path, k: int = 10) -> RetrievalReport:
+        """recall@1/5/10 and MRR@10 of local search on a JSONL query file."""
+        loaded = load_queries(Path(queries))
+        titles: dict[str, set[str]] = {}
+        for v in self.store.versions():
+            titles.setdefault(v.doc_id, set()).add(v.title)
+        return evaluate(loaded, self.search, titles, k)
+
+    # -- store -------------------------------------------------------------------------------
+
+    def verify_store(self) -> tuple[int, list[HashMismatch]]:
+        """Re-derive every stored hash: (hashes checked, mismatches)."""
+        return self.store.verify()
+
+    def reindex(self) -> int:
+        """Rebuild the search index; returns the number of sections indexed."""
+        return local.reindex(self.store, force=True)

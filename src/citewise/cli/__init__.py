@@ -1,0 +1,33 @@
+"""The ``citewise`` command line: one module per command group."""
+
+from __future__ import annotations
+
+import typer
+
+from citewise.cli import docs, eval, review, store
+from citewise.cli.ingest import ingest
+from citewise.cli.search import search
+
+__all__ = ["app", "main"]
+
+app = typer.Typer(
+    name="citewise",
+    help="Evidence you can defend: ingest with provenance, review, search, answer with citations.",
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+    add_completion=False,
+)
+app.command()(ingest)
+app.command()(search)
+app.add_typer(review.app, name="review")
+app.add_typer(docs.app, name="docs")
+app.add_typer(store.app, name="store")
+app.add_typer(eval.app, name="eval")
+
+
+def main() -> None:
+    """Entry point of the ``citewise`` script."""
+    from citewise.config import load_dotenv
+
+    load_dotenv()
+    app(prog_name="citewise")

@@ -1,0 +1,43 @@
+"""``citewise eval``: measure retrieval on the current store."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.table import Table
+
+from citewise.cli.common import JsonOpt, StoreOpt, console, emit_json, handle_errors, open_api
+
+__all__ = ["app"]
+
+app = typer.Typer(help="Evaluate retrieval.", no_args_is_help=True)
+
+
+@app.command()
+@handle_errors
+def retrieval(
+    queries: Annotated[Path, typer.Option("--queries", help='JSONL: {"id","query","gold":[DOC or DOC#SECTION]}')],
+    k: Annotated[int, typer.Option("-k", help="Hits listed per query in --json output.")] = 10,
+    store: StoreOpt = None,
+    json_out: JsonOpt = False,
+) -> None:
+    """recall@1, recall@5, recall@10 and MRR@10 of local search on gold queries."""
+    with open_api(store) as api:
+        report = api.eval_retrieval(queries, k)
+    if json_out:
+        emit_json(report)
+        return
+    table = Table("queries", "recall@1", "recall@5", "recall@10", "MRR@10", box=None)
+    table.add_row(
+        str(report.queries),
+        f"{report.recall_at_1:.3f}",
+        f"{report.recall_at_5:.3f}",
+        f"{report.recall_at_10:.3f}",
+        f"{report.mrr_at_10:.3f}",
+    )
+    console.print(table)
+    misses = [r for r in report.results if r.rank is None]
+    if misses:
+        console.print(f"{len(misses)} queries had no gold hit in the top 10, e.g. {misses[0].id}: {misses[0].query}")

@@ -1,0 +1,100 @@
+"""``citewise ingest``: stage documents for review."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+from rich.table import Table
+
+from citewise.cli.common import JsonOpt, StoreOpt, console, emit_json, err_console, handle_errors, open_api
+from citewise.ingest.pipeline import IngestOptions, discover
+from citewise.records import IngestOutcome, IngestResult
+
+__all__ = ["ingest"]
+
+
+@handle_errors
+def ingest(
+    paths: Annotated[list[Path], typer.Argument(help="Files or directories to ingest.")],
+    issuer: Annotated[str | None, typer.Option(help="Issuing authority (who issued the text).")] = None,
+    publisher: Annotated[
+        str | None, typer.Option(help="Official publisher (where the authoritative copy lives).")
+    ] = None,
+    provider: Annotated[str | None, typer.Option(help="Retrieval provider (the channel it came through).")] = None,
+    licence: Annotated[str | None, typer.Option(help="Licence or legal status of the text.")] = None,
+    permitted_use: Annotated[
+        list[str] | None, typer.Option("--permitted-use", help="A permitted use (repeatable).")
+    ] = None,
+    language: Annotated[str | None, typer.Option(help="Language tag of the text (ko, en, ...).")] = None,
+    doc_id: Annotated[str | None, typer.Option("--doc-id", help="Document id (one document only).")] = None,
+    fmt: Annotated[str | None, typer.Option("--format", help="Parser to use instead of detecting it.")] = None,
+    encoding: Annotated[str | None, typer.Option(help="Text encoding when not UTF-8 (e.g. cp949).")] = None,
+    manifest: Annotated[Path | None, typer.Option(help="Provenance manifest (YAML or JSON).")] = None,
+    store: StoreOpt = None,
+    json_out: JsonOpt = False,
+) -> None:
+    """Ingest documents with provenance. New versions start as review_required."""
+    options = IngestOptions(
+        issuing_authority=issuer,
+        official_publisher=publisher,
+        retrieval_provider=provider,
+        licence=licence,
+        permitted_uses=tuple(permitted_use or ()),
+        language=language,
+        doc_id=doc_id,
+        format=fmt,
+        encoding=encoding,
+    )
+    total = sum(1 for item in discover(paths) if not isinstance(item, Exception))
+    with open_api(store) as api:
+        if json_out:
+            results = api.ingest(*paths, options=options, manifest=manifest)
+            emit_json(results)
+        else:
+            results = _ingest_with_progress(api, paths, options, manifest, total)
+            _print_results(results)
+    if any(r.outcome is IngestOutcome.FAILED for r in results):
+        raise typer.Exit(1)
+
+
+def _ingest_with_progress(api, paths, options, manifest, total) -> list[IngestResult]:  # type: ignore[no-untyped-def]
+    columns = (TextColumn("ingesting"), BarColumn(), MofNCompleteColumn(), TextColumn("{task.description}"))
+    with Progress(*columns, console=err_console, transient=True) as bar:
+        task = bar.add_task("", total=total or None)
+        seen: set[str] = set()
+
+        def advance(result: IngestResult) -> None:
+            path = result.source.split(":")[0] if result.source.count(":") == 1 else result.source
+            if path not in seen:
+                seen.add(path)
+                bar.update(task, advance=1, description=path[-60:])
+
+        return api.ingest(*paths, options=options, manifest=manifest, progress=advance)
+
+
+def _print_results(results: list[IngestResult]) -> None:
+    table = Table("source", "outcome", "document", "version", "sections", "error", box=None)
+    for r in results:
+        style = {"failed": "red", "unchanged": "dim"}.get(r.outcome.value, "green")
+        table.add_row(
+            r.source,
+            f"[{style}]{r.outcome.value}[/]",
+            r.doc_id or "",
+            str(r.version or ""),
+            str(r.section_count or ""),
+            r.error or "",
+        )
+    console.print(table)
+    counts = {o: sum(1 for r in results if r.outcome is o) for o in IngestOutcome}
+    console.print(
+        f"{counts[IngestOutcome.NEW_DOCUMENT]} new, {counts[IngestOutcome.NEW_VERSION]} new versions, "
+        f"{counts[IngestOutcome.UNCHANGED]} unchanged, {counts[IngestOutcome.FAILED]} failed"
+        + (
+            "  — new versions wait for `citewise review`"
+            if counts[IngestOutcome.NEW_DOCUMENT] + counts[IngestOutcome.NEW_VERSION]
+            else ""
+        )
+    )

@@ -1,0 +1,59 @@
+"""``citewise store``: integrity checks and maintenance."""
+
+from __future__ import annotations
+
+import typer
+
+from citewise.cli.common import JsonOpt, StoreOpt, console, emit_json, err_console, handle_errors, open_api
+from citewise.store.migrations import applied
+
+__all__ = ["app"]
+
+app = typer.Typer(help="Verify and maintain the store.", no_args_is_help=True)
+
+
+@app.command()
+@handle_errors
+def verify(store: StoreOpt = None, json_out: JsonOpt = False) -> None:
+    """Re-derive every stored hash and report mismatches (exit 1 if any)."""
+    with open_api(store) as api:
+        checked, mismatches = api.verify_store()
+    if json_out:
+        emit_json({"checked": checked, "mismatches": mismatches, "ok": not mismatches})
+    else:
+        for m in mismatches:
+            where = f"{m.doc_id}@{m.version}" + (f" {m.section_id}" if m.section_id else "")
+            err_console.print(f"[red]mismatch[/] {where}: stored {m.stored}, text hashes to {m.derived}")
+        console.print(f"{checked} hashes checked, {len(mismatches)} mismatches")
+    if mismatches:
+        raise typer.Exit(1)
+
+
+@app.command()
+@handle_errors
+def info(store: StoreOpt = None, json_out: JsonOpt = False) -> None:
+    """Where the store is, its migrations and what it holds."""
+    with open_api(store) as api:
+        data = {
+            "store": api.store.url,
+            "migrations": applied(api.store.engine),
+            "documents": len(api.documents()),
+            "versions": len(api.versions()),
+        }
+    if json_out:
+        emit_json(data)
+    else:
+        for key, value in data.items():
+            console.print(f"{key:<12} {value}", highlight=False)
+
+
+@app.command()
+@handle_errors
+def reindex(store: StoreOpt = None, json_out: JsonOpt = False) -> None:
+    """Rebuild the search index from the stored sections."""
+    with open_api(store) as api:
+        count = api.reindex()
+    if json_out:
+        emit_json({"indexed": count})
+    else:
+        console.print(f"{count} sections indexed")

@@ -1,0 +1,131 @@
+"""Retrieval evaluation over the current store: recall@k and MRR@10 from gold entries.
+
+Query file: JSONL, one ``{"id", "query", "gold": [...]}`` per line. A gold entry names a document by
+its id or its exact title, optionally followed by ``#`` and a section id (``종합부동산세법#제7조``).
+A hit matches a document-level gold entry when it is any section of that document.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from citewise.errors import InputError
+from citewise.records import SearchHit
+
+__all__ = ["GoldEntry", "QueryResult", "RetrievalQuery", "RetrievalReport", "evaluate", "load_queries"]
+
+
+@dataclass(frozen=True, slots=True)
+class GoldEntry:
+    """A document (by id or exact title), optionally narrowed to one section."""
+
+    document: str
+    section_id: str | None = None
+
+    @classmethod
+    def parse(cls, text: str) -> GoldEntry:
+        document, sep, section = text.partition("#")
+        if not document or (sep and not section):
+            raise InputError(f"bad gold entry {text!r}: expected DOC or DOC#SECTION")
+        return cls(document, section or None)
+
+
+@dataclass(frozen=True, slots=True)
+class RetrievalQuery:
+    """One evaluation query."""
+
+    id: str
+    query: str
+    gold: tuple[GoldEntry, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class QueryResult:
+    """Where the first gold hit ranked for one query (None: not in the top 10)."""
+
+    id: str
+    query: str
+    rank: int | None
+    top: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class RetrievalReport:
+    """Aggregate metrics and per-query ranks."""
+
+    queries: int
+    recall_at_1: float
+    recall_at_5: float
+    recall_at_10: float
+    mrr_at_10: float
+    k: int
+    results: tuple[QueryResult, ...]
+
+
+def load_queries(path: Path) -> list[RetrievalQuery]:
+    """Read and validate a query file; errors name the line."""
+    queries: list[RetrievalQuery] = []
+    seen: set[str] = set()
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except OSError as exc:
+        raise InputError(f"cannot read {path}: {exc.strerror}") from exc
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        where = f"{path}:{number}"
+        try:
+            row = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise InputError(f"{where}: invalid JSON ({exc.msg})") from exc
+        if (
+            not isinstance(row, dict)
+            or not row.get("query")
+            or not isinstance(row.get("gold"), list)
+            or not row["gold"]
+        ):
+            raise InputError(f'{where}: expected {{"id", "query", "gold": [...]}} with a non-empty gold list')
+        qid = str(row.get("id") or number)
+        if qid in seen:
+            raise InputError(f"{where}: duplicate query id {qid!r}")
+        seen.add(qid)
+        queries.append(RetrievalQuery(qid, str(row["query"]), tuple(GoldEntry.parse(str(g)) for g in row["gold"])))
+    if not queries:
+        raise InputError(f"{path}: no queries")
+    return queries
+
+
+def _matches(hit: SearchHit, gold: GoldEntry, titles: dict[str, set[str]]) -> bool:
+    names = {hit.doc_id, hit.title, *titles.get(hit.doc_id, ())}
+    return gold.document in names and (gold.section_id is None or gold.section_id == hit.section_id)
+
+
+def evaluate(
+    queries: Sequence[RetrievalQuery],
+    search: Callable[[str, int], list[SearchHit]],
+    titles: dict[str, set[str]],
+    k: int = 10,
+) -> RetrievalReport:
+    """Run every query through ``search`` and score the hits against the gold entries.
+
+    ``titles`` maps each document id to all titles its versions have had.
+    """
+    depth = max(k, 10)
+    results = []
+    for q in queries:
+        hits = search(q.query, depth)
+        rank = next(
+            (h.rank for h in hits if any(_matches(h, g, titles) for g in q.gold)),
+            None,
+        )
+        results.append(QueryResult(q.id, q.query, rank, tuple(f"{h.doc_id}#{h.section_id}" for h in hits[:k])))
+    n = len(results)
+
+    def recall(at: int) -> float:
+        return sum(1 for r in results if r.rank is not None and r.rank <= at) / n
+
+    mrr = sum(1 / r.rank for r in results if r.rank is not None and r.rank <= 10) / n
+    return RetrievalReport(n, recall(1), recall(5), recall(10), mrr, k, tuple(results))

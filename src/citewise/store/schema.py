@@ -1,0 +1,103 @@
+"""The current relational schema, as SQLAlchemy Core tables used by queries.
+
+Migrations (:mod:`citewise.store.migrations`) create and change the tables with explicit, portable
+DDL; these definitions describe the result and must agree with it (a test checks that they do).
+Timestamps and dates are ISO 8601 text so that SQLite and PostgreSQL store them the same way.
+"""
+
+from __future__ import annotations
+
+import sqlalchemy as sa
+
+__all__ = [
+    "documents",
+    "document_versions",
+    "metadata",
+    "review_decisions",
+    "schema_migrations",
+    "sections",
+    "store_meta",
+]
+
+metadata = sa.MetaData()
+
+schema_migrations = sa.Table(
+    "schema_migrations",
+    metadata,
+    sa.Column("id", sa.String(100), primary_key=True),
+    sa.Column("applied_at", sa.String(40), nullable=False),
+)
+
+store_meta = sa.Table(
+    "store_meta",
+    metadata,
+    sa.Column("key", sa.String(100), primary_key=True),
+    sa.Column("value", sa.Text, nullable=False),
+)
+
+documents = sa.Table(
+    "documents",
+    metadata,
+    sa.Column("doc_id", sa.String(200), primary_key=True),
+    sa.Column("title", sa.Text, nullable=False),
+    sa.Column("created_at", sa.String(40), nullable=False),
+)
+
+document_versions = sa.Table(
+    "document_versions",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("doc_id", sa.String(200), sa.ForeignKey("documents.doc_id"), nullable=False),
+    sa.Column("version", sa.Integer, nullable=False),
+    sa.Column("title", sa.Text, nullable=False),
+    sa.Column("content_hash", sa.String(80), nullable=False),
+    sa.Column("format", sa.String(40), nullable=False),
+    sa.Column("status", sa.String(20), nullable=False),
+    sa.Column("source", sa.Text, nullable=False),
+    sa.Column("full_text", sa.Text, nullable=False),
+    sa.Column("issuing_authority", sa.Text),
+    sa.Column("official_publisher", sa.Text),
+    sa.Column("retrieval_provider", sa.Text),
+    sa.Column("origin_url", sa.Text),
+    sa.Column("retrieved_at", sa.String(40)),
+    sa.Column("version_label", sa.Text),
+    sa.Column("promulgated_on", sa.String(10)),
+    sa.Column("effective_on", sa.String(10)),
+    sa.Column("language", sa.String(20)),
+    sa.Column("licence", sa.Text),
+    sa.Column("permitted_uses", sa.Text, nullable=False),
+    sa.Column("metadata_json", sa.Text, nullable=False),
+    sa.Column("section_count", sa.Integer, nullable=False),
+    sa.Column("ingested_at", sa.String(40), nullable=False),
+    sa.UniqueConstraint("doc_id", "version"),
+)
+
+sections = sa.Table(
+    "sections",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("version_id", sa.Integer, sa.ForeignKey("document_versions.id"), nullable=False),
+    sa.Column("section_id", sa.String(200), nullable=False),
+    sa.Column("ordinal", sa.Integer, nullable=False),
+    sa.Column("heading", sa.Text, nullable=False),
+    sa.Column("text", sa.Text, nullable=False),
+    sa.Column("content_hash", sa.String(80), nullable=False),
+    sa.Column("kind", sa.String(20), nullable=False),
+    sa.Column("status", sa.String(20), nullable=False),
+    sa.Column("deleted", sa.Boolean, nullable=False),
+    sa.Column("reserved", sa.Boolean, nullable=False),
+    sa.Column("deleted_parts", sa.Text, nullable=False),
+    sa.UniqueConstraint("version_id", "section_id"),
+)
+
+review_decisions = sa.Table(
+    "review_decisions",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("version_id", sa.Integer, sa.ForeignKey("document_versions.id"), nullable=False),
+    sa.Column("section_id", sa.String(200)),
+    sa.Column("decision", sa.String(20), nullable=False),
+    sa.Column("reviewer", sa.Text, nullable=False),
+    sa.Column("reason", sa.Text, nullable=False),
+    sa.Column("decided_at", sa.String(40), nullable=False),
+)

@@ -1,0 +1,49 @@
+"""Shared fixtures: a fresh store per test, the shared corpora, document builders."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from citewise.ingest.base import ParsedDocument, ParsedSection
+from citewise.records import SectionKind
+from citewise.store.evidence import EvidenceStore
+
+SHARED = Path(__file__).resolve().parents[2] / "shared"
+KR_STATUTES = SHARED / "corpora" / "kr-statutes"
+US_CFR = SHARED / "corpora" / "us-cfr"
+REPO = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> Iterator[EvidenceStore]:
+    with EvidenceStore.open(str(tmp_path / "store.sqlite")) as s:
+        yield s
+
+
+def make_doc(
+    doc_id: str = "doc-a",
+    sections: dict[str, str] | None = None,
+    *,
+    title: str = "Document A",
+    promulgated: str | None = None,
+    deleted: tuple[str, ...] = (),
+) -> ParsedDocument:
+    """A small parsed document with the given section texts (heading = section id)."""
+    from datetime import date
+
+    sections = sections or {"§ 1": "Scope of this act.", "§ 2": "Definitions used in this act."}
+    parsed = tuple(
+        ParsedSection(sid, sid, text, SectionKind.ARTICLE, deleted=sid in deleted) for sid, text in sections.items()
+    )
+    return ParsedDocument(
+        doc_id=doc_id,
+        title=title,
+        format="test",
+        text="\n\n".join(f"{k}\n{v}" for k, v in sections.items()),
+        sections=parsed,
+        promulgated_on=date.fromisoformat(promulgated) if promulgated else None,
+        source=f"{doc_id}.txt",
+    )
