@@ -34,7 +34,7 @@ import zipfile
 from collections.abc import Sequence
 from pathlib import Path
 
-ZIP_PATH = Path("/work/shared/evalsets/ares-nq/nq_synthetic_queries.zip")
+ZIP_PATH = Path(__file__).resolve().parents[2] / "shared" / "evalsets" / "ares-nq" / "nq_synthetic_queries.zip"
 TSV_NAME = "nq_synthetic_queries.tsv"
 COLUMNS = (
     "document_index",

@@ -30,7 +30,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-KR_CORPUS_DIR = Path("/work/shared/corpora/kr-statutes")
+SHARED = ROOT.parent / "shared"
+KR_CORPUS_DIR = SHARED / "corpora" / "kr-statutes"
 KR_QUESTIONS = ROOT / "benchmarks" / "data" / "kr_statute_questions.jsonl"
 
 Unit = tuple[str, str]
