@@ -24,6 +24,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from benchmarks import ares_nq, baselines  # noqa: E402
+
 from citewise import Citewise  # noqa: E402
 
 

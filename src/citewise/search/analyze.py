@@ -62,12 +62,16 @@ def _stemmer():  # noqa: ANN202 - PyStemmer has no type hints
     return Stemmer.Stemmer("english")
 
 
+_PARTICLE_SET = frozenset(_PARTICLES)
+_PARTICLE_LENGTHS = sorted({len(p) for p in _PARTICLES}, reverse=True)
+
+
 def _strip_particle(run: str) -> str:
     # Keep at least two syllables of stem so that nouns ending in a particle-like syllable
-    # (나이, 회의) are not cut to one syllable.
-    for particle in _PARTICLES:
-        if run.endswith(particle) and len(run) - len(particle) >= 2:
-            return run[: -len(particle)]
+    # (나이, 회의) are not cut to one syllable. Longest particle first.
+    for size in _PARTICLE_LENGTHS:
+        if len(run) - size >= 2 and run[-size:] in _PARTICLE_SET:
+            return run[:-size]
     return run
 
 

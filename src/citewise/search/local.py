@@ -130,7 +130,7 @@ def _collapse(rows: Sequence[sa.RowMapping], terms: Sequence[str], k: int) -> li
                 version=best["version"],
                 section_id=best["section_id"],
                 heading=best["heading"],
-                snippet=snippet(best["text"], terms),
+                snippet=best["text"],  # trimmed to a snippet below, for the hits kept only
                 unapproved=version_status not in (ReviewStatus.APPROVED, ReviewStatus.SUPERSEDED)
                 or best["section_status"] != ReviewStatus.APPROVED.value,
                 deleted=bool(best["deleted"]),
@@ -141,11 +141,7 @@ def _collapse(rows: Sequence[sa.RowMapping], terms: Sequence[str], k: int) -> li
             )
         )
     hits.sort(key=lambda h: (-h.score, h.doc_id, h.section_id))
-    return [_with_rank(h, i) for i, h in enumerate(hits[:k], start=1)]
-
-
-def _with_rank(hit: SearchHit, rank: int) -> SearchHit:
-    return replace(hit, rank=rank)
+    return [replace(h, rank=i, snippet=snippet(h.snippet, terms)) for i, h in enumerate(hits[:k], start=1)]
 
 
 _SENTENCE = re.compile(r"[^\n.!?。]+[.!?。]?")
