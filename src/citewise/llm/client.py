@@ -1,0 +1,577 @@
+"""The model client: OpenAI-compatible Chat Completions through the official ``openai`` SDK.
+
+One adapter serves every OpenAI-compatible endpoint — CometAPI by default, or OpenAI, vLLM, Ollama
+and others through ``CITEWISE_LLM_BASE_URL`` and ``CITEWISE_LLM_API_KEY``::
+
+    from citewise.llm import ChatClient, ModelSettings
+
+    with ChatClient(ModelSettings.from_env()) as client:
+        result = client.complete("gpt-4o-mini", [{"role": "user", "content": "Hello"}])
+        print(result.text, result.usage)
+
+What the client guarantees:
+
+- **No hidden retries.** The SDK's own retries are off (``max_retries=0``); every request is one
+  attempt, recorded in :attr:`ChatClient.calls`. Bounded retries belong to the caller, inside its
+  budget (:attr:`ModelError.retryable` says which failures are worth one).
+- **Only a finished reply is a result.** Anything but ``finish_reason == "stop"`` with non-empty
+  content raises a typed :class:`~citewise.llm.errors.ModelReplyError`.
+- **Usage per call**: the model id as returned, prompt/completion/cached tokens and latency, also
+  for calls that failed after the endpoint billed them.
+- **Typed errors** mapped from the SDK at this boundary; messages never contain the key.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime
+from types import TracebackType
+from typing import Any, TypeVar
+from urllib.parse import urlsplit
+
+from citewise.config import Secret, env
+from citewise.errors import ConfigError
+from citewise.llm.errors import (
+    CallInfo,
+    ModelBadRequest,
+    ModelEmptyReply,
+    ModelEndpointError,
+    ModelError,
+    ModelRefused,
+    ModelReplyInvalid,
+    ModelTruncated,
+    ModelUnexpectedFinish,
+    display_url,
+    from_sdk_error,
+)
+from citewise.llm.structured import excerpt, json_schema_format, parse_json_reply, schema_instruction
+
+__all__ = [
+    "BASE_URL_ENV",
+    "DEFAULT_BASE_URL",
+    "KEY_ENVS",
+    "CallRecord",
+    "ChatClient",
+    "ChatResult",
+    "Message",
+    "ModelSettings",
+    "TokenUsage",
+    "model_configured",
+]
+
+DEFAULT_BASE_URL = "https://api.cometapi.com/v1"
+BASE_URL_ENV = "CITEWISE_LLM_BASE_URL"
+KEY_ENVS = ("CITEWISE_LLM_API_KEY", "COMETAPI_KEY")
+"""Where the key is looked up, first match wins: an explicit key for ``CITEWISE_LLM_BASE_URL``
+beats the CometAPI key, so a user pointing at another endpoint does not send it the wrong one."""
+TIMEOUT_ENV = "CITEWISE_LLM_TIMEOUT"
+MAX_COMPLETION_TOKENS_ENV = "CITEWISE_LLM_MAX_COMPLETION_TOKENS"
+STRUCTURED_OUTPUT_ENV = "CITEWISE_LLM_STRUCTURED_OUTPUT"
+
+MISSING_KEY_MESSAGE = (
+    "no model key: set COMETAPI_KEY (or CITEWISE_LLM_API_KEY with CITEWISE_LLM_BASE_URL for another "
+    "OpenAI-compatible endpoint), or run without a model: citewise then uses its deterministic "
+    "evidence composer"
+)
+
+Message = Mapping[str, Any]
+"""A chat message as the API takes it: ``{"role": "user", "content": "..."}``."""
+
+T = TypeVar("T")
+
+
+# -- settings ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ModelSettings:
+    """How to reach the model endpoint. The key is a :class:`Secret`: it never prints."""
+
+    api_key: Secret
+    """The endpoint's key, sent as ``Authorization: Bearer``."""
+    base_url: str = DEFAULT_BASE_URL
+    """The OpenAI-compatible API root, ending in ``/v1`` for most endpoints."""
+    timeout_s: float = 60.0
+    """Seconds before a call is abandoned with :class:`ModelTimeout`."""
+    max_completion_tokens: int = 8192
+    """Default cap on reply tokens (reasoning tokens included) when a call does not give one."""
+    structured_output: bool = True
+    """Request JSON-schema output in :meth:`ChatClient.complete_json` (falls back when refused)."""
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.api_key, Secret):
+            raise ConfigError("ModelSettings.api_key must be a citewise.config.Secret")
+        parts = urlsplit(self.base_url)
+        if parts.scheme not in ("http", "https") or not parts.hostname:
+            raise ConfigError(f"{BASE_URL_ENV} must be an http(s) URL, got {display_url(self.base_url)!r}")
+        if parts.username is not None or parts.password is not None:
+            # httpx would send them as Basic auth in place of the Bearer key.
+            raise ConfigError(f"{BASE_URL_ENV} must not contain user:password@; put the key in CITEWISE_LLM_API_KEY")
+        object.__setattr__(self, "base_url", self.base_url.rstrip("/"))
+        if not self.timeout_s > 0:
+            raise ConfigError(f"the model timeout must be positive seconds, got {self.timeout_s!r}")
+        if self.max_completion_tokens < 1:
+            raise ConfigError(f"max_completion_tokens must be at least 1, got {self.max_completion_tokens!r}")
+
+    @classmethod
+    def from_env(cls) -> ModelSettings:
+        """Settings from the environment; a missing key raises :class:`ConfigError` saying what to set.
+
+        Reads ``CITEWISE_LLM_API_KEY`` or ``COMETAPI_KEY``, ``CITEWISE_LLM_BASE_URL``,
+        ``CITEWISE_LLM_TIMEOUT`` (seconds), ``CITEWISE_LLM_MAX_COMPLETION_TOKENS`` and
+        ``CITEWISE_LLM_STRUCTURED_OUTPUT`` (``true``/``false``).
+        """
+        key = _key_from_env()
+        if key is None:
+            raise ConfigError(MISSING_KEY_MESSAGE)
+        options: dict[str, Any] = {}
+        if base_url := env(BASE_URL_ENV):
+            options["base_url"] = base_url
+        if timeout := env(TIMEOUT_ENV):
+            options["timeout_s"] = _parse_number(TIMEOUT_ENV, timeout, float)
+        if tokens := env(MAX_COMPLETION_TOKENS_ENV):
+            options["max_completion_tokens"] = _parse_number(MAX_COMPLETION_TOKENS_ENV, tokens, int)
+        if structured := env(STRUCTURED_OUTPUT_ENV):
+            options["structured_output"] = _parse_bool(STRUCTURED_OUTPUT_ENV, structured)
+        return cls(api_key=Secret(key), **options)
+
+
+def model_configured() -> bool:
+    """Whether a model key is set, i.e. whether citewise can use a model at all."""
+    return _key_from_env() is not None
+
+
+def _key_from_env() -> str | None:
+    for name in KEY_ENVS:
+        if value := env(name):
+            return value
+    return None
+
+
+def _parse_number(name: str, value: str, kind: type[float] | type[int]) -> Any:
+    try:
+        return kind(value)
+    except ValueError:
+        raise ConfigError(f"{name} must be a number, got {value!r}") from None
+
+
+def _parse_bool(name: str, value: str) -> bool:
+    lowered = value.lower()
+    if lowered in ("1", "true", "yes", "on"):
+        return True
+    if lowered in ("0", "false", "no", "off"):
+        return False
+    raise ConfigError(f"{name} must be true or false, got {value!r}")
+
+
+# -- records ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TokenUsage:
+    """Tokens the endpoint reported for one call."""
+
+    prompt: int = 0
+    """Input tokens, cached ones included (``usage.prompt_tokens``)."""
+    completion: int = 0
+    """Output tokens, reasoning tokens included (``usage.completion_tokens``)."""
+    cached: int = 0
+    """Input tokens served from the endpoint's prompt cache (``prompt_tokens_details.cached_tokens``),
+    often billed at a lower rate."""
+
+    @property
+    def total(self) -> int:
+        return self.prompt + self.completion
+
+    def __add__(self, other: TokenUsage) -> TokenUsage:
+        return TokenUsage(self.prompt + other.prompt, self.completion + other.completion, self.cached + other.cached)
+
+
+@dataclass(frozen=True)
+class ChatResult:
+    """A finished reply: ``finish_reason == "stop"`` and non-empty text."""
+
+    text: str
+    """The reply's content."""
+    model: str
+    """The model id the endpoint says answered (may be more specific than the requested one)."""
+    requested_model: str
+    """The model id citewise asked for."""
+    finish_reason: str
+    """Always ``"stop"`` for a result; kept for the record."""
+    usage: TokenUsage | None
+    """Reported token usage; ``None`` when the endpoint sent none (unknown, not zero)."""
+    latency_s: float
+    """Seconds from sending the request to having parsed the reply."""
+    request_id: str | None = None
+    """The endpoint's ``x-request-id``, if it sent one."""
+    response_format: str | None = None
+    """The ``response_format`` type requested (``"json_schema"``), or ``None`` for plain text."""
+    structured_fallback: bool = False
+    """True when structured output was refused by the endpoint and the reply came from plain
+    prompting with the schema in the instructions instead."""
+
+
+@dataclass(frozen=True)
+class CallRecord:
+    """One request to the endpoint, successful or not, for the usage and cost ledger."""
+
+    requested_model: str
+    """The model id citewise asked for."""
+    model: str | None
+    """The model id the endpoint reported; ``None`` when there was no usable reply."""
+    started_at: datetime
+    """When the request was sent (UTC)."""
+    latency_s: float
+    """Seconds until the reply (or the failure)."""
+    outcome: str
+    """``"ok"``, or the name of the :class:`ModelError` subclass raised (e.g. ``"ModelTruncated"``)."""
+    usage: TokenUsage | None = None
+    """Tokens the endpoint reported, also for failed replies it billed; ``None`` if unknown."""
+    finish_reason: str | None = None
+    """The reply's ``finish_reason``, when there was a reply."""
+    status_code: int | None = None
+    """The HTTP status, when there was a response."""
+    request_id: str | None = None
+    """The endpoint's ``x-request-id``."""
+    response_format: str | None = None
+    """The ``response_format`` type requested, if any."""
+
+
+@dataclass
+class _Attempt:
+    # One request in flight, and what it learned before it succeeded or failed (for its CallRecord).
+    requested_model: str
+    params: dict[str, Any]
+    format_type: str | None
+    started_at: datetime = field(default_factory=lambda: datetime.now(UTC))
+    started: float = field(default_factory=time.perf_counter)
+    model: str | None = None
+    usage: TokenUsage | None = None
+    finish_reason: str | None = None
+    status_code: int | None = None
+    request_id: str | None = None
+
+    def elapsed(self) -> float:
+        return time.perf_counter() - self.started
+
+    def info(self) -> dict[str, Any]:
+        """The keywords every :class:`ModelError` about this attempt gets."""
+        return {
+            "model": self.requested_model,
+            "status_code": self.status_code,
+            "request_id": self.request_id,
+            "usage": self.usage,
+        }
+
+
+# -- the client -------------------------------------------------------------------------------
+
+
+class ChatClient:
+    """Chat Completions against one OpenAI-compatible endpoint; see the module docstring.
+
+    Thread-safe for concurrent calls. Close it (or use it as a context manager) to release its
+    connections.
+    """
+
+    def __init__(self, settings: ModelSettings | None = None) -> None:
+        import openai
+
+        self.settings = settings or ModelSettings.from_env()
+        self.calls: list[CallRecord] = []
+        """Every request made, in order, successful or not."""
+        self._lock = threading.Lock()
+        self._plain_json_models: set[str] = set()  # models whose endpoint refused response_format
+        self._sdk = openai.OpenAI(
+            api_key=self.settings.api_key.reveal(),
+            base_url=self.settings.base_url,
+            timeout=self.settings.timeout_s,
+            max_retries=0,
+        )
+
+    @classmethod
+    def from_env(cls) -> ChatClient:
+        """A client configured by :meth:`ModelSettings.from_env`."""
+        return cls(ModelSettings.from_env())
+
+    def __repr__(self) -> str:
+        return f"ChatClient(base_url={display_url(self.settings.base_url)!r}, calls={len(self.calls)})"
+
+    def close(self) -> None:
+        """Release the HTTP connections."""
+        self._sdk.close()
+
+    def __enter__(self) -> ChatClient:
+        return self
+
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self.close()
+
+    @property
+    def usage(self) -> TokenUsage:
+        """Tokens reported over all calls so far (calls without reported usage count as zero)."""
+        total = TokenUsage()
+        for record in list(self.calls):
+            if record.usage is not None:
+                total = total + record.usage
+        return total
+
+    # -- public calls -------------------------------------------------------------------------
+
+    def complete(
+        self,
+        model: str,
+        messages: Sequence[Message],
+        *,
+        max_completion_tokens: int | None = None,
+        temperature: float | None = None,
+        response_format: Mapping[str, Any] | None = None,
+    ) -> ChatResult:
+        """One chat completion; the text of a finished reply, or a typed :class:`ModelError`.
+
+        ``temperature`` and ``response_format`` are only sent when given.
+        """
+        params = self._params(model, messages, max_completion_tokens, temperature, response_format)
+        return self._attempt(params, None)
+
+    def complete_json(
+        self,
+        model: str,
+        messages: Sequence[Message],
+        *,
+        schema: Mapping[str, Any],
+        name: str,
+        validate: Callable[[Any], T],
+        max_completion_tokens: int | None = None,
+        temperature: float | None = None,
+    ) -> tuple[T, ChatResult]:
+        """A JSON reply matching ``schema``, decoded and passed through ``validate``.
+
+        Structured output (``response_format`` ``json_schema``, strict) is requested when the
+        settings allow it. An endpoint that answers 400 about ``response_format`` gets the same
+        request again without it, the schema moved into the instructions; the result says so
+        (``structured_fallback``) and later calls for that model skip the refused attempt.
+        ``validate`` raises :class:`ValueError` (or ``TypeError``/``KeyError``) for a payload it
+        rejects; that, and JSON that does not parse, raise :class:`ModelReplyInvalid`.
+        """
+
+        def finish(result: ChatResult) -> T:
+            return _validated(result, validate)
+
+        structured = self.settings.structured_output and model not in self._plain_json_models
+        if structured:
+            try:
+                response_format = json_schema_format(name, schema)
+                params = self._params(model, messages, max_completion_tokens, temperature, response_format)
+                return self._attempt(params, finish)
+            except ModelBadRequest as exc:
+                if not _about_response_format(exc):
+                    raise
+                with self._lock:
+                    self._plain_json_models.add(model)
+        plain = _with_instruction(messages, schema_instruction(schema))
+        params = self._params(model, plain, max_completion_tokens, temperature, None)
+        value, result = self._attempt(params, finish)
+        return value, replace(result, structured_fallback=self.settings.structured_output)
+
+    # -- one attempt --------------------------------------------------------------------------
+
+    def _params(
+        self,
+        model: str,
+        messages: Sequence[Message],
+        max_completion_tokens: int | None,
+        temperature: float | None,
+        response_format: Mapping[str, Any] | None,
+    ) -> dict[str, Any]:
+        if not model or not model.strip():
+            raise ConfigError("no model id given: set the planner/writer model setting")
+        if not messages:
+            raise ValueError("a chat completion needs at least one message")
+        params: dict[str, Any] = {
+            "model": model,
+            "messages": [dict(message) for message in messages],
+            "max_completion_tokens": max_completion_tokens or self.settings.max_completion_tokens,
+        }
+        if temperature is not None:
+            params["temperature"] = temperature
+        if response_format is not None:
+            params["response_format"] = dict(response_format)
+        return params
+
+    def _attempt(self, params: dict[str, Any], finish: Callable[[ChatResult], T] | None) -> Any:
+        response_format = params.get("response_format")
+        attempt = _Attempt(
+            requested_model=params["model"],
+            params=params,
+            format_type=str(response_format.get("type")) if response_format else None,
+        )
+        try:
+            result = self._request(attempt)
+            value = finish(result) if finish is not None else result
+        except ModelError as exc:
+            self._record(attempt, type(exc).__name__)
+            raise
+        self._record(attempt, "ok")
+        return (value, result) if finish is not None else result
+
+    def _request(self, attempt: _Attempt) -> ChatResult:
+        import openai
+        from openai.types.chat import ChatCompletion
+
+        try:
+            raw = self._sdk.chat.completions.with_raw_response.create(**attempt.params)
+            attempt.status_code = raw.status_code
+            attempt.request_id = raw.headers.get("x-request-id")
+            completion = raw.parse()
+        except openai.OpenAIError as exc:
+            error = from_sdk_error(
+                exc,
+                model=attempt.requested_model,
+                base_url=display_url(self.settings.base_url),
+                timeout_s=self.settings.timeout_s,
+                redact=self._redact,
+            )
+            attempt.status_code = error.status_code
+            attempt.request_id = error.request_id
+            raise error from exc
+        except ValueError as exc:  # a body declared as JSON that is not
+            raise self._endpoint_error("a body that is not valid JSON", attempt) from exc
+        if not isinstance(completion, ChatCompletion):
+            content_type = raw.headers.get("content-type", "unknown content type")
+            raise self._endpoint_error(f"a {content_type.split(';')[0]} body", attempt)
+        return self._result(completion, attempt)
+
+    def _result(self, completion: Any, attempt: _Attempt) -> ChatResult:
+        choices = getattr(completion, "choices", None)
+        if not isinstance(choices, list) or not choices:
+            raise self._endpoint_error("a reply without choices", attempt)
+        attempt.model = getattr(completion, "model", None) or None
+        attempt.usage = _usage(getattr(completion, "usage", None))
+        attempt.finish_reason = finish_reason = getattr(choices[0], "finish_reason", None)
+        message = getattr(choices[0], "message", None)
+        text = getattr(message, "content", None)
+        refusal = getattr(message, "refusal", None)
+        model = attempt.requested_model
+        if finish_reason == "length":
+            raise ModelTruncated(
+                f"the reply of {model} was cut off at the token limit (finish_reason length); "
+                "raise max_completion_tokens or ask for less",
+                text=text,
+                **attempt.info(),
+            )
+        if finish_reason == "content_filter" or refusal:
+            reason = f": {excerpt(refusal)}" if refusal else " (finish_reason content_filter)"
+            raise ModelRefused(f"{model} refused to answer{reason}", text=text, **attempt.info())
+        if finish_reason != "stop":
+            raise ModelUnexpectedFinish(
+                f"the reply of {model} ended with finish_reason {finish_reason!r}, not 'stop'",
+                text=text,
+                **attempt.info(),
+            )
+        if not isinstance(text, str) or not text.strip():
+            raise ModelEmptyReply(f"{model} finished (finish_reason stop) with empty content", **attempt.info())
+        return ChatResult(
+            text=text,
+            model=attempt.model or model,
+            requested_model=model,
+            finish_reason=finish_reason,
+            usage=attempt.usage,
+            latency_s=attempt.elapsed(),
+            request_id=attempt.request_id,
+            response_format=attempt.format_type,
+        )
+
+    def _record(self, attempt: _Attempt, outcome: str) -> None:
+        record = CallRecord(
+            requested_model=attempt.requested_model,
+            model=attempt.model,
+            started_at=attempt.started_at,
+            latency_s=attempt.elapsed(),
+            outcome=outcome,
+            usage=attempt.usage,
+            finish_reason=attempt.finish_reason,
+            status_code=attempt.status_code,
+            request_id=attempt.request_id,
+            response_format=attempt.format_type,
+        )
+        with self._lock:
+            self.calls.append(record)
+
+    # -- error mapping ------------------------------------------------------------------------
+
+    def _redact(self, text: str) -> str:
+        """Server-provided text, shortened, with the key removed should an endpoint echo it."""
+        return excerpt(text.replace(self.settings.api_key.reveal(), "<redacted>"), 300)
+
+    def _endpoint_error(self, what: str, attempt: _Attempt) -> ModelEndpointError:
+        return ModelEndpointError(
+            f"the model endpoint {display_url(self.settings.base_url)} answered with {what} instead of a "
+            f"Chat Completions reply; check {BASE_URL_ENV} (OpenAI-compatible APIs usually end in /v1)",
+            **attempt.info(),
+        )
+
+
+# -- helpers ----------------------------------------------------------------------------------
+
+
+def _validated(result: ChatResult, validate: Callable[[Any], T]) -> T:
+    """``validate(JSON of the reply)``; a reply that does not parse or validate is ModelReplyInvalid."""
+    info: CallInfo = {
+        "model": result.requested_model,
+        "status_code": 200,
+        "request_id": result.request_id,
+        "usage": result.usage,
+    }
+    try:
+        return validate(parse_json_reply(result.text))
+    except ModelReplyInvalid as exc:  # from the parser, or a validator that raises it itself
+        raise ModelReplyInvalid(exc.message, excerpt=exc.excerpt, text=result.text, **info) from exc
+    except (ValueError, TypeError, KeyError, IndexError) as exc:
+        shown = excerpt(result.text)
+        raise ModelReplyInvalid(
+            f"the JSON reply of {result.requested_model} failed validation: {exc}; reply: {shown!r}",
+            excerpt=shown,
+            text=result.text,
+            **info,
+        ) from exc
+
+
+def _usage(usage: Any) -> TokenUsage | None:
+    if usage is None:
+        return None
+    details = getattr(usage, "prompt_tokens_details", None)
+    return TokenUsage(
+        prompt=int(getattr(usage, "prompt_tokens", 0) or 0),
+        completion=int(getattr(usage, "completion_tokens", 0) or 0),
+        cached=int(getattr(details, "cached_tokens", 0) or 0),
+    )
+
+
+_FORMAT_WORDS = ("response_format", "response format", "json_schema", "json schema", "structured output")
+
+
+def _about_response_format(exc: ModelBadRequest) -> bool:
+    """Whether a refusal is about structured output (so plain prompting may work)."""
+    if exc.status_code not in (400, 422):
+        return False
+    if exc.param and "response_format" in exc.param:
+        return True
+    text = (exc.detail or "").lower()
+    return any(word in text for word in _FORMAT_WORDS)
+
+
+def _with_instruction(messages: Sequence[Message], instruction: str) -> list[dict[str, Any]]:
+    """``messages`` with ``instruction`` added to the leading system message (or as a new one)."""
+    copied = [dict(message) for message in messages]
+    if copied and copied[0].get("role") == "system" and isinstance(copied[0].get("content"), str):
+        copied[0]["content"] = f"{copied[0]['content']}\n\n{instruction}"
+    else:
+        copied.insert(0, {"role": "system", "content": instruction})
+    return copied
