@@ -23,6 +23,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from benchmarks import baselines  # noqa: E402
+
 from citewise.ingest.base import get_parser  # noqa: E402
 from citewise.ingest.pipeline import IngestOptions, store_document  # noqa: E402
 from citewise.search.local import search  # noqa: E402

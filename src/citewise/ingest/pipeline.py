@@ -120,32 +120,47 @@ def _check_keys(values: object, where: str) -> dict[str, Any]:
     return dict(values)
 
 
-def discover(paths: Iterable[Path]) -> Iterator[Path | InputError]:
-    """Files to ingest: given files as they are, directories walked (corpus notes skipped)."""
+def discover(paths: Iterable[Path]) -> Iterator[tuple[Path, str | None]]:
+    """Files to ingest, each with ``None`` or the reason it cannot be read.
+
+    Given files are taken as they are; directories are walked (hidden files and corpus notes such
+    as README or SOURCE skipped, files of unknown type skipped); broken links are reported.
+    """
     _load_builtin_parsers()
     suffixes = {s for factory in PARSERS.values() for s in factory().suffixes}
     for path in paths:
         if path.is_dir():
-            for child in sorted(p for p in path.rglob("*") if p.is_file()):
+            for child in sorted(path.rglob("*")):
                 name = child.name.lower()
                 if name.startswith(".") or any(fnmatch.fnmatch(name, g) for g in _NOT_DOCUMENTS):
                     continue
-                if any(name.endswith(s) for s in suffixes):
-                    yield child
+                if not any(name.endswith(s) for s in suffixes):
+                    continue
+                if child.is_file():
+                    yield child, None
+                elif not child.exists():
+                    yield child, "broken link: the file it points to does not exist"
         elif path.is_file():
-            yield path
+            yield path, None
         else:
-            yield InputError(f"{path}: no such file or directory")
+            yield path, "no such file or directory"
 
 
 def choose_parser(path: Path, data: bytes, fmt: str | None) -> Parser:
-    """The parser named by ``fmt``, else the first in :data:`SNIFF_ORDER` that recognises the file."""
+    """The parser named by ``fmt``, else the first in :data:`SNIFF_ORDER` that recognises the file,
+    else the one that claims its suffix."""
     if fmt:
         return get_parser(fmt)
     head = data[:4096].decode("utf-8", errors="replace")
     for name in SNIFF_ORDER:
         parser = get_parser(name)
         if parser.sniff(path, head):
+            return parser
+    # Nothing recognised the content: let the parser that owns the suffix say what is wrong
+    # (an .xml file that is not well-formed gets "invalid XML", not "unknown type").
+    for name in SNIFF_ORDER:
+        parser = get_parser(name)
+        if any(path.name.lower().endswith(suffix) for suffix in parser.suffixes):
             return parser
     raise ParseError(
         f"unrecognised file type {path.suffix or '(no suffix)'}; pass --format with one of: " + ", ".join(SNIFF_ORDER),
@@ -272,11 +287,11 @@ def ingest_paths(
         if progress:
             progress(result)
 
-    for item in discover(paths):
-        if isinstance(item, InputError):
-            emit(IngestResult(str(item).split(":")[0], IngestOutcome.FAILED, error=str(item)))
+    for path, problem in discover(paths):
+        if problem:
+            emit(IngestResult(str(path), IngestOutcome.FAILED, error=f"{path}: {problem}"))
             continue
-        for result in _ingest_file(store, item, options, manifest):
+        for result in _ingest_file(store, path, options, manifest):
             emit(result)
     return results
 

@@ -201,7 +201,9 @@ class EvidenceStore:
                 ingested_at=now,
             )
         )
-        version_row_id = int(result.inserted_primary_key[0])
+        key = result.inserted_primary_key
+        assert key is not None  # an INSERT always reports its key
+        version_row_id = int(key[0])
         if new_sections:
             conn.execute(
                 sa.insert(sections),
