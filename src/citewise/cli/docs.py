@@ -24,7 +24,9 @@ def list_docs(store: StoreOpt = None, json_out: JsonOpt = False) -> None:
     if json_out:
         emit_json(versions)
         return
-    table = Table("document", "version", "title", "status", "sections", "effective", "format", box=None)
+    table = Table(box=None)
+    for name in ("document", "version", "title", "status", "sections", "effective", "format"):
+        table.add_column(name, no_wrap=name != "title", min_width=24 if name == "title" else None)
     for v in versions:
         table.add_row(
             v.doc_id,

@@ -5,7 +5,8 @@ from __future__ import annotations
 from typing import Annotated
 
 import typer
-from rich.table import Table
+from rich.markup import escape
+from rich.padding import Padding
 
 from citewise.cli.common import JsonOpt, StoreOpt, console, emit_json, handle_errors, open_api
 
@@ -28,7 +29,6 @@ def search(
     if not hits:
         console.print("no matching sections")
         return
-    table = Table("#", "score", "document", "section", "flags", "snippet", box=None, show_lines=False)
     for h in hits:
         flags = [
             f
@@ -40,12 +40,10 @@ def search(
             )
             if on
         ]
-        table.add_row(
-            str(h.rank),
-            f"{h.score:.2f}",
-            f"{h.title} ({h.doc_id}@{h.version})",
-            h.heading,
-            ", ".join(flags) or "[green]approved[/]",
-            h.snippet,
+        status = f"[yellow]{', '.join(flags)}[/]" if flags else "[green]approved[/]"
+        console.print(
+            f"[bold]{h.rank}.[/] [bold]{escape(h.title)}[/] {escape(h.heading)}  "
+            f"[dim]{h.doc_id}@{h.version} score {h.score:.2f}[/]  {status}",
+            highlight=False,
         )
-    console.print(table)
+        console.print(Padding(escape(h.snippet), (0, 0, 1, 4)), highlight=False)
