@@ -1,0 +1,283 @@
+"""Eligibility rules as data: the candidate record, exclusion reasons and the rule table (SPEC 3.3).
+
+A rule is a plain function ``(candidate, context) -> tuple[Exclusion, ...]``: an empty tuple means the
+candidate passes it. :data:`RULES` maps rule names to those functions; a plan lists the names it
+evaluates and an unknown name fails listing the valid ones. Duplicates are not a per-candidate rule:
+they need the whole candidate set and are collapsed afterwards (:mod:`citewise.evidence.dedupe`).
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from datetime import date
+from typing import TYPE_CHECKING
+from urllib.parse import unquote, urlsplit
+
+from citewise.errors import InputError
+from citewise.records import DocumentVersion, ReviewStatus, Section
+
+if TYPE_CHECKING:
+    from citewise.evidence.plan import RetrievalPlan
+
+__all__ = [
+    "DEFAULT_RULES",
+    "RULES",
+    "Candidate",
+    "Exclusion",
+    "ExclusionReason",
+    "GateContext",
+    "Rule",
+    "SourceRef",
+    "check_rule_names",
+    "version_in_force",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class SourceRef:
+    """The identity of one passage: a section of one document version."""
+
+    doc_id: str
+    """Document id."""
+    version: int
+    """Version number within the document."""
+    section_id: str
+    """Section id, as the official numbering writes it."""
+    content_hash: str | None = None
+    """``sha256:`` of the section's normalised heading and text; None when not claimed."""
+
+    def __str__(self) -> str:
+        return f"{self.doc_id}@{self.version}:{self.section_id}"
+
+
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    """A passage offered as evidence: a stored section with its version, as search found it."""
+
+    document: DocumentVersion
+    """The stored version the section belongs to (provenance, review status, dates)."""
+    section: Section
+    """The stored section (text, hash, review status, deleted/reserved flags)."""
+    score: float = 0.0
+    """Retrieval score (higher is better; comparable within one query only)."""
+    search_rank: int = 0
+    """1-based rank the search gave it (0 when it did not come from a search)."""
+    duplicates: tuple[SourceRef, ...] = ()
+    """Passages collapsed into this one as exact or near duplicates (their provenance is kept)."""
+
+    @property
+    def ref(self) -> SourceRef:
+        """The identity of this passage."""
+        s = self.section
+        return SourceRef(s.doc_id, s.version, s.section_id, s.content_hash)
+
+    @property
+    def text(self) -> str:
+        """The section text."""
+        return self.section.text
+
+
+class ExclusionReason(str, enum.Enum):
+    """Why the gate excluded a candidate."""
+
+    IDENTITY = "identity"  #: the (document, version, section) does not exist as claimed
+    PAIR_NOT_PERMITTED = "pair_not_permitted"  #: not one of the plan's exact pairs
+    DOCUMENT_NOT_ALLOWED = "document_not_allowed"  #: outside the plan's documents
+    DOCUMENT_NOT_APPROVED = "document_not_approved"  #: the version is not approved
+    SECTION_NOT_APPROVED = "section_not_approved"  #: the section itself is not approved
+    ORIGIN_NOT_ALLOWED = "origin_not_allowed"  #: origin / publisher outside the plan's origins
+    USE_NOT_PERMITTED = "use_not_permitted"  #: the licence does not permit a required use
+    DELETED = "deleted"  #: a deleted or repealed provision
+    RESERVED = "reserved"  #: a reserved placeholder without operative text
+    SUPERSEDED = "superseded"  #: not the version the plan's version policy selects
+    NOT_YET_IN_FORCE = "not_yet_in_force"  #: takes effect after the plan's date
+    DUPLICATE = "duplicate"  #: same normalised text as a kept passage
+    NEAR_DUPLICATE = "near_duplicate"  #: nearly the same text as a kept passage
+
+
+@dataclass(frozen=True, slots=True)
+class Exclusion:
+    """One reason a candidate is not eligible, with the facts behind it."""
+
+    reason: ExclusionReason
+    """The rule that failed."""
+    detail: str
+    """What exactly failed, naming the values compared."""
+
+
+@dataclass(frozen=True, slots=True)
+class GateContext:
+    """What the rules may consult besides the candidate."""
+
+    plan: RetrievalPlan
+    """The reviewed constraints."""
+    today: date
+    """The date "latest" means in force on (injectable so tests and audits are reproducible)."""
+    versions: Mapping[str, tuple[DocumentVersion, ...]]
+    """Every stored version of each candidate's document, for the version policy."""
+
+
+Rule = Callable[[Candidate, GateContext], tuple[Exclusion, ...]]
+
+
+def _exclude(reason: ExclusionReason, detail: str) -> tuple[Exclusion, ...]:
+    return (Exclusion(reason, detail),)
+
+
+def identity_rule(c: Candidate, ctx: GateContext) -> tuple[Exclusion, ...]:
+    """The section belongs to exactly the document version it is presented with."""
+    s, d = c.section, c.document
+    if (s.doc_id, s.version) != (d.doc_id, d.version):
+        return _exclude(
+            ExclusionReason.IDENTITY,
+            f"section {s.section_id} of {s.doc_id}@{s.version} presented as part of {d.doc_id}@{d.version}",
+        )
+    return ()
+
+
+def pair_rule(c: Candidate, ctx: GateContext) -> tuple[Exclusion, ...]:
+    """(document, section) is one of the plan's exact pairs (pairs travel together)."""
+    if ctx.plan.permits_pair(c.section.doc_id, c.section.section_id):
+        return ()
+    allowed = ", ".join(f"{d}:{s}" for d, s in sorted(ctx.plan.pairs))
+    return _exclude(
+        ExclusionReason.PAIR_NOT_PERMITTED,
+        f"{c.section.doc_id}:{c.section.section_id} is not a permitted pair (permitted: {allowed})",
+    )
+
+
+def document_rule(c: Candidate, ctx: GateContext) -> tuple[Exclusion, ...]:
+    """The document is one the plan allows."""
+    if ctx.plan.permits_document(c.document.doc_id):
+        return ()
+    allowed = ", ".join(sorted(ctx.plan.docs))
+    return _exclude(ExclusionReason.DOCUMENT_NOT_ALLOWED, f"{c.document.doc_id} is not in the plan's docs ({allowed})")
+
+
+def _approval(status: ReviewStatus, accepted: set[ReviewStatus], ctx: GateContext) -> bool:
+    if status is ReviewStatus.REJECTED:
+        return False
+    return status in accepted or not ctx.plan.approval_required
+
+
+def document_approval_rule(c: Candidate, ctx: GateContext) -> tuple[Exclusion, ...]:
+    """The version was approved by a reviewer (superseded versions were; the version rule decides)."""
+    status = c.document.status
+    if _approval(status, {ReviewStatus.APPROVED, ReviewStatus.SUPERSEDED}, ctx):
+        return ()
+    detail = f"{c.document.doc_id}@{c.document.version} is {status.value}"
+    return _exclude(ExclusionReason.DOCUMENT_NOT_APPROVED, detail)
+
+
+def section_approval_rule(c: Candidate, ctx: GateContext) -> tuple[Exclusion, ...]:
+    """The section itself is approved (a section rejected inside an approved version stays out)."""
+    status = c.section.status
+    if _approval(status, {ReviewStatus.APPROVED}, ctx):
+        return ()
+    return _exclude(ExclusionReason.SECTION_NOT_APPROVED, f"section {c.ref} is {status.value}")
+
+
+def _origin_matches(allowed: str, url: str | None) -> bool:
+    if not url:
+        return False
+    url = unquote(url)
+    if "://" in allowed:
+        return url.startswith(unquote(allowed))
+    host = (urlsplit(url).hostname or "").lower()
+    allowed = allowed.lower().strip(".")
+    return host == allowed or host.endswith("." + allowed)
+
+
+def origin_rule(c: Candidate, ctx: GateContext) -> tuple[Exclusion, ...]:
+    """The origin URL or the official publisher matches one of the plan's origins."""
+    origins = ctx.plan.origins
+    p = c.document.provenance
+    urls = (p.origin_url, p.official_publisher)
+    if not origins or any(_origin_matches(o, url) for o in origins for url in urls):
+        return ()
+    return _exclude(
+        ExclusionReason.ORIGIN_NOT_ALLOWED,
+        f"origin {p.origin_url!r} / publisher {p.official_publisher!r} match none of {list(origins)}",
+    )
+
+
+def usage_rule(c: Candidate, ctx: GateContext) -> tuple[Exclusion, ...]:
+    """Every use the plan requires is among the version's permitted uses."""
+    permitted = c.document.provenance.permitted_uses
+    missing = [u for u in ctx.plan.required_uses if u not in permitted]
+    if not missing:
+        return ()
+    return _exclude(
+        ExclusionReason.USE_NOT_PERMITTED,
+        f"{c.document.doc_id}@{c.document.version} does not permit {missing} (permitted: {list(permitted)})",
+    )
+
+
+def deleted_rule(c: Candidate, ctx: GateContext) -> tuple[Exclusion, ...]:
+    """Deleted provisions and reserved placeholders exist but are never evidence."""
+    found: tuple[Exclusion, ...] = ()
+    if c.section.deleted:
+        found += _exclude(ExclusionReason.DELETED, f"{c.ref} is a deleted provision")
+    if c.section.reserved:
+        found += _exclude(ExclusionReason.RESERVED, f"{c.ref} is a reserved placeholder")
+    return found
+
+
+def _in_force_from(v: DocumentVersion) -> date | None:
+    return v.provenance.effective_on or v.provenance.promulgated_on
+
+
+def version_in_force(versions: Iterable[DocumentVersion], on: date) -> DocumentVersion | None:
+    """Of the approved-at-some-point versions, the one in force on ``on`` (see the plan module)."""
+    reviewed = [v for v in versions if v.status in (ReviewStatus.APPROVED, ReviewStatus.SUPERSEDED)]
+    started = [v for v in reviewed if (_in_force_from(v) or date.min) <= on]
+    if not started:
+        return None
+    return max(started, key=lambda v: (_in_force_from(v) or date.min, v.version))
+
+
+def version_rule(c: Candidate, ctx: GateContext) -> tuple[Exclusion, ...]:
+    """The version is the one the plan's version policy selects, and it is in force."""
+    d = c.document
+    on = ctx.plan.as_of or ctx.today
+    starts = _in_force_from(d)
+    if starts is not None and starts > on:
+        return _exclude(ExclusionReason.NOT_YET_IN_FORCE, f"{d.doc_id}@{d.version} takes effect {starts}, after {on}")
+    if ctx.plan.as_of is None:
+        if d.status is ReviewStatus.SUPERSEDED:
+            detail = f"{d.doc_id}@{d.version} is superseded by a newer approved version"
+            return _exclude(ExclusionReason.SUPERSEDED, detail)
+        return ()
+    chosen = version_in_force(ctx.versions.get(d.doc_id, (d,)), on)
+    if chosen is not None and chosen.version != d.version:
+        return _exclude(
+            ExclusionReason.SUPERSEDED,
+            f"{d.doc_id}@{d.version} is not the version in force on {on} (that is version {chosen.version})",
+        )
+    return ()
+
+
+#: Every gate rule by name, in the order they run. Built-in rules register exactly as others would.
+RULES: dict[str, Rule] = {
+    "identity": identity_rule,
+    "pair": pair_rule,
+    "document": document_rule,
+    "document_approval": document_approval_rule,
+    "section_approval": section_approval_rule,
+    "origin": origin_rule,
+    "usage": usage_rule,
+    "deleted": deleted_rule,
+    "version": version_rule,
+}
+
+#: The rules a plan evaluates unless it names others.
+DEFAULT_RULES: tuple[str, ...] = tuple(RULES)
+
+
+def check_rule_names(names: Iterable[str]) -> None:
+    """Raise InputError naming any unknown rule and listing the valid ones."""
+    unknown = [n for n in names if n not in RULES]
+    if unknown:
+        raise InputError(f"unknown gate rule(s) {unknown}; valid rules: {', '.join(RULES)}")
