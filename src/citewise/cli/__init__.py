@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import typer
 
-from citewise.cli import docs, eval, review, store
+from citewise.cli import docs, eval, review, runs, store
+from citewise.cli.ask import ask
 from citewise.cli.ingest import ingest
 from citewise.cli.search import search
 
@@ -19,10 +20,12 @@ app = typer.Typer(
 )
 app.command()(ingest)
 app.command()(search)
+app.command()(ask)
 app.add_typer(review.app, name="review")
 app.add_typer(docs.app, name="docs")
 app.add_typer(store.app, name="store")
 app.add_typer(eval.app, name="eval")
+app.add_typer(runs.app, name="runs")
 
 
 def main() -> None:

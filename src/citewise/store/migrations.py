@@ -115,9 +115,37 @@ def _m002_search_index(conn: Connection) -> None:
     conn.execute(sa.text("INSERT INTO store_meta (key, value) VALUES ('index_analyzer', 'none')"))
 
 
+_m003_runs = _run(
+    # The audit store: one row per run (ask, research) and its append-only events, written as
+    # they happen so a crash loses nothing already collected.
+    """CREATE TABLE runs (
+        id VARCHAR(64) PRIMARY KEY,
+        kind VARCHAR(20) NOT NULL,
+        question TEXT NOT NULL,
+        mode VARCHAR(20) NOT NULL,
+        status VARCHAR(20) NOT NULL,
+        outcome VARCHAR(40),
+        created_at VARCHAR(40) NOT NULL,
+        finished_at VARCHAR(40),
+        retrieval_json TEXT NOT NULL,
+        answer_json TEXT NOT NULL,
+        result_json TEXT NOT NULL)""",
+    """CREATE TABLE run_events (
+        id INTEGER PRIMARY KEY,
+        run_id VARCHAR(64) NOT NULL REFERENCES runs(id),
+        seq INTEGER NOT NULL,
+        stage VARCHAR(40) NOT NULL,
+        payload TEXT NOT NULL,
+        at VARCHAR(40) NOT NULL,
+        UNIQUE (run_id, seq))""",
+    "CREATE INDEX ix_runs_created ON runs (created_at)",
+)
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration("m001_evidence_store", _m001_evidence_store),
     Migration("m002_search_index", _m002_search_index),
+    Migration("m003_runs", _m003_runs),
 )
 
 

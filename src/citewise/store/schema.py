@@ -14,6 +14,8 @@ __all__ = [
     "document_versions",
     "metadata",
     "review_decisions",
+    "run_events",
+    "runs",
     "schema_migrations",
     "sections",
     "store_meta",
@@ -100,4 +102,32 @@ review_decisions = sa.Table(
     sa.Column("reviewer", sa.Text, nullable=False),
     sa.Column("reason", sa.Text, nullable=False),
     sa.Column("decided_at", sa.String(40), nullable=False),
+)
+
+runs = sa.Table(
+    "runs",
+    metadata,
+    sa.Column("id", sa.String(64), primary_key=True),
+    sa.Column("kind", sa.String(20), nullable=False),
+    sa.Column("question", sa.Text, nullable=False),
+    sa.Column("mode", sa.String(20), nullable=False),
+    sa.Column("status", sa.String(20), nullable=False),
+    sa.Column("outcome", sa.String(40)),
+    sa.Column("created_at", sa.String(40), nullable=False),
+    sa.Column("finished_at", sa.String(40)),
+    sa.Column("retrieval_json", sa.Text, nullable=False),
+    sa.Column("answer_json", sa.Text, nullable=False),
+    sa.Column("result_json", sa.Text, nullable=False),
+)
+
+run_events = sa.Table(
+    "run_events",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("run_id", sa.String(64), sa.ForeignKey("runs.id"), nullable=False),
+    sa.Column("seq", sa.Integer, nullable=False),
+    sa.Column("stage", sa.String(40), nullable=False),
+    sa.Column("payload", sa.Text, nullable=False),
+    sa.Column("at", sa.String(40), nullable=False),
+    sa.UniqueConstraint("run_id", "seq"),
 )

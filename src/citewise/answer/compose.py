@@ -1,0 +1,153 @@
+"""Choosing the outcome and the composer for an ask, and writing the run record."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import asdict
+from typing import Any
+
+from citewise.answer.deterministic import compose_extractive
+from citewise.answer.records import AnswerPath, AnswerProvenance, AskOutcome, Evidence
+from citewise.answer.result import AskResult, AskSettings, ShadowComparison
+from citewise.answer.triage import clarify_or_handoff
+from citewise.evidence.gate import GateOutcome
+from citewise.evidence.plan import RetrievalPlan
+from citewise.evidence.rank import RankingOutcome
+from citewise.store.evidence import EvidenceStore
+from citewise.store.runs import RunStore
+
+__all__ = ["answer_from_evidence", "record_run"]
+
+
+def _exclusion_counts(outcome: GateOutcome) -> dict[str, int]:
+    counts: dict[str, int] = {}
+    for d in outcome.excluded:
+        for reason in d.reasons:
+            counts[reason.reason.value] = counts.get(reason.reason.value, 0) + 1
+    return counts
+
+
+NO_MODEL = "no model configured (set COMETAPI_KEY and WRITER_MODEL to use one)"
+
+
+def _no_evidence_text(exclusions: dict[str, int], candidates: int) -> str:
+    if not candidates:
+        return "No eligible evidence: the search found no candidate passages for this question."
+    summary = ", ".join(f"{reason} {count}" for reason, count in sorted(exclusions.items()))
+    return f"No eligible evidence: all {candidates} candidate passages were excluded by the gate ({summary})."
+
+
+def _compose(
+    question: str, evidence: Sequence[Evidence], settings: AskSettings
+) -> tuple[AskOutcome, Any, AnswerProvenance]:
+    """Model first when configured; the deterministic composer otherwise or when the model fails."""
+    reason = NO_MODEL
+    if settings.client is not None and settings.model:
+        from citewise.answer.model import ModelAnswerFailed, compose_with_model
+
+        try:
+            composed, provenance = compose_with_model(settings.client, settings.model, question, evidence)
+            return AskOutcome.MODEL_ANSWER, composed, provenance
+        except ModelAnswerFailed as failed:
+            if failed.code == "not_covered":
+                return AskOutcome.HANDOFF, None, failed.provenance
+            reason = f"model reply rejected: {failed.reason}"
+            model_provenance = failed.provenance
+        fallback = AnswerProvenance(
+            AnswerPath.DETERMINISTIC,
+            requested_model=model_provenance.requested_model,
+            prompt_version=model_provenance.prompt_version,
+            fallback_reason=reason,
+            prompt_tokens=model_provenance.prompt_tokens,
+            completion_tokens=model_provenance.completion_tokens,
+        )
+    else:
+        fallback = AnswerProvenance(AnswerPath.DETERMINISTIC, fallback_reason=reason)
+    return AskOutcome.FALLBACK, compose_extractive(question, evidence), fallback
+
+
+def answer_from_evidence(
+    store: EvidenceStore,
+    question: str,
+    plan: RetrievalPlan,
+    settings: AskSettings,
+    run_id: str,
+    gated: GateOutcome,
+    ranking: RankingOutcome,
+    evidence: tuple[Evidence, ...],
+) -> AskResult:
+    """Pick the outcome: no eligible evidence, clarification, handoff, or a composed answer."""
+    exclusions = _exclusion_counts(gated)
+    violations = tuple(f"{v.kind.value}: {v.detail}" for v in ranking.violations)
+    common: dict[str, Any] = {
+        "run_id": run_id,
+        "question": question,
+        "mode": settings.mode,
+        "exclusions": exclusions,
+        "ranking_violations": violations,
+    }
+    if not evidence:
+        text = _no_evidence_text(exclusions, len(gated.decisions))
+        return _shadowed(AskResult(outcome=AskOutcome.NO_ELIGIBLE_EVIDENCE, text=text, **common), settings)
+    triaged = clarify_or_handoff(store, question, plan, evidence, settings.handoff_target)
+    if triaged is not None:
+        outcome, text, options, gap = triaged
+        result = AskResult(outcome=outcome, text=text, evidence=evidence, options=options, gap=gap, **common)
+        return _shadowed(result, settings)
+    outcome, composed, provenance = _compose(question, evidence, settings)
+    if outcome is AskOutcome.HANDOFF:
+        gap = "the model judged that the eligible evidence does not answer the question"
+        text = f"The eligible evidence does not answer this question ({gap}). Handed off to {settings.handoff_target}."
+        result = AskResult(outcome=outcome, text=text, evidence=evidence, provenance=provenance, gap=gap, **common)
+        return _shadowed(result, settings)
+    result = AskResult(
+        outcome=outcome,
+        text=composed.text,
+        citations=composed.citations,
+        evidence=evidence,
+        provenance=provenance,
+        **common,
+    )
+    return _shadowed(result, settings)
+
+
+def _shadowed(result: AskResult, settings: AskSettings) -> AskResult:
+    """In shadow mode the existing answer goes back unchanged; the new path is only compared."""
+    if settings.mode != "shadow":
+        return result
+    from dataclasses import replace
+
+    comparison = ShadowComparison(
+        existing_answer=settings.existing_answer or "",
+        new_outcome=result.outcome,
+        new_answer=result.text,
+        new_evidence=tuple(f"{e.doc_id}@{e.version}:{e.section_id}" for e in result.evidence),
+    )
+    return replace(result, text=settings.existing_answer or "", shadow=comparison)
+
+
+def record_run(runs: RunStore, result: AskResult, gated: GateOutcome, ranking: RankingOutcome) -> None:
+    """Persist the result with retrieval and answer provenance kept apart."""
+    retrieval = {
+        "gated_on": gated.on.isoformat(),
+        "candidates": len(gated.decisions),
+        "eligible": [str(c.ref) for c in gated.eligible],
+        "exclusions": result.exclusions,
+        "ranker": ranking.ranker,
+        "ranking_accepted": ranking.accepted,
+        "ranking_violations": list(result.ranking_violations),
+        "evidence": [f"{e.evidence_id}={e.doc_id}@{e.version}:{e.section_id}" for e in result.evidence],
+    }
+    answer = asdict(result.provenance)
+    answer["path"] = result.provenance.path.value
+    shown = {
+        "text": result.text,
+        "citations": [asdict(c) for c in result.citations],
+        "options": [asdict(o) for o in result.options],
+        "gap": result.gap,
+        "shadow": None
+        if result.shadow is None
+        else {**asdict(result.shadow), "new_outcome": result.shadow.new_outcome.value},
+    }
+    runs.append(result.run_id, "answer", {"outcome": result.outcome.value, "path": answer["path"]})
+    runs.finish(result.run_id, outcome=result.outcome.value, retrieval=retrieval, answer=answer, result=shown)

@@ -1,0 +1,85 @@
+"""What an ask returns, and how it is configured."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import date
+from typing import Any
+
+from citewise.answer.records import AnswerPath, AnswerProvenance, AskOutcome, Citation, Evidence
+from citewise.answer.triage import ClarificationOption
+from citewise.evidence.rank import LexicalRanker, Ranker
+
+__all__ = ["DEFAULT_HANDOFF", "AskResult", "AskSettings", "ShadowComparison"]
+
+DEFAULT_HANDOFF = "a qualified reviewer (set CITEWISE_HANDOFF to name one)"
+
+
+@dataclass(frozen=True, slots=True)
+class AskSettings:
+    """How an ask runs. ``client``/``model`` absent means the deterministic composer answers."""
+
+    mode: str = "active"
+    """``active`` (the new retrieval decides) or ``shadow`` (the existing answer is returned)."""
+    candidates: int = 30
+    """How many search hits are gated."""
+    evidence: int = 5
+    """How many eligible passages a composer sees."""
+    handoff_target: str = DEFAULT_HANDOFF
+    """Who a handoff goes to."""
+    ranker: Ranker = field(default_factory=LexicalRanker)
+    """The ranker (may only reorder)."""
+    client: Any = None
+    """A :class:`citewise.llm.ChatClient`, or None for no model."""
+    model: str | None = None
+    """Writer model id."""
+    existing_answer: str | None = None
+    """Shadow mode: the answer the existing path gave."""
+    today: date | None = None
+    """The date "in force" is judged on (default: today)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ShadowComparison:
+    """What the new retrieval would have done beside the existing answer."""
+
+    existing_answer: str
+    """Returned unchanged."""
+    new_outcome: AskOutcome
+    """What the new path would have answered with."""
+    new_answer: str
+    """Its text."""
+    new_evidence: tuple[str, ...]
+    """``doc@version:section`` of the evidence it would have used."""
+
+
+@dataclass(frozen=True, slots=True)
+class AskResult:
+    """What ``citewise ask`` returns (and records)."""
+
+    run_id: str
+    """Audit record id (``citewise runs show RUN``)."""
+    question: str
+    """The question."""
+    mode: str
+    """``active`` or ``shadow``."""
+    outcome: AskOutcome
+    """Which of the five outcomes."""
+    text: str
+    """What the user reads: the answer, the clarifying question, the handoff or the no-evidence notice."""
+    citations: tuple[Citation, ...] = ()
+    """Validated citations of the answer."""
+    evidence: tuple[Evidence, ...] = ()
+    """The eligible passages offered to the composer, in ranked order."""
+    provenance: AnswerProvenance = AnswerProvenance(AnswerPath.NONE)
+    """Which path produced the text."""
+    options: tuple[ClarificationOption, ...] = ()
+    """For a clarification: what the user can choose from."""
+    gap: str | None = None
+    """For a handoff: what the evidence does not cover."""
+    exclusions: dict[str, int] = field(default_factory=dict)
+    """Exclusion reasons and how many candidates each excluded."""
+    ranking_violations: tuple[str, ...] = ()
+    """Ranking contract violations (the input order was used)."""
+    shadow: ShadowComparison | None = None
+    """Shadow mode only."""

@@ -1,0 +1,122 @@
+"""``citewise ask``: a grounded answer from eligible evidence, with the path that produced it."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Annotated, Any
+from urllib.parse import unquote
+
+import typer
+from rich.markup import escape
+
+from citewise.answer.result import DEFAULT_HANDOFF, AskResult, AskSettings
+from citewise.cli.common import JsonOpt, StoreOpt, console, emit_json, handle_errors, open_api
+from citewise.errors import InputError
+
+__all__ = ["ask"]
+
+_LABELS = {
+    "model_answer_accepted": "model answer (validated)",
+    "deterministic_evidence_fallback": "deterministic evidence composer",
+    "no_eligible_evidence": "no eligible evidence",
+    "clarification": "clarification needed",
+    "handoff": "handoff",
+}
+
+
+def _model_client(model: str | None, no_model: bool) -> tuple[Any, str | None]:
+    """A chat client and writer model when both are configured; otherwise (None, None)."""
+    if no_model:
+        return None, None
+    from citewise.llm import ChatClient, model_configured
+
+    writer = model or os.environ.get("WRITER_MODEL") or None
+    if not writer or not model_configured():
+        return None, None
+    return ChatClient.from_env(), writer
+
+
+@handle_errors
+def ask(
+    question: Annotated[str, typer.Argument(help="The question.")],
+    pair: Annotated[list[str] | None, typer.Option("--pair", help="Allowed DOC_ID:SECTION_ID (repeatable).")] = None,
+    doc: Annotated[list[str] | None, typer.Option("--doc", help="Allowed document id (repeatable).")] = None,
+    origin: Annotated[list[str] | None, typer.Option("--origin", help="Allowed origin host or URL prefix.")] = None,
+    as_of: Annotated[str | None, typer.Option("--as-of", help="Use the versions in force on YYYY-MM-DD.")] = None,
+    require_use: Annotated[list[str] | None, typer.Option("--require-use", help="Required permitted use.")] = None,
+    plan_file: Annotated[Path | None, typer.Option("--plan", help="Retrieval plan file (JSON or YAML).")] = None,
+    mode: Annotated[str, typer.Option("--mode", help="active, or shadow (return --existing-answer).")] = "active",
+    existing_answer: Annotated[
+        Path | None, typer.Option("--existing-answer", help="Shadow mode: file with the existing answer.")
+    ] = None,
+    model: Annotated[str | None, typer.Option("--model", help="Writer model id (default: WRITER_MODEL).")] = None,
+    no_model: Annotated[bool, typer.Option("--no-model", help="Use the deterministic composer only.")] = False,
+    store: StoreOpt = None,
+    json_out: JsonOpt = False,
+) -> None:
+    """Answer from approved, eligible evidence only: an answer with citations, a clarifying question, a handoff,
+    or "no eligible evidence". Works with no API key (deterministic composer)."""
+    from citewise.answer.ask import ask as run_ask
+    from citewise.evidence.plan import RetrievalPlan, load_plan
+
+    if mode not in ("active", "shadow"):
+        raise InputError(f"unknown mode {mode!r}; valid modes: active, shadow")
+    if mode == "shadow" and existing_answer is None:
+        raise InputError("shadow mode needs --existing-answer FILE (the answer the existing path gave)")
+    existing = existing_answer.read_text(encoding="utf-8") if existing_answer else None
+    client, writer = _model_client(model, no_model)
+    with open_api(store) as api:
+        if plan_file is not None:
+            if pair or doc or origin or as_of or require_use:
+                raise InputError("give the plan either as --plan FILE or as options, not both")
+            plan = load_plan(plan_file, api.store)
+        else:
+            plan = RetrievalPlan.from_values(
+                api.store,
+                pairs=pair or (),
+                docs=doc or (),
+                origins=origin or (),
+                as_of=as_of,
+                require_use=require_use or (),
+            )
+        settings = AskSettings(
+            mode=mode,
+            client=client,
+            model=writer,
+            existing_answer=existing,
+            handoff_target=os.environ.get("CITEWISE_HANDOFF") or DEFAULT_HANDOFF,
+        )
+        try:
+            result = run_ask(api.store, question, plan, settings)
+        finally:
+            if client is not None:
+                client.close()
+    if json_out:
+        emit_json(result)
+    else:
+        _print(result)
+
+
+def _print(result: AskResult) -> None:
+    console.print(escape(result.text) or "[dim](empty)[/]", highlight=False)
+    if result.evidence and result.citations:
+        console.print("\n[bold]Sources[/]")
+        cited = {c.evidence_id for c in result.citations}
+        for e in result.evidence:
+            if e.evidence_id in cited:
+                where = f"{e.doc_id}@{e.version}:{e.section_id}"
+                origin = f"  {unquote(e.origin_url)}" if e.origin_url else ""
+                console.print(
+                    f"  [{e.evidence_id}] {escape(e.title)} {escape(e.heading)}  [dim]{where}{escape(origin)}[/]",
+                    highlight=False,
+                )
+    p = result.provenance
+    how = _LABELS[result.outcome.value]
+    if p.model:
+        how += f" · model {p.model} · prompt {p.prompt_version}"
+    if p.fallback_reason:
+        how += f" · {p.fallback_reason}"
+    if result.shadow:
+        how += f" · shadow: new path would give {_LABELS[result.shadow.new_outcome.value]}"
+    console.print(f"\n[dim]outcome: {escape(how)}\nrun: {result.run_id}[/]", highlight=False)

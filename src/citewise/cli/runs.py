@@ -1,0 +1,66 @@
+"""``citewise runs``: the audit record of every ask (and, later, research run)."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+from rich.markup import escape
+from rich.table import Table
+
+from citewise.cli.common import JsonOpt, StoreOpt, console, emit_json, handle_errors, open_api
+from citewise.store.runs import RunStore
+
+__all__ = ["app"]
+
+app = typer.Typer(help="List and show recorded runs.", no_args_is_help=True)
+
+
+@app.command("list")
+@handle_errors
+def list_runs(
+    limit: Annotated[int, typer.Option("--limit", help="How many, newest first.")] = 20,
+    store: StoreOpt = None,
+    json_out: JsonOpt = False,
+) -> None:
+    """Recent runs, newest first."""
+    with open_api(store) as api:
+        records = RunStore(api.store).list(limit)
+    if json_out:
+        emit_json(records)
+        return
+    table = Table(box=None)
+    for name in ("run", "kind", "mode", "outcome", "started (UTC)", "question"):
+        table.add_column(name, no_wrap=name != "question")
+    for r in records:
+        table.add_row(
+            r.run_id, r.kind, r.mode, r.outcome or r.status, f"{r.created_at:%Y-%m-%d %H:%M}", r.question[:60]
+        )
+    console.print(table)
+
+
+@app.command()
+@handle_errors
+def show(
+    run_id: Annotated[str, typer.Argument(help="Run id (see `citewise runs list`).")],
+    store: StoreOpt = None,
+    json_out: JsonOpt = False,
+) -> None:
+    """One run: outcome, answer, answer provenance, retrieval provenance and its steps."""
+    with open_api(store) as api:
+        record = RunStore(api.store).get(run_id)
+    if json_out:
+        emit_json(record)
+        return
+    console.print(
+        f"[bold]{record.run_id}[/]  {record.kind} ({record.mode})  {record.status}  outcome: {record.outcome}"
+    )
+    console.print(f"question: {escape(record.question)}", highlight=False)
+    console.print(f"\n{escape(str(record.result.get('text', '')))}\n", highlight=False)
+    console.print("[bold]answer provenance[/]")
+    for key, value in record.answer.items():
+        console.print(f"  {key:<18} {value}", highlight=False)
+    console.print("[bold]retrieval provenance[/]")
+    for key, value in record.retrieval.items():
+        console.print(f"  {key:<18} {escape(str(value))[:300]}", highlight=False)
+    console.print("[bold]steps[/]: " + ", ".join(f"{e.seq}.{e.stage}" for e in record.events))

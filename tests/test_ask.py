@@ -1,0 +1,174 @@
+"""`citewise ask`: the five outcomes, shadow versus active, and the run record (SPEC 3.5, 3.6)."""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Iterator, Sequence
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from citewise.answer.ask import ask
+from citewise.answer.records import AnswerPath, AskOutcome
+from citewise.answer.result import AskSettings
+from citewise.evidence.plan import RetrievalPlan
+from citewise.evidence.rules import Candidate
+from citewise.hashing import normalize_text
+from citewise.ingest.pipeline import ingest_paths
+from citewise.review import apply_manifest
+from citewise.store.evidence import EvidenceStore
+from citewise.store.runs import RunStore
+from tests.conftest import REPO
+
+pytestmark = pytest.mark.integration
+
+SAMPLE = REPO / "examples" / "corpus"
+
+
+@pytest.fixture(scope="module")
+def template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("ask") / "template.sqlite"
+    with EvidenceStore.open(str(path)) as store:
+        ingest_paths(store, [SAMPLE])
+        apply_manifest(store, SAMPLE / "review.yaml")
+    return path
+
+
+@pytest.fixture
+def store(template: Path, tmp_path: Path) -> Iterator[EvidenceStore]:
+    copy = tmp_path / "ask.sqlite"
+    shutil.copy(template, copy)
+    with EvidenceStore.open(str(copy)) as s:
+        yield s
+
+
+def _assert_every_line_cited_and_quotes_verbatim(result) -> None:  # type: ignore[no-untyped-def]
+    by_id = {e.evidence_id: e for e in result.evidence}
+    for line in result.text.splitlines():
+        assert "[E" in line, line
+    assert result.citations
+    for c in result.citations:
+        assert normalize_text(c.quote) in normalize_text(by_id[c.evidence_id].text)
+        assert (c.doc_id, c.section_id) == (by_id[c.evidence_id].doc_id, by_id[c.evidence_id].section_id)
+
+
+def test_no_key_gives_a_cited_deterministic_answer_and_says_so(store: EvidenceStore) -> None:
+    result = ask(store, "임대차 기간이 끝났는데 보증금을 돌려받지 못하면 어떻게 하나요", RetrievalPlan())
+    assert result.outcome is AskOutcome.FALLBACK
+    assert (
+        result.provenance.path is AnswerPath.DETERMINISTIC
+        and "no model configured" in result.provenance.fallback_reason
+    )
+    assert (result.evidence[0].doc_id, result.evidence[0].version, result.evidence[0].section_id) == (
+        "kr-law-001248",
+        2,
+        "제4조",
+    )
+    assert "보증금을 반환받을 때까지는" in result.text
+    _assert_every_line_cited_and_quotes_verbatim(result)
+    assert result.exclusions.get("superseded", 0) >= 1  # the 2015 version was a candidate and was excluded
+
+
+def test_only_the_plans_exact_pairs_become_evidence(store: EvidenceStore) -> None:
+    plan = RetrievalPlan.from_values(store, pairs=["kr-law-001248:제2조", "kr-law-001872:제7조"])
+    result = ask(store, "이 법의 적용 범위와 강제 근로의 금지", plan)
+    assert {(e.doc_id, e.section_id) for e in result.evidence} <= {
+        ("kr-law-001248", "제2조"),
+        ("kr-law-001872", "제7조"),
+    }
+    assert result.exclusions["pair_not_permitted"] > 0
+
+
+def test_nothing_eligible_gives_no_eligible_evidence_with_the_exclusions_summarised(store: EvidenceStore) -> None:
+    plan = RetrievalPlan.from_values(store, pairs=["kr-law-001248:제5조"])  # 제5조 is deleted in the 2025 version
+    result = ask(store, "임대차 보증금", plan)
+    assert result.outcome is AskOutcome.NO_ELIGIBLE_EVIDENCE
+    assert result.citations == () and result.provenance.path is AnswerPath.NONE
+    assert "pair_not_permitted" in result.text and "No eligible evidence" in result.text
+
+
+def test_unapproved_material_never_answers(tmp_path: Path) -> None:
+    with EvidenceStore.open(str(tmp_path / "raw.sqlite")) as raw:
+        ingest_paths(raw, [SAMPLE / "kr-statutes"])  # staged, never reviewed
+        result = ask(raw, "해고 예고는 며칠 전에 해야 하나요", RetrievalPlan())
+    assert result.outcome is AskOutcome.NO_ELIGIBLE_EVIDENCE
+    assert result.exclusions["document_not_approved"] > 0
+
+
+def test_an_article_number_found_in_two_laws_asks_which(store: EvidenceStore) -> None:
+    result = ask(store, "제2조는 무엇을 정하나요?", RetrievalPlan())
+    assert result.outcome is AskOutcome.CLARIFICATION
+    assert {(o.doc_id, o.section_id) for o in result.options} == {
+        ("kr-law-001248", "제2조"),
+        ("kr-law-001872", "제2조"),
+    }
+    assert "주택임대차보호법" in result.text and "근로기준법" in result.text
+    named = ask(store, "근로기준법 제2조는 무엇을 정하나요?", RetrievalPlan())
+    assert named.outcome is not AskOutcome.CLARIFICATION
+
+
+def test_evidence_that_does_not_cover_the_question_is_handed_off_with_the_gap(store: EvidenceStore) -> None:
+    plan = RetrievalPlan.from_values(store, pairs=["kr-law-001872:제2조"])
+    settings = AskSettings(handoff_target="the labour-law desk")
+    result = ask(store, "전세 보증금 회수 절차", plan, settings)
+    assert result.outcome is AskOutcome.HANDOFF
+    assert "the labour-law desk" in result.text and result.gap and "보증금" in result.gap
+    assert result.citations == ()
+
+
+def test_shadow_returns_the_existing_answer_unchanged_and_records_the_comparison(store: EvidenceStore) -> None:
+    existing = "기존 답변: 30일 전에 예고해야 합니다."
+    result = ask(
+        store,
+        "해고 예고는 며칠 전에 해야 하나요",
+        RetrievalPlan(),
+        AskSettings(mode="shadow", existing_answer=existing),
+    )
+    active = ask(store, "해고 예고는 며칠 전에 해야 하나요", RetrievalPlan())
+    assert result.text == existing and result.mode == "shadow"
+    assert result.shadow is not None and result.shadow.new_outcome is active.outcome
+    assert result.shadow.new_answer == active.text
+    record = RunStore(store).get(result.run_id)
+    assert record.mode == "shadow" and record.result["text"] == existing
+    assert record.result["shadow"]["new_answer"] == active.text
+
+
+def test_the_run_record_keeps_answer_and_retrieval_provenance_apart(store: EvidenceStore) -> None:
+    result = ask(store, "해고 예고는 며칠 전에 해야 하나요", RetrievalPlan())
+    record = RunStore(store).get(result.run_id)
+    assert record.outcome == "deterministic_evidence_fallback" and record.status == "finished"
+    assert record.answer["path"] == "deterministic" and "no model configured" in record.answer["fallback_reason"]
+    assert "model" not in record.retrieval and "gated_on" in record.retrieval
+    assert record.retrieval["evidence"][0].startswith("E1=kr-law-001872@1:제26조")
+    assert [e.stage for e in record.events] == ["plan", "retrieve", "gate", "rank", "answer"]
+    gate_event = record.events[2].payload
+    assert any(not d["eligible"] and d["reasons"] for d in gate_event["decisions"])
+
+
+class InjectingRanker:
+    """A ranker that slips in a passage of its own."""
+
+    def rank(self, query: str, candidates: Sequence[Candidate]) -> list[Candidate]:
+        forged = replace(candidates[0], section=replace(candidates[0].section, text="임차인은 보증금을 포기한다."))
+        return [forged, *candidates[1:]]
+
+
+def test_a_ranker_that_injects_is_recorded_and_its_order_discarded(store: EvidenceStore) -> None:
+    result = ask(store, "해고 예고는 며칠 전에 해야 하나요", RetrievalPlan(), AskSettings(ranker=InjectingRanker()))
+    assert result.ranking_violations and "포기" not in result.text
+    assert result.evidence[0].section_id == "제26조"
+    record = RunStore(store).get(result.run_id)
+    assert record.retrieval["ranking_accepted"] is False
+
+
+def test_deleted_paragraphs_never_reach_the_composer(store: EvidenceStore) -> None:
+    plan = RetrievalPlan.from_values(store, docs=["kr-law-001872"])
+    sections = {s.section_id: s for s in store.sections("kr-law-001872")}
+    with_deleted = [s for s in sections.values() if s.deleted_parts and not s.deleted]
+    assert with_deleted, "근로기준법 has live articles with deleted paragraphs"
+    target = with_deleted[0]
+    result = ask(store, target.heading, RetrievalPlan.from_values(store, pairs=[f"kr-law-001872:{target.section_id}"]))
+    evidence = [e for e in result.evidence if e.section_id == target.section_id]
+    assert evidence and "삭제 <" not in evidence[0].text
+    assert plan.docs == frozenset({"kr-law-001872"})
