@@ -170,3 +170,26 @@ def test_every_printing_command_takes_json(cli) -> None:  # type: ignore[no-unty
     cli("ingest", str(SAMPLE / "us-uslm"))
     for args in (("review", "list"), ("docs", "list"), ("store", "info"), ("search", "fish")):
         json.loads(cli(*args, "--json"))
+
+
+def test_ask_with_no_key_answers_with_citations_and_the_run_can_be_shown(cli, monkeypatch, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    for var in ("COMETAPI_KEY", "CITEWISE_LLM_API_KEY", "WRITER_MODEL"):
+        monkeypatch.delenv(var, raising=False)
+    cli("ingest", str(SAMPLE), "--manifest", str(SAMPLE / "ingest.yaml"))
+    cli("review", "apply", str(SAMPLE / "review.yaml"))
+    out = cli("ask", "해고 예고는 며칠 전에 해야 하나요?")
+    assert "30일 전에 예고" in out and "[E1]" in out and "deterministic evidence composer" in out
+    result = json.loads(cli("ask", "해고 예고는 며칠 전에 해야 하나요?", "--json"))
+    assert result["outcome"] == "deterministic_evidence_fallback"
+    assert result["citations"][0]["doc_id"] == "kr-law-001872"
+    runs = json.loads(cli("runs", "list", "--json"))
+    assert len(runs) == 2 and runs[0]["run_id"] == result["run_id"]
+    shown = json.loads(cli("runs", "show", result["run_id"], "--json"))
+    assert shown["answer"]["path"] == "deterministic" and shown["events"]
+    assert "no run" in cli("runs", "show", "ask-nope", code=2)
+    assert "--existing-answer" in cli("ask", "q", "--mode", "shadow", code=2)
+    existing = tmp_path / "existing.txt"
+    existing.write_text("old answer", encoding="utf-8")
+    shadow = json.loads(cli("ask", "해고 예고", "--mode", "shadow", "--existing-answer", str(existing), "--json"))
+    assert shadow["text"] == "old answer" and shadow["shadow"]["new_outcome"]
+    assert "colon" in cli("ask", "q", "--pair", "nocolon", code=2)

@@ -9,7 +9,15 @@ import citewise
 pytestmark = pytest.mark.unit
 
 EXPECTED = {
+    "AnswerPath",
+    "AnswerProvenance",
+    "AskOutcome",
+    "AskResult",
+    "AskSettings",
+    "Citation",
     "Citewise",
+    "Evidence",
+    "RetrievalPlan",
     "CitewiseError",
     "ConfigError",
     "Document",

@@ -10,7 +10,10 @@ The public API mirrors the ``citewise`` command line::
         hits = cw.search("보증금 회수")
 """
 
+from citewise.answer.records import AnswerPath, AnswerProvenance, AskOutcome, Citation, Evidence
+from citewise.answer.result import AskResult, AskSettings
 from citewise.api import Citewise
+from citewise.evidence.plan import RetrievalPlan
 from citewise.errors import (
     CitewiseError,
     ConfigError,
@@ -39,7 +42,15 @@ from citewise.records import (
 __version__ = "0.1.0"
 
 __all__ = [
+    "AnswerPath",
+    "AnswerProvenance",
+    "AskOutcome",
+    "AskResult",
+    "AskSettings",
+    "Citation",
     "Citewise",
+    "Evidence",
+    "RetrievalPlan",
     "CitewiseError",
     "ConfigError",
     "Document",

@@ -11,8 +11,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
+from citewise.answer.result import AskResult, AskSettings
 from citewise.config import resolve_store_url
+from citewise.evidence.plan import RetrievalPlan
 from citewise.eval.retrieval import RetrievalReport, evaluate, load_queries
 from citewise.ingest.pipeline import IngestOptions, ingest_paths, load_manifest
 from citewise.records import (
@@ -27,6 +30,7 @@ from citewise.records import (
 from citewise.review import PendingReview, apply_manifest, decide, pending
 from citewise.search import local
 from citewise.store.evidence import EvidenceStore, HashMismatch
+from citewise.store.runs import RunRecord, RunStore
 
 __all__ = ["Citewise"]
 
@@ -113,6 +117,33 @@ class Citewise:
         for v in self.store.versions():
             titles.setdefault(v.doc_id, set()).add(v.title)
         return evaluate(loaded, self.search, titles, k)
+
+    # -- answers and runs --------------------------------------------------------------------
+
+    def ask(
+        self,
+        question: str,
+        *,
+        plan: RetrievalPlan | None = None,
+        settings: AskSettings | None = None,
+    ) -> AskResult:
+        """Answer from eligible evidence only (see ``citewise ask``); the run is recorded."""
+        from citewise.answer.ask import ask
+
+        return ask(self.store, question, plan or RetrievalPlan(), settings)
+
+    def plan(self, **values: Any) -> RetrievalPlan:
+        """A retrieval plan from ``pairs``, ``docs``, ``origins``, ``as_of``, ``require_use``, checked
+        against the store."""
+        return RetrievalPlan.from_values(self.store, **values)
+
+    def runs(self, limit: int = 50) -> list[RunRecord]:
+        """Recorded runs, newest first."""
+        return RunStore(self.store).list(limit)
+
+    def run(self, run_id: str) -> RunRecord:
+        """One recorded run with its steps."""
+        return RunStore(self.store).get(run_id)
 
     # -- store -------------------------------------------------------------------------------
 
