@@ -15,8 +15,8 @@ from typing import Any
 
 from citewise.answer.result import AskResult, AskSettings
 from citewise.config import resolve_store_url
-from citewise.evidence.plan import RetrievalPlan
 from citewise.eval.retrieval import RetrievalReport, evaluate, load_queries
+from citewise.evidence.plan import RetrievalPlan
 from citewise.ingest.pipeline import IngestOptions, ingest_paths, load_manifest
 from citewise.records import (
     Document,
