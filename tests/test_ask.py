@@ -172,3 +172,86 @@ def test_deleted_paragraphs_never_reach_the_composer(store: EvidenceStore) -> No
     evidence = [e for e in result.evidence if e.section_id == target.section_id]
     assert evidence and "삭제 <" not in evidence[0].text
     assert plan.docs == frozenset({"kr-law-001872"})
+
+
+# -- with a writer model on a loopback OpenAI-compatible server ------------------------------------
+
+
+@pytest.fixture
+def writer() -> Iterator[tuple[object, object]]:
+    from citewise.config import Secret
+    from citewise.llm import ChatClient, ModelSettings
+    from citewise.testing import FakeOpenAIServer
+
+    with FakeOpenAIServer() as server:
+        settings = ModelSettings(api_key=Secret("sk-ask-test"), base_url=server.base_url, timeout_s=5)
+        with ChatClient(settings) as client:
+            yield server, client
+
+
+QUESTION = "해고 예고는 며칠 전에 해야 하나요?"
+QUOTE = "적어도 30일 전에 예고를 하여야 하고"
+
+
+def _reply(answer: str, citations: list[dict[str, str]], covered: bool = True) -> str:
+    import json
+
+    return json.dumps({"answer": answer, "covered": covered, "citations": citations}, ensure_ascii=False)
+
+
+def test_a_validated_model_answer_is_accepted_and_recorded_as_the_models(store: EvidenceStore, writer) -> None:  # type: ignore[no-untyped-def]
+    server, client = writer
+    server.enqueue_reply(
+        _reply("사용자는 해고하려면 적어도 30일 전에 예고해야 합니다 [E1].", [{"id": "E1", "quote": QUOTE}])
+    )
+    result = ask(store, QUESTION, RetrievalPlan(), AskSettings(client=client, model="writer-1"))
+    assert result.outcome is AskOutcome.MODEL_ANSWER
+    assert result.provenance.path is AnswerPath.MODEL and result.provenance.prompt_version == "ask-v1"
+    assert result.citations[0].doc_id == "kr-law-001872" and result.citations[0].section_id == "제26조"
+    record = RunStore(store).get(result.run_id)
+    assert record.outcome == "model_answer_accepted" and record.answer["path"] == "model"
+    sent = server.requests[0].json
+    assert "sk-ask-test" not in str(record.answer) + str(record.retrieval) + str(record.result)
+    assert QUESTION in sent["messages"][-1]["content"]  # the question travels as data
+
+
+@pytest.mark.parametrize(
+    ("answer", "citations", "why"),
+    [
+        ("30일 전에 예고해야 합니다 [E9].", [{"id": "E9", "quote": QUOTE}], "E9"),
+        ("30일 전에 예고해야 합니다 [E1].", [{"id": "E1", "quote": "90일 전에 예고를 하여야 한다"}], "quote"),
+    ],
+    ids=["unknown-citation-id", "invented-quote"],
+)
+def test_a_reply_with_an_unknown_id_or_an_invented_quote_falls_back_saying_why(
+    store: EvidenceStore,
+    writer,
+    answer: str,
+    citations: list[dict[str, str]],
+    why: str,  # type: ignore[no-untyped-def]
+) -> None:
+    server, client = writer
+    server.enqueue_reply(_reply(answer, citations))
+    result = ask(store, QUESTION, RetrievalPlan(), AskSettings(client=client, model="writer-1"))
+    assert result.outcome is AskOutcome.FALLBACK
+    assert result.provenance.path is AnswerPath.DETERMINISTIC
+    assert result.provenance.requested_model == "writer-1"
+    assert "model reply rejected" in result.provenance.fallback_reason and why in result.provenance.fallback_reason
+    assert "90일" not in result.text and "[E9]" not in result.text
+    _assert_every_line_cited_and_quotes_verbatim(result)
+    assert RunStore(store).get(result.run_id).answer["fallback_reason"] == result.provenance.fallback_reason
+
+
+def test_a_model_that_finds_the_evidence_insufficient_hands_off(store: EvidenceStore, writer) -> None:  # type: ignore[no-untyped-def]
+    server, client = writer
+    server.enqueue_reply(_reply("제공된 조문으로는 답할 수 없습니다.", [], covered=False))
+    result = ask(store, QUESTION, RetrievalPlan(), AskSettings(client=client, model="writer-1"))
+    assert result.outcome is AskOutcome.HANDOFF and result.citations == ()
+
+
+def test_a_rate_limited_model_falls_back_without_retrying(store: EvidenceStore, writer) -> None:  # type: ignore[no-untyped-def]
+    server, client = writer
+    server.enqueue_error(429, "slow down", headers={"retry-after": "3"})
+    result = ask(store, QUESTION, RetrievalPlan(), AskSettings(client=client, model="writer-1"))
+    assert result.outcome is AskOutcome.FALLBACK and "rate" in result.provenance.fallback_reason.lower()
+    assert len(server.requests) == 1

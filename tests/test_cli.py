@@ -193,3 +193,25 @@ def test_ask_with_no_key_answers_with_citations_and_the_run_can_be_shown(cli, mo
     shadow = json.loads(cli("ask", "해고 예고", "--mode", "shadow", "--existing-answer", str(existing), "--json"))
     assert shadow["text"] == "old answer" and shadow["shadow"]["new_outcome"]
     assert "colon" in cli("ask", "q", "--pair", "nocolon", code=2)
+
+
+def test_ask_through_the_cli_against_a_loopback_model_server(cli, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    from citewise.testing import FakeOpenAIServer
+
+    cli("ingest", str(SAMPLE), "--manifest", str(SAMPLE / "ingest.yaml"))
+    cli("review", "apply", str(SAMPLE / "review.yaml"))
+    with FakeOpenAIServer() as server:
+        monkeypatch.setenv("CITEWISE_LLM_API_KEY", "sk-cli-test")
+        monkeypatch.setenv("CITEWISE_LLM_BASE_URL", server.base_url)
+        monkeypatch.setenv("WRITER_MODEL", "writer-x")
+        reply = {
+            "answer": "적어도 30일 전에 예고해야 합니다 [E1].",
+            "covered": True,
+            "citations": [{"id": "E1", "quote": "적어도 30일 전에 예고를 하여야 하고"}],
+        }
+        server.enqueue_reply(json.dumps(reply, ensure_ascii=False))
+        result = json.loads(cli("ask", "해고 예고는 며칠 전에 해야 하나요?", "--json"))
+        assert result["outcome"] == "model_answer_accepted" and result["provenance"]["requested_model"] == "writer-x"
+        assert server.requests[0].headers["authorization"] == "Bearer sk-cli-test"
+        forced = json.loads(cli("ask", "해고 예고는 며칠 전에 해야 하나요?", "--no-model", "--json"))
+        assert forced["outcome"] == "deterministic_evidence_fallback" and len(server.requests) == 1
