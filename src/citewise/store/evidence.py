@@ -117,7 +117,13 @@ class EvidenceStore:
         except sa.exc.DatabaseError as exc:
             engine.dispose()
             raise StoreError(f"cannot open the store at {url}: {exc.orig}") from exc
-        return cls(engine, url)
+        store = cls(engine, url)
+        # The search index must match the analyzer before anything is added to it or searched:
+        # a fresh store is marked current, one built by an older analyzer is rebuilt now.
+        from citewise.search.local import reindex
+
+        reindex(store)
+        return store
 
     def close(self) -> None:
         """Release database connections."""
