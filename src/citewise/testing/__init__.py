@@ -4,8 +4,29 @@ Each fake is a real server on loopback speaking the provider's exact wire format
 client libraries run unpatched against it. They need only the standard library (no pytest).
 
 - :class:`FakeOpenAIServer` (:mod:`citewise.testing.fake_openai`): OpenAI-compatible Chat Completions.
+- :class:`FakeTavilyServer` (:mod:`citewise.testing.fake_tavily`): Tavily Search and Extract.
 """
 
 from citewise.testing.fake_openai import FakeError, FakeOpenAIServer, FakeRaw, FakeReply, ReceivedRequest
+from citewise.testing.fake_tavily import (
+    FakeExtractReply,
+    FakeSearchReply,
+    FakeTavilyError,
+    FakeTavilyServer,
+    synthetic_extract,
+    synthetic_search,
+)
 
-__all__ = ["FakeError", "FakeOpenAIServer", "FakeRaw", "FakeReply", "ReceivedRequest"]
+__all__ = [
+    "FakeError",
+    "FakeExtractReply",
+    "FakeOpenAIServer",
+    "FakeRaw",
+    "FakeReply",
+    "FakeSearchReply",
+    "FakeTavilyError",
+    "FakeTavilyServer",
+    "ReceivedRequest",
+    "synthetic_extract",
+    "synthetic_search",
+]
