@@ -215,3 +215,18 @@ def test_ask_through_the_cli_against_a_loopback_model_server(cli, monkeypatch) -
         assert server.requests[0].headers["authorization"] == "Bearer sk-cli-test"
         forced = json.loads(cli("ask", "해고 예고는 며칠 전에 해야 하나요?", "--no-model", "--json"))
         assert forced["outcome"] == "deterministic_evidence_fallback" and len(server.requests) == 1
+
+
+def test_runs_export_as_markdown_json_and_html(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    cli("ingest", str(SAMPLE), "--manifest", str(SAMPLE / "ingest.yaml"))
+    cli("review", "apply", str(SAMPLE / "review.yaml"))
+    run_id = json.loads(cli("ask", "해고 예고는 며칠 전에 해야 하나요?", "--json"))["run_id"]
+    md = cli("runs", "export", run_id, "--format", "md")
+    assert "## Citations" in md and "kr-law-001872@1:제26조" in md and "deterministic" in md
+    exported = json.loads(cli("runs", "export", run_id, "--format", "json"))
+    assert exported["run_id"] == run_id and exported["events"]
+    page = tmp_path / "run.html"
+    cli("runs", "export", run_id, "--format", "html", "-o", str(page))
+    text = page.read_text(encoding="utf-8")
+    assert '<a class="cite" href="#E1" title="kr-law-001872 제26조: ' in text and '<li id="E1">' in text
+    assert "unknown export format" in cli("runs", "export", run_id, "--format", "pdf", code=2)

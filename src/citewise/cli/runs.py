@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
 from typing import Annotated
 
 import typer
 from rich.markup import escape
 from rich.table import Table
 
+from citewise.audit.export import export_run
 from citewise.cli.common import JsonOpt, StoreOpt, console, emit_json, handle_errors, open_api
 from citewise.store.runs import RunStore
 
@@ -64,3 +67,21 @@ def show(
     for key, value in record.retrieval.items():
         console.print(f"  {key:<18} {escape(str(value))[:300]}", highlight=False)
     console.print("[bold]steps[/]: " + ", ".join(f"{e.seq}.{e.stage}" for e in record.events))
+
+
+@app.command()
+@handle_errors
+def export(
+    run_id: Annotated[str, typer.Argument(help="Run id (see `citewise runs list`).")],
+    fmt: Annotated[str, typer.Option("--format", help="md, json or html.")] = "md",
+    output: Annotated[Path | None, typer.Option("--output", "-o", help="Write to a file instead of stdout.")] = None,
+    store: StoreOpt = None,
+) -> None:
+    """Export a run (report, citations, provenance) as Markdown, JSON or HTML."""
+    with open_api(store) as api:
+        text = export_run(RunStore(api.store).get(run_id), fmt)
+    if output is None:
+        sys.stdout.write(text)
+    else:
+        output.write_text(text, encoding="utf-8")
+        console.print(f"wrote {output}")

@@ -1,0 +1,1 @@
+"""Exports of recorded runs (Markdown, JSON, HTML)."""
