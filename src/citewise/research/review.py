@@ -1,0 +1,514 @@
+"""Coverage review: does the stored evidence answer each planned sub-question? (spec 4.4)
+
+Two reviewers return the same :class:`~citewise.research.records.CoverageReview`:
+
+* :func:`review_with_model` asks a model (prompt :data:`~citewise.research.prompts.REVIEW_PROMPT_VERSION`)
+  for a status, source ids and verbatim quotes per topic; citewise then checks the claims itself
+  (:func:`verify_review`).
+* :func:`review_deterministic` needs no model: it looks for source sentences sharing the topic's
+  key words.
+
+What citewise checks, and what it does with a claim that fails (each failure is a line in
+:attr:`CoverageReview.problems <citewise.research.records.CoverageReview.problems>`):
+
+- a cited source id that names no stored source is dropped, from ``source_ids`` and with its quotes;
+- a quote is *verified* only when it occurs in that source's ``content`` after
+  :func:`normalise_for_match` and is at least :data:`MIN_QUOTE_CHARS` long; an unverified quote is
+  kept (``Quote.verified`` False, the reviewer's text as written) but supports nothing;
+- **unverified coverage does not count**: ``covered`` and ``weak`` need at least one verified quote,
+  ``conflicting`` needs verified quotes from two different sources (both sides shown). A claim
+  without them is downgraded — to ``missing`` when no quote is verified (a cited source proves
+  nothing by itself), to ``weak`` when a conflict has only one verified side; ``claimed_status``
+  keeps what the reviewer said;
+- topics are matched to the plan's topics (case, Unicode and whitespace aside); a planned topic the
+  reviewer left out is ``missing``; a topic the reviewer added, or assessed twice, is ignored.
+
+Follow-up queries never repeat a query already tried (compared case-insensitively, whitespace
+folded): the reviewer's query is used when it is new, else one made from the topic's own words,
+else there is none (``TopicCoverage.follow_up`` is None). Covered topics get none.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Final
+
+from citewise.answer.validate import split_answer_sentences
+from citewise.errors import RunError
+from citewise.llm import ChatClient, ModelReplyError, expect_object, expect_str
+from citewise.research.planner import FACET_SEPARATOR, key_words
+from citewise.research.prompts import (
+    MAX_TEXT_CHARS,
+    REVIEW_SCHEMA,
+    REVIEW_SCHEMA_NAME,
+    build_review_messages,
+)
+from citewise.research.records import (
+    CoverageReview,
+    CoverageStatus,
+    Quote,
+    ResearchPlan,
+    Source,
+    TopicCoverage,
+)
+from citewise.search.analyze import analyze
+
+__all__ = [
+    "COVERED_SHARE",
+    "MIN_QUOTE_CHARS",
+    "WEAK_SHARE",
+    "ClaimedCoverage",
+    "ClaimedQuote",
+    "ReviewRejected",
+    "normalise_for_match",
+    "parse_review_reply",
+    "quote_occurs",
+    "review_deterministic",
+    "review_with_model",
+    "verify_review",
+]
+
+DETERMINISTIC: Final = "deterministic"
+
+MIN_QUOTE_CHARS: Final = 6
+"""A shorter quote (after normalisation) supports nothing: ``"법"`` or ``"the"`` occurs anywhere."""
+
+COVERED_SHARE: Final = 0.6
+"""Deterministic review: a sentence sharing this share of the topic's key words covers it."""
+WEAK_SHARE: Final = 0.3
+"""Deterministic review: ... and this share makes it weak."""
+
+MAX_DETERMINISTIC_QUOTES: Final = 3
+MAX_QUOTE_CHARS: Final = 400
+
+_WHITESPACE = re.compile(r"\s+")
+_HANGUL_WORD = re.compile(r"[\uac00-\ud7a3]+")
+_PARAGRAPH_BREAK = re.compile(r"\n[ \t]*\n")
+_QUOTE_MARKS = "\"'“”‘’「」『』«»"
+_SUPPORTING = (CoverageStatus.COVERED, CoverageStatus.WEAK, CoverageStatus.CONFLICTING)
+
+
+class ReviewRejected(RunError):
+    """The reviewer's reply is unusable (not JSON, or not shaped like a review); nothing of it is used."""
+
+    def __init__(self, reason: str, *, model: str | None = None) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        """What was wrong with the reply, for the run record."""
+        self.model = model
+        """The requested reviewer model."""
+
+
+@dataclass(frozen=True, slots=True)
+class ClaimedQuote:
+    """A quote as the reviewer gave it, before verification."""
+
+    source_id: str
+    """The source it claims to come from."""
+    quote: str
+    """The quote as written."""
+
+
+@dataclass(frozen=True, slots=True)
+class ClaimedCoverage:
+    """One topic as the reviewer assessed it, before verification."""
+
+    topic: str
+    """The topic as the reviewer wrote it."""
+    status: CoverageStatus
+    """The claimed status."""
+    source_ids: tuple[str, ...]
+    """Source ids the reviewer cited."""
+    quotes: tuple[ClaimedQuote, ...]
+    """Quotes the reviewer gave."""
+    gap: str | None
+    """What the reviewer says is missing."""
+    follow_up_query: str | None
+    """The reviewer's query for the gap."""
+
+
+# -- quote matching ---------------------------------------------------------------------------
+
+
+def normalise_for_match(text: str) -> str:
+    """``text`` as quotes are compared: Unicode NFKC, whitespace runs as one space, stripped.
+
+    >>> normalise_for_match("보증금을\\n  반환받을 때까지") == normalise_for_match("보증금을 반환받을 때까지")
+    True
+    >>> normalise_for_match("ＡＢＣ　１２")
+    'ABC 12'
+    """
+    return _WHITESPACE.sub(" ", unicodedata.normalize("NFKC", text)).strip()
+
+
+def quote_occurs(quote: str, content: str) -> bool:
+    """Whether ``quote`` occurs in ``content`` after :func:`normalise_for_match`.
+
+    Quotation marks around the quote are the reviewer's punctuation and are ignored; a quote
+    shorter than :data:`MIN_QUOTE_CHARS` never matches.
+
+    >>> quote_occurs('"제삼자에 대하여 효력이 생긴다"', "그 다음 날부터 제삼자에 대하여 효력이\\n생긴다.")
+    True
+    >>> quote_occurs("효력이 발생한다", "그 다음 날부터 제삼자에 대하여 효력이 생긴다.")
+    False
+    """
+    wanted = normalise_for_match(quote).strip(_QUOTE_MARKS).strip()
+    return len(wanted) >= MIN_QUOTE_CHARS and wanted in normalise_for_match(content)
+
+
+# -- the model reviewer -----------------------------------------------------------------------
+
+
+def parse_review_reply(value: object) -> tuple[ClaimedCoverage, ...]:
+    """The reviewer's claims from its decoded JSON, or :class:`ValueError` naming the field.
+
+    This checks only the shape (types, a known status); whether the claims hold is
+    :func:`verify_review`'s work.
+    """
+    reply = expect_object(value, keys=("topics",))
+    items = reply["topics"]
+    if not isinstance(items, list):
+        raise ValueError("topics must be a list")
+    return tuple(_claim(item, f"topics[{i}]") for i, item in enumerate(items))
+
+
+def _claim(value: object, field: str) -> ClaimedCoverage:
+    item = expect_object(value, field=field, keys=("topic", "status", "source_ids", "quotes"))
+    status_text = expect_str(item["status"], field=f"{field}.status")
+    try:
+        status = CoverageStatus(status_text.lower())
+    except ValueError:
+        valid = ", ".join(s.value for s in CoverageStatus)
+        raise ValueError(f"{field}.status must be one of {valid}, got {status_text!r}") from None
+    source_ids = item["source_ids"]
+    if not isinstance(source_ids, list) or not all(isinstance(s, str) for s in source_ids):
+        raise ValueError(f"{field}.source_ids must be a list of strings")
+    quotes = item["quotes"]
+    if not isinstance(quotes, list):
+        raise ValueError(f"{field}.quotes must be a list")
+    return ClaimedCoverage(
+        topic=expect_str(item["topic"], field=f"{field}.topic"),
+        status=status,
+        source_ids=tuple(s.strip() for s in source_ids if s.strip()),
+        quotes=tuple(_claimed_quote(q, f"{field}.quotes[{i}]") for i, q in enumerate(quotes)),
+        gap=_optional_text(item.get("gap"), f"{field}.gap"),
+        follow_up_query=_optional_text(item.get("follow_up_query"), f"{field}.follow_up_query"),
+    )
+
+
+def _claimed_quote(value: object, field: str) -> ClaimedQuote:
+    item = expect_object(value, field=field, keys=("source_id", "quote"))
+    source_id, quote = item["source_id"], item["quote"]
+    if not isinstance(source_id, str) or not isinstance(quote, str):
+        raise ValueError(f"{field} must have string source_id and quote")
+    return ClaimedQuote(source_id=source_id.strip(), quote=quote)
+
+
+def _optional_text(value: object, field: str) -> str | None:
+    if value is None or (isinstance(value, str) and not value.strip()):
+        return None
+    return expect_str(value, field=field)
+
+
+def review_with_model(
+    client: ChatClient,
+    model: str,
+    question: str,
+    plan: ResearchPlan,
+    sources: Sequence[Source],
+    round: int,
+    *,
+    tried_queries: Iterable[str] = (),
+) -> CoverageReview:
+    """Ask ``model`` to review ``plan``'s topics against ``sources``; the verified review.
+
+    The reviewer sees the question, the topics, each source's id, title and ``content`` and the
+    queries already tried, all as JSON data. Its claims go through :func:`verify_review`. Raises
+    :class:`ReviewRejected` for an unusable reply (chained to the model error); a failed call raises
+    its :class:`~citewise.llm.ModelError` unchanged (retrying is the caller's decision, inside its
+    budget).
+    """
+    tried = tuple(tried_queries)
+    messages = build_review_messages(question, plan, sources, tried)
+    try:
+        claims, result = client.complete_json(
+            model, messages, schema=REVIEW_SCHEMA, name=REVIEW_SCHEMA_NAME, validate=parse_review_reply
+        )
+    except ModelReplyError as exc:
+        raise ReviewRejected(f"the reviewer's reply is not a usable review: {exc}", model=model) from exc
+    return verify_review(claims, plan, sources, round=round, reviewer=result.model, tried_queries=tried)
+
+
+def verify_review(
+    claims: Sequence[ClaimedCoverage],
+    plan: ResearchPlan,
+    sources: Sequence[Source],
+    *,
+    round: int,
+    reviewer: str,
+    tried_queries: Iterable[str] = (),
+) -> CoverageReview:
+    """The review that ``claims`` amount to once checked against ``sources`` (module docstring)."""
+    known = {source.source_id: source for source in sources}
+    tried = {_query_key(q) for q in tried_queries}
+    problems: list[str] = []
+    by_topic: dict[str, ClaimedCoverage] = {}
+    planned = {_topic_key(topic) for topic in plan.topics}
+    for claim in claims:
+        key = _topic_key(claim.topic)
+        if key not in planned:
+            problems.append(f"the reviewer added a topic that is not in the plan (ignored): {_short(claim.topic)!r}")
+        elif key in by_topic:
+            problems.append(f"the reviewer assessed {_short(claim.topic)!r} twice; the first assessment is used")
+        else:
+            by_topic[key] = claim
+    items = []
+    for topic in plan.topics:
+        assessed = by_topic.get(_topic_key(topic))
+        if assessed is None:
+            problems.append(f"the reviewer did not assess {_short(topic)!r}; it counts as missing")
+            items.append(_unassessed(topic, tried))
+        else:
+            items.append(_verified(topic, assessed, known, tried, problems))
+    return CoverageReview(round=round, items=tuple(items), reviewer=reviewer, problems=tuple(problems))
+
+
+def _verified(
+    topic: str, claim: ClaimedCoverage, known: dict[str, Source], tried: set[str], problems: list[str]
+) -> TopicCoverage:
+    where = _short(topic)
+    for source_id in dict.fromkeys(claim.source_ids):
+        if source_id not in known:
+            problems.append(f"{where!r}: unknown source id {source_id!r} dropped")
+    quotes: list[Quote] = []
+    for claimed in claim.quotes:
+        source = known.get(claimed.source_id)
+        if source is None:
+            problems.append(f"{where!r}: quote from unknown source id {claimed.source_id!r} dropped")
+            continue
+        verified = quote_occurs(claimed.quote, source.content)
+        if not verified:
+            problems.append(f"{where!r}: quote not found in {claimed.source_id}: {_short(claimed.quote)!r}")
+        quotes.append(Quote(source_id=claimed.source_id, text=claimed.quote, verified=verified))
+    status, why = _status_after_verification(claim.status, quotes)
+    gap = claim.gap
+    if why is not None:
+        problems.append(f"{where!r}: claimed {claim.status.value}, counted as {status.value}: {why}")
+        gap = f"{gap} ({why})" if gap else why
+    cited = [s for s in (*claim.source_ids, *(q.source_id for q in quotes)) if s in known]
+    follow_up = None
+    if status is not CoverageStatus.COVERED:
+        follow_up = _new_query((claim.follow_up_query, *_topic_queries(topic)), tried)
+    return TopicCoverage(
+        topic=topic,
+        status=status,
+        claimed_status=claim.status,
+        source_ids=tuple(dict.fromkeys(cited)),
+        quotes=tuple(quotes),
+        gap=gap,
+        follow_up=follow_up,
+    )
+
+
+def _status_after_verification(claimed: CoverageStatus, quotes: Sequence[Quote]) -> tuple[CoverageStatus, str | None]:
+    """The status that the verified quotes support, and why it differs from the claim (or None)."""
+    if claimed not in _SUPPORTING:
+        return claimed, None
+    verified_sources = {q.source_id for q in quotes if q.verified}
+    if not verified_sources:
+        return CoverageStatus.MISSING, "no verified quote supports it"
+    if claimed is CoverageStatus.CONFLICTING and len(verified_sources) < 2:
+        return CoverageStatus.WEAK, "only one side of the conflict has a verified quote"
+    return claimed, None
+
+
+def _unassessed(topic: str, tried: set[str]) -> TopicCoverage:
+    return TopicCoverage(
+        topic=topic,
+        status=CoverageStatus.MISSING,
+        claimed_status=CoverageStatus.MISSING,
+        source_ids=(),
+        quotes=(),
+        gap="the reviewer did not assess this topic",
+        follow_up=_new_query(_topic_queries(topic), tried),
+    )
+
+
+# -- the deterministic reviewer ---------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class _Match:
+    source_id: str
+    sentence: str
+    found: tuple[str, ...]
+
+
+def review_deterministic(
+    question: str,
+    plan: ResearchPlan,
+    sources: Sequence[Source],
+    round: int,
+    *,
+    tried_queries: Iterable[str] = (),
+) -> CoverageReview:
+    """A review without a model: for each topic, the source sentences sharing most of its key words.
+
+    A topic is covered when one sentence holds at least :data:`COVERED_SHARE` of its key words
+    (:func:`~citewise.research.planner.key_words`, Korean particles aside), weak from
+    :data:`WEAK_SHARE`, else missing; it is never ``conflicting`` (that needs reading). Quotes are
+    those sentences, copied from the source's ``content`` (so they verify), the best per source,
+    at most three. The gap names the key words no sentence had; the follow-up query is the topic
+    plus those words. ``question`` is unused: the topics carry it.
+    """
+    del question  # the plan's topics are what gets reviewed
+    tried = {_query_key(q) for q in tried_queries}
+    items = tuple(_review_topic(topic, sources, tried) for topic in plan.topics)
+    return CoverageReview(round=round, items=items, reviewer=DETERMINISTIC)
+
+
+def _review_topic(topic: str, sources: Sequence[Source], tried: set[str]) -> TopicCoverage:
+    base = topic.split(FACET_SEPARATOR)[0]
+    words = key_words(base)
+    matches = [m for m in (_best_sentence(s, words) for s in sources) if m is not None]
+    matches.sort(key=lambda m: -len(m.found))  # stable: source order among equals
+    best = matches[0].found if matches else ()
+    share = len(best) / len(words) if words else 0.0
+    if share >= COVERED_SHARE:
+        status = CoverageStatus.COVERED
+    elif share >= WEAK_SHARE:
+        status = CoverageStatus.WEAK
+    else:
+        status = CoverageStatus.MISSING
+    kept = [m for m in matches if words and len(m.found) / len(words) >= WEAK_SHARE][:MAX_DETERMINISTIC_QUOTES]
+    if status is CoverageStatus.MISSING:
+        kept = []
+    quotes = tuple(
+        Quote(m.source_id, m.sentence, quote_occurs(m.sentence, _content(sources, m.source_id))) for m in kept
+    )
+    missing = [w for w in words if w not in best]
+    gap = None
+    follow_up = None
+    if status is not CoverageStatus.COVERED:
+        gap = _deterministic_gap(words, missing)
+        base_text = base.rstrip("?？ ")
+        follow_up = _new_query((f"{base_text} {' '.join(missing)}".strip(), *_topic_queries(topic)), tried)
+    return TopicCoverage(
+        topic=topic,
+        status=status,
+        claimed_status=status,
+        source_ids=tuple(dict.fromkeys(q.source_id for q in quotes)),
+        quotes=quotes,
+        gap=gap,
+        follow_up=follow_up,
+    )
+
+
+def _deterministic_gap(words: Sequence[str], missing: Sequence[str]) -> str:
+    if not words:
+        return "the topic has no key words to look for"
+    if len(missing) == len(words):
+        return f"no source sentence mentions {', '.join(missing)}"
+    return f"no source sentence also mentions {', '.join(missing)}"
+
+
+def _best_sentence(source: Source, words: Sequence[str]) -> _Match | None:
+    if not words:
+        return None
+    wanted = [(analyze(word), _jamo(word) if _HANGUL_WORD.fullmatch(word) else None) for word in words]
+    best: _Match | None = None
+    for sentence in _sentences(source.content):
+        if len(normalise_for_match(sentence)) < MIN_QUOTE_CHARS:
+            continue
+        terms = set(analyze(sentence))
+        korean = [_jamo(w) for w in _HANGUL_WORD.findall(sentence)]
+        found = tuple(
+            word
+            for word, (word_terms, jamo) in zip(words, wanted, strict=True)
+            if _word_in(word_terms, jamo, terms, korean)
+        )
+        if found and (best is None or len(found) > len(best.found)):
+            best = _Match(source.source_id, _clip(sentence), found)
+    return best
+
+
+def _sentences(content: str) -> list[str]:
+    """The sentences of ``content``, paragraph by paragraph.
+
+    Extracted pages are often hard-wrapped, so a single line break does not end a sentence; a
+    blank line does. Whitespace is folded, which :func:`quote_occurs` ignores.
+    """
+    sentences: list[str] = []
+    for paragraph in _PARAGRAPH_BREAK.split(content):
+        sentences.extend(split_answer_sentences(" ".join(paragraph.split())))
+    return sentences
+
+
+def _word_in(word_terms: Sequence[str], jamo: str | None, sentence_terms: set[str], sentence_jamo: list[str]) -> bool:
+    """Whether a key word occurs in a sentence.
+
+    It does when its stem is among the sentence's terms; for a Korean word also when a sentence
+    word starts with it letter by letter (jamo), so the verb stem 생기 matches 생긴다 and 생겨서 does
+    not; and for a long Korean compound when more than half of its bigrams occur.
+    """
+    if not word_terms:
+        return False
+    if word_terms[0] in sentence_terms:
+        return True
+    if jamo is not None and len(jamo) >= 4 and any(w.startswith(jamo) for w in sentence_jamo):
+        return True
+    bigrams = word_terms[1:]
+    return len(bigrams) >= 2 and sum(b in sentence_terms for b in bigrams) * 2 > len(bigrams)
+
+
+def _jamo(word: str) -> str:
+    """Hangul syllables decomposed into letters (NFD), so 생기 is a prefix of 생긴다."""
+    return unicodedata.normalize("NFD", word)
+
+
+def _clip(sentence: str) -> str:
+    # A prefix of a sentence is still verbatim; a whole paragraph without full stops is no quote.
+    if len(sentence) <= MAX_QUOTE_CHARS:
+        return sentence
+    head = sentence[:MAX_QUOTE_CHARS]
+    return head.rsplit(" ", 1)[0] if " " in head else head
+
+
+def _content(sources: Sequence[Source], source_id: str) -> str:
+    return next(s.content for s in sources if s.source_id == source_id)
+
+
+# -- shared helpers ---------------------------------------------------------------------------
+
+
+def _topic_key(topic: str) -> str:
+    return normalise_for_match(topic).casefold().rstrip("?？ ")
+
+
+def _query_key(query: str) -> str:
+    return normalise_for_match(query).casefold()
+
+
+def _topic_queries(topic: str) -> tuple[str, ...]:
+    """Queries made from the topic itself: its key words, then its text."""
+    base = topic.split(FACET_SEPARATOR)[0]
+    return (" ".join(key_words(base)), base.rstrip("?？ "))
+
+
+def _new_query(candidates: Iterable[str | None], tried: set[str]) -> str | None:
+    """The first candidate that is non-empty, short enough and not tried yet."""
+    for candidate in candidates:
+        if candidate is None:
+            continue
+        text = normalise_for_match(candidate)
+        if text and len(text) <= MAX_TEXT_CHARS and _query_key(text) not in tried:
+            return text
+    return None
+
+
+def _short(text: str, limit: int = 80) -> str:
+    flat = " ".join(text.split())
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
