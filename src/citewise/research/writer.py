@@ -1,0 +1,348 @@
+"""Writing the report: a draft citing ``[S#]`` ids, checked by citewise, with sources and gaps attached.
+
+The writer (a model, or :func:`write_deterministic`) produces only the body. Everything a reader
+relies on to trace a claim comes from citewise's own records, never from the writer's text:
+
+- :func:`validate_citations` rejects ``[S#]`` ids naming no stored source, and a draft with no
+  citation at all (spec 5.1); a rejected draft may get one repair attempt
+  (:func:`repair_with_model`) — whether to spend it is the caller's decision, inside the budget —
+  and is never fixed by inventing a replacement source;
+- :func:`strip_urls` removes every URL the writer wrote that is not a stored source URL, and
+  reports it (spec 4.7);
+- :func:`sources_section` maps each cited id to the stored title, URL and retrieval date;
+- :func:`gaps_section` lists every topic the final review did not find covered.
+
+>>> strip_urls("See https://evil.example/x and [S1].", allowed_urls=())
+('See and [S1].', ['https://evil.example/x'])
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
+from datetime import UTC
+from typing import Final
+from urllib.parse import unquote, urlsplit
+
+from citewise.llm import ChatClient
+from citewise.research.prompts import build_repair_messages, build_write_messages
+from citewise.research.records import CoverageReview, CoverageStatus, Draft, ResearchPlan, Source
+
+__all__ = [
+    "DraftCheck",
+    "check_draft",
+    "cited_ids",
+    "gaps_section",
+    "repair_prompt",
+    "repair_with_model",
+    "sources_section",
+    "strip_urls",
+    "validate_citations",
+    "write_deterministic",
+    "write_with_model",
+]
+
+DETERMINISTIC: Final = "deterministic"
+
+# Anything shaped like a citation marker: [S1], [S1, S2], [E3], [s4]. Every id inside must name a
+# stored source, so a marker in another scheme is an unknown id rather than plain text.
+_MARKER = re.compile(r"\[\s*([A-Za-z]{1,3}\d+(?:\s*[,;]\s*[A-Za-z]{1,3}\d+)*)\s*\]")
+_MARKER_ID = re.compile(r"[A-Za-z]{1,3}\d+")
+
+_SCHEME = r"[a-zA-Z][a-zA-Z0-9+.-]*://"
+_URL_CHARS = r"[^\s<>\"'`\[\]{}|\\^]+"
+_MD_LINK = re.compile(r"\[([^\]\n]*)\]\(\s*<?((?:" + _SCHEME + r"|www\.)[^)\s>]+)>?(?:\s+\"[^\"\n]*\")?\s*\)")
+_AUTOLINK = re.compile(r"<((?:" + _SCHEME + r"|www\.)[^>\s]+)>")
+_BARE_URL = re.compile(r"(?:\b" + _SCHEME + r"|\bwww\.)" + _URL_CHARS)
+_TRAILING = ".,;:!?。、，"
+
+_STATUS_NOTES: Final = {
+    CoverageStatus.WEAK: "only partial or indirect support was found",
+    CoverageStatus.MISSING: "no verified evidence was found",
+    CoverageStatus.CONFLICTING: "the sources disagree",
+}
+
+
+# -- citations --------------------------------------------------------------------------------
+
+
+def cited_ids(markdown: str) -> tuple[str, ...]:
+    """Every id cited in ``markdown``, in order of first citation, known or not.
+
+    >>> cited_ids("A [S2]. B [S1, S2]; C [E7].")
+    ('S2', 'S1', 'E7')
+    """
+    ids = (i for marker in _MARKER.finditer(markdown) for i in _MARKER_ID.findall(marker.group(1)))
+    return tuple(dict.fromkeys(ids))
+
+
+def validate_citations(markdown: str, sources: Sequence[Source]) -> list[str]:
+    """The citation problems of a draft; an empty list means it may go on to verification.
+
+    Rejected: an id that names no stored (successfully extracted) source, and a draft without any
+    citation. Ids are case-sensitive: ``[s1]`` is not ``[S1]``.
+
+    >>> validate_citations("Deposits are capped [S7].", [])
+    ['the draft cites [S7], which is not a stored source (stored: none)']
+    """
+    known = [source.source_id for source in sources]
+    ids = cited_ids(markdown)
+    if not ids:
+        return ["the draft cites no source: every factual sentence needs an [S#] citation"]
+    stored = ", ".join(known) or "none"
+    return [f"the draft cites [{i}], which is not a stored source (stored: {stored})" for i in ids if i not in known]
+
+
+def _known_cited(markdown: str, sources: Sequence[Source]) -> tuple[str, ...]:
+    known = {source.source_id for source in sources}
+    return tuple(i for i in cited_ids(markdown) if i in known)
+
+
+# -- URLs -------------------------------------------------------------------------------------
+
+
+def strip_urls(markdown: str, allowed_urls: Iterable[str]) -> tuple[str, list[str]]:
+    """``markdown`` without the URLs that are not among ``allowed_urls``, and the URLs removed.
+
+    Bare URLs, ``<autolinks>`` and ``[text](links)`` are found; a link to a disallowed URL keeps its
+    text. URLs compare with the scheme and host lower-cased, percent-encoding decoded and a
+    trailing slash ignored. Lines that lost a URL have their spacing tidied.
+    """
+    allowed = {_url_key(url) for url in allowed_urls}
+    removed: list[str] = []
+
+    def drop(url: str) -> bool:
+        if _url_key(url) in allowed:
+            return False
+        if url not in removed:
+            removed.append(url)
+        return True
+
+    def link(match: re.Match[str]) -> str:
+        return match.group(1) if drop(match.group(2)) else match.group()
+
+    def autolink(match: re.Match[str]) -> str:
+        return "" if drop(match.group(1)) else match.group()
+
+    def bare(match: re.Match[str]) -> str:
+        url, rest = _trim_url(match.group())
+        return rest if drop(url) else match.group()
+
+    lines = []
+    for line in markdown.split("\n"):
+        new = _BARE_URL.sub(bare, _AUTOLINK.sub(autolink, _MD_LINK.sub(link, line)))
+        if new != line:
+            new = _tidy(new)
+            new = new if line[:1].isspace() else new.lstrip()
+        lines.append(new)
+    return "\n".join(lines), removed
+
+
+def _trim_url(url: str) -> tuple[str, str]:
+    """``url`` without the sentence punctuation or unmatched ``)`` after it, and what was cut off."""
+    end = len(url)
+    while end and (
+        url[end - 1] in _TRAILING or (url[end - 1] == ")" and url.count("(", 0, end) < url.count(")", 0, end))
+    ):
+        end -= 1
+    return url[:end], url[end:]
+
+
+def _url_key(url: str) -> str:
+    text = url.strip()
+    if text.lower().startswith("www."):
+        text = "http://" + text
+    parts = urlsplit(text)
+    scheme = "https" if parts.scheme.lower() in ("http", "https") else parts.scheme.lower()
+    path = unquote(parts.path).rstrip("/")
+    query = f"?{unquote(parts.query)}" if parts.query else ""
+    return f"{scheme}://{parts.netloc.lower()}{path}{query}"
+
+
+def _tidy(line: str) -> str:
+    line = re.sub(r"\(\s*\)|\[\s*\]|<\s*>", "", line)
+    line = re.sub(r"(?<=\S)[ \t]{2,}", " ", line)
+    line = re.sub(r"[ \t]+(?=[.,;:!?。)])", "", line)
+    return line.rstrip()
+
+
+# -- checking a draft -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class DraftCheck:
+    """A draft after citewise's checks: URLs removed, citations validated."""
+
+    draft: Draft
+    """The draft with disallowed URLs removed; ``source_ids`` are the stored sources it cites."""
+    problems: tuple[str, ...]
+    """Citation problems (:func:`validate_citations`); empty when the draft may be used."""
+    removed_urls: tuple[str, ...]
+    """URLs the writer wrote that are not stored source URLs, removed from the text."""
+
+    @property
+    def ok(self) -> bool:
+        """True when no citation problem remains."""
+        return not self.problems
+
+
+def check_draft(draft: Draft, sources: Sequence[Source]) -> DraftCheck:
+    """Strip disallowed URLs from ``draft`` and validate its citations against ``sources``."""
+    allowed = [url for source in sources for url in (source.url, source.normalized_url)]
+    markdown, removed = strip_urls(draft.markdown, allowed)
+    clean = replace(draft, markdown=markdown, source_ids=_known_cited(markdown, sources))
+    return DraftCheck(draft=clean, problems=tuple(validate_citations(markdown, sources)), removed_urls=tuple(removed))
+
+
+# -- the model writer -------------------------------------------------------------------------
+
+
+def write_with_model(
+    client: ChatClient,
+    model: str,
+    question: str,
+    plan: ResearchPlan,
+    sources: Sequence[Source],
+    review: CoverageReview,
+    round: int,
+) -> Draft:
+    """Ask ``model`` for the report body in Markdown citing ``[S#]``; the draft as written.
+
+    The writer sees the question, each topic's reviewed status, its verified quotes and gap, and
+    each source's id, title and ``content`` — never a URL. The draft is returned unchecked (its
+    ``source_ids`` are the stored ids it cites): pass it to :func:`check_draft`. A failed call
+    raises its :class:`~citewise.llm.ModelError`; falling back to :func:`write_deterministic` is the
+    caller's decision, and should be recorded.
+    """
+    result = client.complete(model, build_write_messages(question, plan, sources, review))
+    markdown = result.text.strip()
+    return Draft(round=round, markdown=markdown, source_ids=_known_cited(markdown, sources), writer=result.model)
+
+
+def repair_prompt(
+    question: str,
+    plan: ResearchPlan,
+    sources: Sequence[Source],
+    review: CoverageReview,
+    draft: Draft,
+    problems: Sequence[str],
+) -> list[dict[str, str]]:
+    """The messages of one repair attempt: the writer's data, the rejected draft and its problems."""
+    return build_repair_messages(question, plan, sources, review, draft.markdown, problems)
+
+
+def repair_with_model(
+    client: ChatClient,
+    model: str,
+    question: str,
+    plan: ResearchPlan,
+    sources: Sequence[Source],
+    review: CoverageReview,
+    draft: Draft,
+    problems: Sequence[str],
+) -> Draft:
+    """One repair attempt of a rejected ``draft`` (same round); check the result with :func:`check_draft`."""
+    result = client.complete(model, repair_prompt(question, plan, sources, review, draft, problems))
+    markdown = result.text.strip()
+    return Draft(round=draft.round, markdown=markdown, source_ids=_known_cited(markdown, sources), writer=result.model)
+
+
+# -- the deterministic writer -----------------------------------------------------------------
+
+
+def write_deterministic(
+    question: str,
+    plan: ResearchPlan,
+    sources: Sequence[Source],
+    review: CoverageReview,
+    round: int,
+) -> Draft:
+    """A draft without a model: each supported topic as a heading over its verified quotes.
+
+    Covered, weak and conflicting topics get a ``## `` heading (weak and conflicting say so) and
+    their verified quotes as cited lines, ``- "quote" [S1]``; topics without support are listed
+    under "Not answered by the sources". Unverified quotes and unknown sources are never used.
+    ``question`` is unused: the plan's topics carry it.
+    """
+    del question
+    known = {source.source_id for source in sources}
+    by_topic = {item.topic: item for item in review.items}
+    blocks: list[str] = []
+    unanswered: list[str] = []
+    for topic in plan.topics:
+        item = by_topic.get(topic)
+        quotes = [] if item is None else [q for q in item.quotes if q.verified and q.source_id in known]
+        if item is None or item.status is CoverageStatus.MISSING or not quotes:
+            unanswered.append(f"- {_inline(topic)}")
+            continue
+        lines = [f"## {_inline(topic)}", ""]
+        if item.status is not CoverageStatus.COVERED:
+            lines += [f"_{_STATUS_NOTES[item.status].capitalize()}._", ""]
+        seen: set[tuple[str, str]] = set()
+        for quote in quotes:
+            key = (quote.source_id, _inline(quote.text))
+            if key not in seen:
+                seen.add(key)
+                lines.append(f'- "{key[1]}" [{quote.source_id}]')
+        blocks.append("\n".join(lines))
+    if unanswered:
+        blocks.append("\n".join(["## Not answered by the sources", "", *unanswered]))
+    markdown = "\n\n".join(blocks)
+    return Draft(round=round, markdown=markdown, source_ids=_known_cited(markdown, sources), writer=DETERMINISTIC)
+
+
+# -- sections citewise attaches ---------------------------------------------------------------
+
+
+def gaps_section(review: CoverageReview) -> str:
+    """The "Gaps" section, from citewise's final review: every topic not covered, with its status
+    and what is missing. The gap text is the reviewer's, flattened to one line without URLs or
+    citation markers; the structure is citewise's.
+
+    >>> from citewise.research.records import TopicCoverage
+    >>> weak = TopicCoverage("B?", CoverageStatus.WEAK, CoverageStatus.COVERED, (), (), gap="no date")
+    >>> print(gaps_section(CoverageReview(2, (weak,), "deterministic")))
+    ## Gaps
+    <BLANKLINE>
+    - **B?** — weak: no date
+    """
+    lines = []
+    for item in review.items:
+        if item.status is CoverageStatus.COVERED:
+            continue
+        gap = _inline(strip_urls(item.gap, ())[0]) if item.gap else _STATUS_NOTES[item.status]
+        lines.append(f"- **{_inline(item.topic)}** — {item.status.value}: {gap}")
+    if not lines:
+        return "## Gaps\n\nNone: every required sub-question is covered by verified quotes."
+    return "\n".join(["## Gaps", "", *lines])
+
+
+def sources_section(sources: Sequence[Source], cited_ids: Iterable[str]) -> str:
+    """The "Sources" section: ``[S1] title — url (retrieved YYYY-MM-DD)`` for each cited stored
+    source, in source order, from citewise's records. Ids naming no stored source are left out
+    (:func:`validate_citations` reports them).
+    """
+    wanted = set(cited_ids)
+    lines = []
+    for source in sources:
+        if source.source_id not in wanted:
+            continue
+        retrieved = source.retrieved_at.astimezone(UTC).date().isoformat()
+        dates = (
+            f"published {source.published_at}, retrieved {retrieved}"
+            if source.published_at
+            else f"retrieved {retrieved}"
+        )
+        title = _inline(source.title) or "(untitled)"
+        lines.append(f"[{source.source_id}] {title} — {source.url} ({dates})")
+    if not lines:
+        return "## Sources\n\nNo source is cited."
+    return "## Sources\n\n" + "\n\n".join(lines)
+
+
+def _inline(text: str) -> str:
+    """``text`` on one line, with square brackets escaped so it can never read as a citation."""
+    flat = " ".join(unicodedata.normalize("NFC", text).split())
+    return flat.replace("[", "\\[").replace("]", "\\]")
