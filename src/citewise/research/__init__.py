@@ -1,0 +1,1 @@
+"""The research loop: plan, collect, review coverage, follow up within budgets, report."""

@@ -1,0 +1,57 @@
+"""How a research run is configured: providers, models, budgets. No secrets are kept here."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from citewise.research.budget import Budget
+
+__all__ = ["ResearchSettings"]
+
+
+@dataclass(frozen=True)
+class ResearchSettings:
+    """Settings of one run. ``client`` absent means the deterministic planner, reviewer and writer."""
+
+    search: Any
+    """A :class:`~citewise.providers.base.SearchProvider`."""
+    extractor: Any
+    """An :class:`~citewise.providers.base.Extractor`."""
+    budget: Budget = field(default_factory=Budget)
+    """Hard limits (rounds, searches, page extractions, optional tokens)."""
+    client: Any = None
+    """A :class:`citewise.llm.ChatClient`, or None: deterministic planning, review and writing."""
+    planner_model: str | None = None
+    """Model that plans and reviews coverage."""
+    writer_model: str | None = None
+    """Model that drafts and writes the report."""
+    concurrent: bool = True
+    """Run independent searches and extractions of a round concurrently (same accounting either way)."""
+    pages_per_query: int = 2
+    """New pages tried per query, so later queries keep budget."""
+
+    @property
+    def uses_models(self) -> bool:
+        """True when a client and both model ids are configured."""
+        return self.client is not None and bool(self.planner_model) and bool(self.writer_model)
+
+    def describe(self) -> dict[str, Any]:
+        """What the audit record keeps about the configuration (names, limits; never keys)."""
+        return {
+            "search": getattr(self.search, "name", type(self.search).__name__),
+            "search_options": dict(getattr(self.search, "options", {}) or {}),
+            "extract": getattr(self.extractor, "name", type(self.extractor).__name__),
+            "extract_options": dict(getattr(self.extractor, "options", {}) or {}),
+            "planner_model": self.planner_model if self.uses_models else "deterministic",
+            "writer_model": self.writer_model if self.uses_models else "deterministic",
+            "budget": {
+                "max_rounds": self.budget.max_rounds,
+                "max_searches": self.budget.max_searches,
+                "max_extractions": self.budget.max_extractions,
+                "max_tokens": self.budget.max_tokens,
+                "excerpt_chars": self.budget.excerpt_chars,
+            },
+            "concurrent": self.concurrent,
+            "pages_per_query": self.pages_per_query,
+        }
