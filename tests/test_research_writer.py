@@ -284,7 +284,7 @@ def test_gaps_section_lists_weak_and_missing_topics() -> None:
     section = gaps_section(REVIEW)
 
     assert section == (
-        "## Gaps\n\n"
+        "## Gaps and limitations\n\n"
         f"- **{DEPOSIT}** — weak: 반환 절차의 기한이 없다 \\[S9\\] (see)\n"
         f"- **{RENEWAL}** — missing: no source mentions 계약갱신요구권"
     )
@@ -298,7 +298,7 @@ def test_gaps_section_lists_weak_and_missing_topics() -> None:
 def test_gaps_section_when_everything_is_covered() -> None:
     covered = CoverageReview(3, REVIEW.items[:1], "deterministic")
 
-    assert gaps_section(covered) == "## Gaps\n\nNone: every required sub-question is covered by verified quotes."
+    assert gaps_section(covered) == "## Gaps and limitations\n\nNone: every required sub-question is covered by verified quotes."
 
 
 @pytest.mark.unit

@@ -7,6 +7,7 @@ import typer
 from citewise.cli import docs, eval, review, runs, store
 from citewise.cli.ask import ask
 from citewise.cli.ingest import ingest
+from citewise.cli.research import research
 from citewise.cli.search import search
 
 __all__ = ["app", "main"]
@@ -21,6 +22,7 @@ app = typer.Typer(
 app.command()(ingest)
 app.command()(search)
 app.command()(ask)
+app.command()(research)
 app.add_typer(review.app, name="review")
 app.add_typer(docs.app, name="docs")
 app.add_typer(store.app, name="store")

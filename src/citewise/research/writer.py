@@ -297,14 +297,14 @@ def write_deterministic(
 
 
 def gaps_section(review: CoverageReview) -> str:
-    """The "Gaps" section, from citewise's final review: every topic not covered, with its status
+    """The "Gaps and limitations" section, from citewise's final review: every topic not covered, with its status
     and what is missing. The gap text is the reviewer's, flattened to one line without URLs or
     citation markers; the structure is citewise's.
 
     >>> from citewise.research.records import TopicCoverage
     >>> weak = TopicCoverage("B?", CoverageStatus.WEAK, CoverageStatus.COVERED, (), (), gap="no date")
     >>> print(gaps_section(CoverageReview(2, (weak,), "deterministic")))
-    ## Gaps
+    ## Gaps and limitations
     <BLANKLINE>
     - **B?** — weak: no date
     """
@@ -315,8 +315,8 @@ def gaps_section(review: CoverageReview) -> str:
         gap = _inline(strip_urls(item.gap, ())[0]) if item.gap else _STATUS_NOTES[item.status]
         lines.append(f"- **{_inline(item.topic)}** — {item.status.value}: {gap}")
     if not lines:
-        return "## Gaps\n\nNone: every required sub-question is covered by verified quotes."
-    return "\n".join(["## Gaps", "", *lines])
+        return "## Gaps and limitations\n\nNone: every required sub-question is covered by verified quotes."
+    return "\n".join(["## Gaps and limitations", "", *lines])
 
 
 def sources_section(sources: Sequence[Source], cited_ids: Iterable[str]) -> str:

@@ -1,0 +1,174 @@
+"""``citewise research``: a cited report from pages citewise itself extracted, inside hard budgets."""
+
+from __future__ import annotations
+
+import os
+from contextlib import ExitStack
+from typing import Annotated, Any
+
+import typer
+from rich.live import Live
+from rich.markdown import Markdown
+from rich.text import Text
+
+from citewise.cli.common import JsonOpt, StoreOpt, console, emit_json, err_console, handle_errors, open_api
+from citewise.errors import ConfigError, InputError
+
+__all__ = ["research"]
+
+_STEPS = {
+    "plan": "planned",
+    "round_start": "searching",
+    "attempt": "collecting",
+    "source": "collecting",
+    "review": "reviewing coverage",
+    "model_call": "waiting for the model",
+    "draft": "drafting",
+    "repair": "repairing citations",
+}
+
+
+def _providers(api: Any, search: str | None, extract: str | None, stack: ExitStack) -> tuple[Any, Any]:
+    from citewise.providers.local import LocalExtractor, LocalSearch
+
+    chosen = search or ("tavily" if os.environ.get("TAVILY_API_KEY") else "local")
+    if chosen == "local":
+        if extract not in (None, "none", "local"):
+            raise InputError("--search local reads pages from the local store; use --extract local (or leave it out)")
+        return LocalSearch(api.store), LocalExtractor(api.store)
+    if chosen != "tavily":
+        raise InputError(f"unknown search provider {chosen!r}; valid: tavily, local")
+    from citewise.providers.tavily import TavilyConnection, TavilyExtract, TavilySearch
+
+    connection = stack.enter_context(TavilyConnection())
+    extractor: Any = TavilyExtract(connection=connection)
+    if extract == "none":
+        extractor = _NoExtraction()
+    elif extract not in (None, "tavily"):
+        raise InputError(f"unknown extractor {extract!r}; valid: tavily, none")
+    return TavilySearch(connection=connection), extractor
+
+
+class _NoExtraction:
+    """``--extract none``: no page is read, so no source exists (a snippet is never a read page)."""
+
+    name = "none"
+    options: dict[str, object] = {}
+
+    def extract(self, urls: Any) -> Any:
+        from datetime import UTC, datetime
+
+        from citewise.providers.base import ExtractFailure, ExtractResponse
+
+        failures = tuple(ExtractFailure(u, "extraction disabled (--extract none)") for u in urls)
+        return ExtractResponse((), failures, "none", datetime.now(UTC))
+
+    def close(self) -> None:
+        """Nothing to release."""
+
+
+def _models(planner: str | None, writer: str | None, no_model: bool) -> tuple[Any, str | None, str | None]:
+    if no_model:
+        return None, None, None
+    from citewise.llm import ChatClient, model_configured
+
+    planner = planner or os.environ.get("PLANNER_MODEL")
+    writer = writer or os.environ.get("WRITER_MODEL") or planner
+    planner = planner or writer
+    if not model_configured():
+        return None, None, None
+    if not planner:
+        raise ConfigError(
+            "a model key is set but no model is named: set PLANNER_MODEL and WRITER_MODEL (or pass --no-model)"
+        )
+    return ChatClient.from_env(), planner, writer
+
+
+@handle_errors
+def research(
+    question: Annotated[str | None, typer.Argument(help="The question (omit with --resume).")] = None,
+    search: Annotated[
+        str | None, typer.Option("--search", help="tavily or local (default: tavily with a key).")
+    ] = None,
+    extract: Annotated[
+        str | None, typer.Option("--extract", help="tavily or none (local search reads the store).")
+    ] = None,
+    planner_model: Annotated[str | None, typer.Option("--planner-model", help="Default: PLANNER_MODEL.")] = None,
+    writer_model: Annotated[str | None, typer.Option("--writer-model", help="Default: WRITER_MODEL.")] = None,
+    no_model: Annotated[bool, typer.Option("--no-model", help="Deterministic planner, reviewer and writer.")] = False,
+    rounds: Annotated[int, typer.Option("--rounds", help="Round budget.")] = 3,
+    searches: Annotated[int, typer.Option("--searches", help="Search-attempt budget.")] = 8,
+    pages: Annotated[int, typer.Option("--pages", help="Page-extraction budget.")] = 12,
+    max_tokens: Annotated[int | None, typer.Option("--max-tokens", help="Model token cap.")] = None,
+    sequential: Annotated[bool, typer.Option("--sequential", help="No concurrent calls within a round.")] = False,
+    resume_run: Annotated[str | None, typer.Option("--resume", help="Continue a run that stopped part-way.")] = None,
+    store: StoreOpt = None,
+    json_out: JsonOpt = False,
+) -> None:
+    """Plan, search, extract, review coverage, follow up on gaps, and write a cited report.
+
+    With no keys it runs on the local evidence store with the deterministic planner and writer, and
+    says so in the report."""
+    from citewise.research.budget import Budget
+    from citewise.research.loop import research as run_research
+    from citewise.research.loop import resume
+    from citewise.research.settings import ResearchSettings
+
+    if (question is None) == (resume_run is None):
+        raise InputError("give a QUESTION, or --resume RUN to continue a stopped run")
+    budget = Budget(max_rounds=rounds, max_searches=searches, max_extractions=pages, max_tokens=max_tokens)
+    with ExitStack() as stack, open_api(store) as api:
+        search_provider, extractor = _providers(api, search, extract, stack)
+        client, planner, writer = _models(planner_model, writer_model, no_model)
+        if client is not None:
+            stack.callback(client.close)
+        settings = ResearchSettings(
+            search=search_provider,
+            extractor=extractor,
+            budget=budget,
+            client=client,
+            planner_model=planner,
+            writer_model=writer,
+            concurrent=not sequential,
+        )
+        with _progress(json_out) as progress:
+            if resume_run:
+                result = resume(api.store, resume_run, settings, progress)
+            else:
+                assert question is not None
+                result = run_research(api.store, question, settings, progress)
+    if json_out:
+        emit_json(result)
+        return
+    console.print(Markdown(result.markdown))
+    console.print(f"[dim]status: {result.status} · stopped: {result.stop_reason.value} · run: {result.run_id}[/]")
+    if result.status != "report":
+        raise typer.Exit(1)
+
+
+class _progress:
+    """A live status line on stderr: round, budgets used, current step."""
+
+    def __init__(self, quiet: bool) -> None:
+        self.quiet = quiet
+        self.live: Live | None = None
+
+    def __enter__(self) -> Any:
+        if self.quiet:
+            return None
+        self.live = Live(Text("starting"), console=err_console, transient=True, refresh_per_second=8)
+        self.live.__enter__()
+        return self.update
+
+    def update(self, stage: str, payload: dict[str, Any]) -> None:
+        usage = payload.get("usage") or {}
+        line = (
+            f"round {usage.get('round', 0)} · rounds {usage.get('rounds', '-')} · searches {usage.get('searches', '-')}"
+            f" · pages {usage.get('extractions', '-')} · tokens {usage.get('tokens', 0)} · {_STEPS.get(stage, stage)}"
+        )
+        if self.live is not None:
+            self.live.update(Text(line))
+
+    def __exit__(self, *exc: object) -> None:
+        if self.live is not None:
+            self.live.__exit__(None, None, None)
