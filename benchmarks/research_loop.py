@@ -51,7 +51,10 @@ def _search(request: Any) -> FakeSearchReply:
 def _extract(request: Any) -> FakeExtractReply:
     urls = request.get("urls", [])
     pages = [
-        {"url": u, "raw_content": f"# Report\n\nDeposit protection rules changed in 2024 for {u}.\n\nLandlords pay a fee."}
+        {
+            "url": u,
+            "raw_content": f"# Report\n\nDeposit protection rules changed in 2024 for {u}.\n\nLandlords pay a fee.",
+        }
         for u in urls
     ]
     return FakeExtractReply(pages, delay=EXTRACT_S)
@@ -72,12 +75,29 @@ class _Model:
             self.reviews += 1
             source = data["sources"][0]
             quote = source["content"].splitlines()[-1][:40]
-            body = {"topics": [
-                {"topic": t, "status": "covered", "source_ids": [source["id"]],
-                 "quotes": [{"source_id": source["id"], "quote": quote}], "gap": None, "follow_up_query": None}
-                for t in TOPICS[:-1]
-            ] + [{"topic": TOPICS[-1], "status": "missing", "source_ids": [], "quotes": [], "gap": "no date",
-                  "follow_up_query": f"deposit rules effective date {self.reviews}"}]}
+            body = {
+                "topics": [
+                    {
+                        "topic": t,
+                        "status": "covered",
+                        "source_ids": [source["id"]],
+                        "quotes": [{"source_id": source["id"], "quote": quote}],
+                        "gap": None,
+                        "follow_up_query": None,
+                    }
+                    for t in TOPICS[:-1]
+                ]
+                + [
+                    {
+                        "topic": TOPICS[-1],
+                        "status": "missing",
+                        "source_ids": [],
+                        "quotes": [],
+                        "gap": "no date",
+                        "follow_up_query": f"deposit rules effective date {self.reviews}",
+                    }
+                ]
+            }
         else:
             return FakeReply("Deposit protection changed in 2024 [S1]. Landlords pay a fee [S2].", delay=MODEL_S)
         return FakeReply(json.dumps(body), delay=MODEL_S)
@@ -112,15 +132,25 @@ def run_once(concurrent: bool, tmp: Path) -> dict[str, float]:
         client = ChatClient(ModelSettings(api_key=Secret("sk-bench"), base_url=model.base_url, timeout_s=60))
         with connection, client, EvidenceStore.open(str(tmp / f"bench-{concurrent}.sqlite")) as store:
             settings = ResearchSettings(
-                search=TavilySearch(connection=connection), extractor=TavilyExtract(connection=connection),
-                client=client, planner_model="planner", writer_model="writer", concurrent=concurrent,
+                search=TavilySearch(connection=connection),
+                extractor=TavilyExtract(connection=connection),
+                client=client,
+                planner_model="planner",
+                writer_model="writer",
+                concurrent=concurrent,
             )
             started = time.perf_counter()
             result = research(store, QUESTION, settings)
             wall = time.perf_counter() - started
             floor, network = _floor(RunStore(store).get(result.run_id))
-    return {"wall_s": wall, "floor_s": floor, "network_s": network, "rounds": len(result.reviews),
-            "sources": len(result.sources), "stop": result.stop_reason.value}  # type: ignore[dict-item]
+    return {
+        "wall_s": wall,
+        "floor_s": floor,
+        "network_s": network,
+        "rounds": len(result.reviews),
+        "sources": len(result.sources),
+        "stop": result.stop_reason.value,
+    }  # type: ignore[dict-item]
 
 
 def main() -> None:
@@ -130,10 +160,14 @@ def main() -> None:
     print("| run | rounds | sources | stop | wall s | critical-path floor s | wall / floor | overhead s |")
     print("|-----|--------|---------|------|--------|-----------------------|--------------|------------|")
     for name, r in (("concurrent", concurrent), ("sequential", sequential)):
-        print(f"| {name} | {r['rounds']} | {r['sources']} | {r['stop']} | {r['wall_s']:.2f} | {r['floor_s']:.2f} | "
-              f"{r['wall_s'] / r['floor_s']:.3f} | {r['wall_s'] - r['floor_s']:.2f} |")
+        print(
+            f"| {name} | {r['rounds']} | {r['sources']} | {r['stop']} | {r['wall_s']:.2f} | {r['floor_s']:.2f} | "
+            f"{r['wall_s'] / r['floor_s']:.3f} | {r['wall_s'] - r['floor_s']:.2f} |"
+        )
     print(f"\nsequential / concurrent wall time: {sequential['wall_s'] / concurrent['wall_s']:.2f}")
-    print(f"non-network overhead (concurrent run, wall minus floor): {concurrent['wall_s'] - concurrent['floor_s']:.2f} s")
+    print(
+        f"non-network overhead (concurrent run, wall minus floor): {concurrent['wall_s'] - concurrent['floor_s']:.2f} s"
+    )
 
 
 if __name__ == "__main__":
