@@ -1,0 +1,1 @@
+"""Verification: claims, their support, conflicts, the claim ledger and acceptance."""

@@ -1,0 +1,139 @@
+"""Records of the verification layer.
+
+A valid citation id proves traceability, not support. These records carry each claim from the
+report's text to the span of stored page text that supports it (or does not), the decision taken
+about it, and the report's acceptance — a recorded decision, separate from "the loop finished".
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+
+__all__ = [
+    "Acceptance",
+    "Claim",
+    "ClaimKind",
+    "ClaimScope",
+    "Decision",
+    "LedgerAction",
+    "LedgerEntry",
+    "SupportCheck",
+]
+
+
+class ClaimKind(str, enum.Enum):
+    """What a sentence (or part of one) asserts."""
+
+    FACT = "fact"  #: a factual claim that needs a citation
+    RECOMMENDATION = "recommendation"  #: advice ("should", "권장") — labelled, not fact-checked
+    INFERENCE = "inference"  #: a conclusion drawn by the writer ("therefore", "likely", "따라서")
+
+
+class Decision(str, enum.Enum):
+    """The ledger's verdict on one claim."""
+
+    SUPPORTED = "supported"
+    UNSUPPORTED = "unsupported"
+    CONFLICTING = "conflicting"
+    UNREVIEWED = "unreviewed"
+
+
+class LedgerAction(str, enum.Enum):
+    """What to do with a claim."""
+
+    ACCEPT = "accept"
+    NARROW = "narrow"
+    INVESTIGATE = "investigate"
+    LABEL_AS_INFERENCE = "label_as_inference"
+    REMOVE = "remove"
+
+
+@dataclass(frozen=True, slots=True)
+class Claim:
+    """One atomic claim of a report."""
+
+    claim_id: str
+    """``C1``, ``C2``, ... in report order."""
+    text: str
+    """The claim as written (for a split compound sentence: the part that makes this claim)."""
+    sentence: str
+    """The whole sentence it came from."""
+    kind: ClaimKind
+    """Fact, recommendation or inference."""
+    cited_ids: tuple[str, ...]
+    """Source ids (``S1``) or evidence ids (``E1``) the sentence cites."""
+
+
+@dataclass(frozen=True, slots=True)
+class ClaimScope:
+    """The conditions a claim's truth depends on, as far as they can be read off the claim."""
+
+    dates: tuple[str, ...] = ()
+    """Dates and periods named (``2024``, ``2020. 3. 24.``)."""
+    numbers: tuple[str, ...] = ()
+    """Figures with their units (``30일``, ``5%``, ``$2.1 million``)."""
+    entities: tuple[str, ...] = ()
+    """Named entities (laws, organisations, places)."""
+    conditions: tuple[str, ...] = ()
+    """Qualifiers (``only``, ``at least``, ``unless``, ``이상``, ``다만``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class SupportCheck:
+    """How one claim fares against the text of one cited source."""
+
+    source_id: str
+    """The cited source."""
+    span: str | None
+    """The best supporting span found in the stored page text (exact text), or None."""
+    span_found: bool
+    """True when ``span`` occurs in the stored page text (normalised match)."""
+    missing: tuple[str, ...] = ()
+    """Numbers, dates, units or entities of the claim absent from the span."""
+    decision: Decision = Decision.UNREVIEWED
+    """The deterministic (or model-assisted) verdict for this source."""
+    reason: str = ""
+    """Why, in a sentence."""
+    judge: str = "deterministic"
+    """``deterministic`` or the model id that judged."""
+
+
+@dataclass(frozen=True, slots=True)
+class LedgerEntry:
+    """One row of the claim ledger."""
+
+    claim: Claim
+    """The claim."""
+    scope: ClaimScope
+    """Its date, population, unit, dataset and conditions."""
+    checks: tuple[SupportCheck, ...]
+    """One per cited source."""
+    decision: Decision
+    """Supported, unsupported, conflicting or unreviewed."""
+    action: LedgerAction
+    """Accept, narrow, investigate, label as inference, remove."""
+    source_url: str | None = None
+    """Stored URL of the supporting source (from citewise's records)."""
+    quote: str | None = None
+    """The exact quote that supports it."""
+    reviewer: str | None = None
+    """A person who overrode the decision, if any."""
+    review_reason: str | None = None
+    """Why they did."""
+
+
+@dataclass(frozen=True, slots=True)
+class Acceptance:
+    """The acceptance decision for a report, with its reasons."""
+
+    accepted: bool
+    """True when the report may be published as it is."""
+    reasons: tuple[str, ...]
+    """Why (each failed criterion, or that all passed)."""
+    verifier_version: str
+    """Version of the verifier that decided."""
+    decided_by: str = "citewise"
+    """``citewise`` or the person who overrode it."""
+    counts: dict[str, int] = field(default_factory=dict)
+    """Claims by decision."""
