@@ -142,10 +142,35 @@ _m003_runs = _run(
 )
 
 
+_m004_claim_ledger = _run(
+    # One row per verification of a run (history kept: re-running verify adds a row), and every
+    # human override of a claim decision with who, when and why.
+    """CREATE TABLE claim_ledgers (
+        id INTEGER PRIMARY KEY,
+        run_id VARCHAR(64) NOT NULL REFERENCES runs(id),
+        verifier_version VARCHAR(40) NOT NULL,
+        created_at VARCHAR(40) NOT NULL,
+        entries_json TEXT NOT NULL,
+        conflicts_json TEXT NOT NULL,
+        acceptance_json TEXT NOT NULL)""",
+    "CREATE INDEX ix_claim_ledgers_run ON claim_ledgers (run_id)",
+    """CREATE TABLE claim_reviews (
+        id INTEGER PRIMARY KEY,
+        run_id VARCHAR(64) NOT NULL REFERENCES runs(id),
+        claim_id VARCHAR(20) NOT NULL,
+        decision VARCHAR(20) NOT NULL,
+        reviewer TEXT NOT NULL,
+        reason TEXT NOT NULL,
+        decided_at VARCHAR(40) NOT NULL)""",
+    "CREATE INDEX ix_claim_reviews_run ON claim_reviews (run_id)",
+)
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration("m001_evidence_store", _m001_evidence_store),
     Migration("m002_search_index", _m002_search_index),
     Migration("m003_runs", _m003_runs),
+    Migration("m004_claim_ledger", _m004_claim_ledger),
 )
 
 

@@ -10,6 +10,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 
 __all__ = [
+    "claim_ledgers",
+    "claim_reviews",
     "documents",
     "document_versions",
     "metadata",
@@ -130,4 +132,28 @@ run_events = sa.Table(
     sa.Column("payload", sa.Text, nullable=False),
     sa.Column("at", sa.String(40), nullable=False),
     sa.UniqueConstraint("run_id", "seq"),
+)
+
+claim_ledgers = sa.Table(
+    "claim_ledgers",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("run_id", sa.String(64), sa.ForeignKey("runs.id"), nullable=False),
+    sa.Column("verifier_version", sa.String(40), nullable=False),
+    sa.Column("created_at", sa.String(40), nullable=False),
+    sa.Column("entries_json", sa.Text, nullable=False),
+    sa.Column("conflicts_json", sa.Text, nullable=False),
+    sa.Column("acceptance_json", sa.Text, nullable=False),
+)
+
+claim_reviews = sa.Table(
+    "claim_reviews",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("run_id", sa.String(64), sa.ForeignKey("runs.id"), nullable=False),
+    sa.Column("claim_id", sa.String(20), nullable=False),
+    sa.Column("decision", sa.String(20), nullable=False),
+    sa.Column("reviewer", sa.Text, nullable=False),
+    sa.Column("reason", sa.Text, nullable=False),
+    sa.Column("decided_at", sa.String(40), nullable=False),
 )
