@@ -55,6 +55,8 @@ class ResearchResult:
     """Why the report was rejected, or what was removed from it (unknown ids, foreign URLs)."""
     usage: dict[str, Any] = field(default_factory=dict)
     """Budget used: rounds, searches, extractions, tokens."""
+    body: str | None = None
+    """The validated report body (the final draft after citewise's checks); None when rejected."""
 
 
 @dataclass

@@ -154,6 +154,7 @@ def finish(run: _Run, stop: StopReason) -> ResearchResult:
         drafts=tuple(run.drafts),
         problems=tuple(problems + [f"removed URL not from citewise's records: {u}" for u in removed]),
         usage=usage,
+        body=final.markdown if final is not None else None,
     )
     _close(run, result)
     return result
@@ -178,6 +179,7 @@ def _close(run: _Run, result: ResearchResult) -> None:
         },
         result={
             "markdown": result.markdown,
+            "body": result.body,
             "status": result.status,
             "problems": list(result.problems),
             "sources": sources,
