@@ -551,13 +551,22 @@ def test_every_attempt_and_source_is_reported_as_json_ready_events(harness: Harn
     )
     result, _, _ = harness.run(["q", "Q"])
     stages = [stage for stage, _ in harness.events]
-    assert stages == ["skip", "attempt", "attempt", "attempt", "source"]
+    assert stages == [
+        "attempt_start",
+        "skip",
+        "attempt",
+        "attempt_start",
+        "attempt_start",
+        "attempt",
+        "attempt",
+        "source",
+    ]
     json.dumps([payload for _, payload in harness.events])  # no default=: plain JSON values only
     attempts = [attempt_from_payload(p["attempt"]) for s, p in harness.events if s == "attempt"]
     assert attempts == list(result.attempts)
     (source_event,) = [p for s, p in harness.events if s == "source"]
     assert source_from_payload(source_event["source"]) == result.new_sources[0]
-    extract_event = harness.events[2][1]
+    extract_event = harness.events[5][1]
     assert extract_event["query"] == "q" and extract_event["normalized_url"] == "https://x.example/1"
 
 

@@ -298,7 +298,10 @@ def test_gaps_section_lists_weak_and_missing_topics() -> None:
 def test_gaps_section_when_everything_is_covered() -> None:
     covered = CoverageReview(3, REVIEW.items[:1], "deterministic")
 
-    assert gaps_section(covered) == "## Gaps and limitations\n\nNone: every required sub-question is covered by verified quotes."
+    assert (
+        gaps_section(covered)
+        == "## Gaps and limitations\n\nNone: every required sub-question is covered by verified quotes."
+    )
 
 
 @pytest.mark.unit

@@ -13,7 +13,6 @@ The public API mirrors the ``citewise`` command line::
 from citewise.answer.records import AnswerPath, AnswerProvenance, AskOutcome, Citation, Evidence
 from citewise.answer.result import AskResult, AskSettings
 from citewise.api import Citewise
-from citewise.evidence.plan import RetrievalPlan
 from citewise.errors import (
     CitewiseError,
     ConfigError,
@@ -25,6 +24,7 @@ from citewise.errors import (
     StoreError,
     UserError,
 )
+from citewise.evidence.plan import RetrievalPlan
 from citewise.ingest.pipeline import IngestOptions
 from citewise.records import (
     Document,

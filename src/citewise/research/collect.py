@@ -205,6 +205,11 @@ class _Round:
         self.state.attempts.append(attempt)
         self.emit("attempt", {"attempt": _jsonable(asdict(attempt)), **context})
 
+    def started(self, kind: AttemptKind, target: str, **context: Any) -> None:
+        """Record, before the call, that budget was spent on it: a crash during the call then still
+        shows the spent attempt (and resume never repeats it)."""
+        self.emit("attempt_start", {"kind": kind.value, "target": target, "round": self.number, **context})
+
     def skip(self, skip: Skip) -> None:
         self.skipped.append(skip)
         self.emit("skip", {"skip": _jsonable(asdict(skip))})
@@ -213,14 +218,29 @@ class _Round:
         if self.on_event is not None:
             self.on_event(stage, payload)
 
-    def run(self, calls: Sequence[Callable[[], T]]) -> list[_Outcome[T]]:
-        """Make the calls (in a thread pool when concurrent); outcomes in the order of ``calls``."""
+    def run(
+        self, calls: Sequence[Callable[[], T]], each: Callable[[int, _Outcome[T]], object] | None = None
+    ) -> list[_Outcome[T]]:
+        """Make the calls (in a thread pool when concurrent); outcomes in the order of ``calls``.
+
+        ``each(index, outcome)`` handles every outcome in call order: in a sequential round right after
+        its call returns, so a crash during a later call loses nothing already answered.
+        """
         if not self.concurrent or len(calls) < 2:
-            return [_timed(call) for call in calls]
+            outcomes = []
+            for i, call in enumerate(calls):
+                outcomes.append(_timed(call))
+                if each is not None:
+                    each(i, outcomes[-1])
+            return outcomes
         workers = min(len(calls), MAX_WORKERS)
         with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="citewise-collect") as pool:
             futures = [pool.submit(_timed, call) for call in calls]
-            return [future.result() for future in futures]
+            done = [future.result() for future in futures]
+        for i, outcome in enumerate(done):
+            if each is not None:
+                each(i, outcome)
+        return done
 
     def wait_before_retry(self, errors: Sequence[ProviderRateLimited]) -> None:
         """One wait for a wave of retries: the longest any of them was asked for, capped."""
@@ -302,6 +322,7 @@ def _search(step: _Round, queries: Sequence[str], provider: SearchProvider, retr
             break
         step.state.tried_queries.add(key)
         chosen.append(query.strip())
+        step.started(AttemptKind.SEARCH, query.strip())
     answers: list[SearchResponse | None] = [None] * len(chosen)
     wave = list(range(len(chosen)))
     for attempt_number in range(retries + 1):
@@ -322,6 +343,7 @@ def _search(step: _Round, queries: Sequence[str], provider: SearchProvider, retr
             if not step.spend("searches", StopReason.SEARCHES_EXHAUSTED):
                 break
             wave.append(i)
+            step.started(AttemptKind.SEARCH, chosen[i])
         if not wave:
             break
         step.wait_before_retry([error for i, error in limited if i in wave])
@@ -354,6 +376,7 @@ def _choose_pages(
                 break
             step.state.tried_urls.add(normalized)
             wanted.append(_Wanted(hit, normalized))
+            step.started(AttemptKind.EXTRACT, hit.url, normalized_url=normalized)
         if wanted:
             groups.append((query, wanted))
         if step.stop is StopReason.EXTRACTIONS_EXHAUSTED:
@@ -370,17 +393,26 @@ def _extract(step: _Round, groups: list[tuple[str, list[_Wanted]]], extractor: E
     wave = [(g, wanted) for g, (_, wanted) in enumerate(groups)]
     schemes = getattr(extractor, "url_schemes", WEB_SCHEMES)
     for attempt_number in range(retries + 1):
-        outcomes = step.run([_bind(extractor.extract, [w.url for w in wanted]) for _, wanted in wave])
         limited: list[tuple[int, list[_Wanted], ProviderRateLimited]] = []
-        for (g, wanted), outcome in zip(wave, outcomes, strict=True):
+        current = list(wave)
+
+        def handle(
+            index: int,
+            outcome: _Outcome[ExtractResponse],
+            current: list[tuple[int, list[_Wanted]]] = current,
+            limited: list[tuple[int, list[_Wanted], ProviderRateLimited]] = limited,
+        ) -> None:
+            g, wanted = current[index]
             query = groups[g][0]
             if outcome.value is None:
                 for want in wanted:
                     step.record(_attempt(AttemptKind.EXTRACT, want.url, step.number, outcome), **_context(want, query))
                 if isinstance(outcome.error, ProviderRateLimited):
                     limited.append((g, wanted, outcome.error))
-                continue
+                return
             found[g].update(_read_pages(step, wanted, outcome, query, schemes))
+
+        step.run([_bind(extractor.extract, [w.url for w in wanted]) for _, wanted in current], handle)
         if not limited or attempt_number == retries:
             break
         wave = []
@@ -390,6 +422,7 @@ def _extract(step: _Round, groups: list[tuple[str, list[_Wanted]]], extractor: E
                 if not step.spend("extractions", StopReason.EXTRACTIONS_EXHAUSTED):
                     break
                 granted.append(want)
+                step.started(AttemptKind.EXTRACT, want.hit.url, normalized_url=want.normalized_url)
             if granted:
                 wave.append((g, granted))
             if step.stop is StopReason.EXTRACTIONS_EXHAUSTED:

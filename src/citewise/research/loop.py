@@ -75,6 +75,7 @@ class _Run:
     drafts: list[Draft] = field(default_factory=list)
     pending_queries: list[str] = field(default_factory=list)
     next_round: int = 1
+    resume_point: tuple[int, str, StopReason | None] | None = None
 
     def record(self, stage: str, payload: dict[str, Any]) -> None:
         self.runs.append(self.run_id, stage, payload)
@@ -136,10 +137,13 @@ def resume(
 
 
 def _loop(run: _Run) -> ResearchResult:
-    from citewise.research import steps
-
     assert run.plan is not None and run.usage is not None
     stop: StopReason | None = None
+    if run.resume_point is not None:
+        # Finish the round the run stopped in, from the step it stopped at, before any new round.
+        round_no, phase, collect_stop = run.resume_point
+        run.resume_point = None
+        stop = _continue_round(run, round_no, phase, collect_stop)
     while stop is None:
         try:
             run.usage.spend("rounds")
@@ -149,6 +153,18 @@ def _loop(run: _Run) -> ResearchResult:
         round_no = run.next_round
         run.next_round += 1
         run.record("round_start", {"round": round_no, "queries": list(run.pending_queries)})
+        stop = _continue_round(run, round_no, "collect", None)
+    from citewise.research import steps
+
+    return steps.finish(run, stop)
+
+
+def _continue_round(run: _Run, round_no: int, phase: str, collect_stop: StopReason | None) -> StopReason | None:
+    """Run a round from ``phase`` (collect, review, draft or end) to its end; the stop reason, if any."""
+    from citewise.research import steps
+
+    assert run.usage is not None
+    if phase == "collect":
         result = collect_round(
             round=round_no,
             queries=run.pending_queries,
@@ -162,21 +178,31 @@ def _loop(run: _Run) -> ResearchResult:
             concurrent=run.settings.concurrent,
             on_event=run.record,
         )
-        if run.state.sources:
+        collect_stop = result.stop
+        run.record("collected", {"round": round_no, "stop": collect_stop.value if collect_stop else None})
+        phase = "review"
+    try:
+        if phase == "review" and run.state.sources:
             review = steps.review(run, round_no)
             run.reviews.append(review)
             run.record("review", asdict(review))
-            draft = steps.draft(run, round_no, review)
+            phase = "draft"
+        if phase == "draft" and run.reviews and run.reviews[-1].round == round_no:
+            draft = steps.draft(run, round_no, run.reviews[-1])
             run.drafts.append(draft)
             run.record("draft", asdict(draft))
-        run.record("round_end", {"round": round_no, "stop": result.stop.value if result.stop else None})
-        stop = _stop_after_round(run, result.stop)
-    return steps.finish(run, stop)
+    except BudgetExhausted as exhausted:
+        run.record("round_end", {"round": round_no, "stop": StopReason.TOKENS_EXHAUSTED.value})
+        if exhausted.kind == "tokens":
+            return StopReason.TOKENS_EXHAUSTED
+        raise
+    run.record("round_end", {"round": round_no, "stop": collect_stop.value if collect_stop else None})
+    return _stop_after_round(run, round_no, collect_stop)
 
 
-def _stop_after_round(run: _Run, collect_stop: StopReason | None) -> StopReason | None:
+def _stop_after_round(run: _Run, round_no: int, collect_stop: StopReason | None) -> StopReason | None:
     assert run.usage is not None
-    if run.reviews and run.reviews[-1].passed and run.reviews[-1].round == run.next_round - 1:
+    if run.reviews and run.reviews[-1].passed and run.reviews[-1].round == round_no:
         return StopReason.COVERAGE_PASSED
     if collect_stop is not None:
         return collect_stop

@@ -21,6 +21,7 @@ from citewise.research.records import (
     Draft,
     Quote,
     ResearchPlan,
+    StopReason,
     TopicCoverage,
 )
 from citewise.store.runs import RunRecord
@@ -63,34 +64,87 @@ def restore(run: _Run, record: RunRecord) -> None:
         raise InputError(f"run {record.run_id} already finished ({record.outcome}); start a new run instead")
     run.question = record.question
     run.usage = BudgetUsage(run.settings.budget)
-    interrupted: list[str] = []
+    replay = _Replay()
     for event in record.events:
-        _apply(run, event.stage, event.payload, interrupted)
+        _apply(run, event.stage, event.payload, replay)
     if run.plan is None:
         raise InputError(f"run {record.run_id} stopped before it had a plan; start a new run instead")
+    _interrupted_attempts(run, replay)
     run.state.next_source_number = len(run.state.sources) + 1
-    run.pending_queries = _pending(run, interrupted)
+    run.pending_queries = _pending(run, replay.round_queries)
+    if replay.round is not None and not replay.ended:
+        run.resume_point = (replay.round, _phase(run, replay), replay.collect_stop)
 
 
-def _apply(run: _Run, stage: str, payload: Mapping[str, Any], interrupted: list[str]) -> None:
+class _Replay:
+    """What the events say about the round the run stopped in."""
+
+    def __init__(self) -> None:
+        self.round: int | None = None
+        self.round_queries: list[str] = []
+        self.ended = True
+        self.collected = False
+        self.collect_stop: StopReason | None = None
+        self.started: dict[tuple[str, str], dict[str, Any]] = {}
+
+
+def _phase(run: _Run, replay: _Replay) -> str:
+    if not replay.collected:
+        return "collect"
+    if run.drafts and run.drafts[-1].round == replay.round:
+        return "end"
+    if run.reviews and run.reviews[-1].round == replay.round:
+        return "draft"
+    return "review"
+
+
+def _interrupted_attempts(run: _Run, replay: _Replay) -> None:
+    # A call whose budget was spent but whose answer never got recorded (the process died during
+    # it) stays spent and tried, and is shown as an interrupted attempt.
+    from datetime import UTC, datetime
+
+    from citewise.research.records import Attempt
+
+    for (kind, target), start in replay.started.items():
+        run.state.attempts.append(
+            Attempt(
+                AttemptKind(kind),
+                target,
+                start["round"],
+                False,
+                datetime.now(UTC),
+                "interrupted",
+                "the run stopped during this call; its result was not recorded",
+            )
+        )
+
+
+_BUDGET = {"search": "searches", "extract": "extractions"}
+
+
+def _apply(run: _Run, stage: str, payload: Mapping[str, Any], replay: _Replay) -> None:
     assert run.usage is not None
     if stage == "plan":
         run.plan = _plan(payload)
     elif stage == "round_start":
         run.usage.rounds += 1
         run.next_round = payload["round"] + 1
-        interrupted[:] = list(payload["queries"])
+        replay.round, replay.round_queries = payload["round"], list(payload["queries"])
+        replay.ended, replay.collected, replay.collect_stop = False, False, None
+    elif stage == "collected":
+        replay.collected = True
+        replay.collect_stop = StopReason(payload["stop"]) if payload.get("stop") else None
     elif stage == "round_end":
-        interrupted.clear()
+        replay.ended = True
+        replay.round_queries = []
+    elif stage == "attempt_start":
+        _count(run, payload["kind"], payload["target"], payload.get("normalized_url"))
+        replay.started[(payload["kind"], payload["target"])] = dict(payload)
     elif stage == "attempt":
         attempt = attempt_from_payload(payload["attempt"])
         run.state.attempts.append(attempt)
-        if attempt.kind is AttemptKind.SEARCH:
-            run.usage.searches += 1
-            run.state.tried_queries.add(query_key(attempt.target))
-        elif attempt.kind is AttemptKind.EXTRACT:
-            run.usage.extractions += 1
-            run.state.tried_urls.add(payload.get("normalized_url") or attempt.target)
+        if replay.started.pop((attempt.kind.value, attempt.target), None) is None:
+            _count(run, attempt.kind.value, attempt.target, payload.get("normalized_url"))
     elif stage == "source":
         run.state.sources.append(source_from_payload(payload["source"]))
     elif stage == "review":
@@ -99,6 +153,17 @@ def _apply(run: _Run, stage: str, payload: Mapping[str, Any], interrupted: list[
         run.drafts.append(_draft(payload))
     elif stage == "model_call":
         run.usage.add_tokens((payload.get("prompt_tokens") or 0) + (payload.get("completion_tokens") or 0))
+
+
+def _count(run: _Run, kind: str, target: str, normalized_url: str | None) -> None:
+    assert run.usage is not None
+    if kind not in _BUDGET:
+        return
+    setattr(run.usage, _BUDGET[kind], getattr(run.usage, _BUDGET[kind]) + 1)
+    if kind == "search":
+        run.state.tried_queries.add(query_key(target))
+    else:
+        run.state.tried_urls.add(normalized_url or target)
 
 
 def _pending(run: _Run, interrupted: list[str]) -> list[str]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -30,6 +31,8 @@ class ResearchSettings:
     """Run independent searches and extractions of a round concurrently (same accounting either way)."""
     pages_per_query: int = 2
     """New pages tried per query, so later queries keep budget."""
+    sleep: Any = time.sleep
+    """How the loop waits before a bounded retry (injectable for tests)."""
 
     @property
     def uses_models(self) -> bool:

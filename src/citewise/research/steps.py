@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from citewise.research import planner as planning
 from citewise.research import review as reviewing
 from citewise.research import writer as writing
+from citewise.research.budget import BudgetExhausted
 from citewise.research.records import CoverageReview, Draft, ResearchPlan, StopReason
 
 if TYPE_CHECKING:
@@ -21,7 +22,26 @@ T = TypeVar("T")
 
 
 def _model_call(run: _Run, purpose: str, call: Callable[[], T]) -> T:
-    """Make one model call and record its usage (also when it fails)."""
+    """Make one model call, inside the token budget, with one bounded retry for transient failures
+    (rate limit, server error, timeout); every call is recorded with its usage, failed ones too."""
+    from citewise.llm import ModelError, ModelRateLimited
+
+    assert run.usage is not None
+    if run.usage.tokens_exhausted():
+        budget = run.usage.budget.max_tokens or 0
+        raise BudgetExhausted("tokens", run.usage.tokens, budget)
+    try:
+        return _recorded(run, purpose, call)
+    except ModelError as exc:
+        if not getattr(exc, "retryable", False) or run.usage.tokens_exhausted():
+            raise
+        wait = exc.retry_after if isinstance(exc, ModelRateLimited) and exc.retry_after is not None else 1.0
+        run.record("model_retry", {"purpose": purpose, "error": type(exc).__name__, "wait_s": min(wait, 5.0)})
+        run.settings.sleep(min(wait, 5.0))
+        return _recorded(run, purpose, call)
+
+
+def _recorded(run: _Run, purpose: str, call: Callable[[], T]) -> T:
     client = run.settings.client
     seen = len(client.calls)
     try:
@@ -132,11 +152,12 @@ def finish(run: _Run, stop: StopReason) -> ResearchResult:
 
     assert run.plan is not None and run.usage is not None
     if not run.state.sources:
+        # The stop reason stays the one that ended the loop (e.g. searches_exhausted): the status
+        # already says there is no evidence.
         final: Draft | None = None
         problems: list[str] = ["no usable page content was obtained"]
         removed: list[str] = []
         status = "no_evidence"
-        stop = StopReason.NO_EVIDENCE
     else:
         final, problems, removed = _final_draft(run)
         status = "report" if final is not None else "rejected"
