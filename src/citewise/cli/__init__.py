@@ -6,6 +6,7 @@ import typer
 
 from citewise.cli import docs, eval, review, runs, store
 from citewise.cli.ask import ask
+from citewise.cli.cost import cost
 from citewise.cli.ingest import ingest
 from citewise.cli.research import research
 from citewise.cli.search import search
@@ -23,6 +24,7 @@ app.command()(ingest)
 app.command()(search)
 app.command()(ask)
 app.command()(research)
+app.command()(cost)
 app.add_typer(review.app, name="review")
 app.add_typer(docs.app, name="docs")
 app.add_typer(store.app, name="store")
