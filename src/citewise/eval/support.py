@@ -1,0 +1,197 @@
+"""Support-check evaluation: how well citewise tells supported claims from unsupported ones.
+
+Pair file: JSONL, one object per line::
+
+    {"id": "kr-s01", "question": "...", "claim": "...", "evidence": "...", "label": "supported"}
+
+``question`` is optional; ``label`` is ``supported`` or ``unsupported``. Each claim is checked with
+:func:`citewise.verify.support.check_support` as if it cited one source whose stored page text is
+the evidence. The question is passed as context: it helps find the span, and the overlap rule
+counts the claim's own words rather than the ones it repeats from the question — a short answer
+("Assistant coach") to a long question is judged on what it adds.
+
+With a model (``client`` and ``model``), :func:`~citewise.verify.support.judge_with_model` judges
+every pair on the evidence (or, for long evidence, on the deterministic span); a judgement whose
+span is not in the evidence is discarded and the deterministic verdict kept.
+
+Two figures come out: the share of *unsupported* rows flagged (decision other than supported) and
+the share of *supported* rows passed.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Final
+
+from citewise.errors import InputError
+from citewise.verify.records import Decision, SupportCheck
+from citewise.verify.support import best_span, check_support, judge_with_model
+
+if TYPE_CHECKING:
+    from citewise.llm import ChatClient
+
+__all__ = ["LABELS", "PairResult", "SupportPair", "SupportReport", "evaluate_support", "load_pairs"]
+
+LABELS: Final = ("supported", "unsupported")
+"""Valid values of a pair's ``label``."""
+JUDGE_PASSAGE_CHARS: Final = 6000
+"""Evidence longer than this is shown to the model as its deterministic span only."""
+
+
+@dataclass(frozen=True, slots=True)
+class SupportPair:
+    """One labelled claim with its evidence."""
+
+    id: str
+    """Unique within the file."""
+    claim: str
+    """The claim to check."""
+    evidence: str
+    """The cited source's page text."""
+    label: str
+    """``supported`` or ``unsupported``."""
+    question: str = ""
+    """The question the claim answers (context), possibly empty."""
+
+
+@dataclass(frozen=True, slots=True)
+class PairResult:
+    """The verdict on one pair."""
+
+    id: str
+    """The pair's id."""
+    label: str
+    """The gold label."""
+    decision: Decision
+    """citewise's decision."""
+    correct: bool
+    """True when a supported row passed or an unsupported row was flagged."""
+    reason: str
+    """Why citewise decided so."""
+    span: str | None
+    """The span the decision rests on."""
+    judge: str
+    """``deterministic`` or the model id."""
+
+
+@dataclass(frozen=True, slots=True)
+class SupportReport:
+    """Aggregate shares and per-row decisions."""
+
+    pairs: int
+    """Rows evaluated."""
+    unsupported_rows: int
+    """Rows labelled unsupported."""
+    supported_rows: int
+    """Rows labelled supported."""
+    unsupported_flagged: float
+    """Share of unsupported rows citewise did not pass (0 when there are none)."""
+    supported_passed: float
+    """Share of supported rows citewise passed (0 when there are none)."""
+    judge: str
+    """``deterministic`` or ``deterministic+<model>``."""
+    results: tuple[PairResult, ...]
+    """One per row, in file order."""
+
+
+def _field(obj: dict[str, Any], name: str, where: str, *, required: bool = True) -> str:
+    value = obj.get(name)
+    if value is None and not required:
+        return ""
+    if not isinstance(value, str) or (required and not value.strip()):
+        raise InputError(f"{where}: {name!r} must be a non-empty string")
+    return value
+
+
+def load_pairs(path: Path) -> list[SupportPair]:
+    """Read and validate a pair file; every error names the file and line."""
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except OSError as exc:
+        raise InputError(f"cannot read {path}: {exc.strerror}") from exc
+    except UnicodeDecodeError as exc:
+        raise InputError(f"{path} is not UTF-8 text") from exc
+    pairs: list[SupportPair] = []
+    seen: set[str] = set()
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        where = f"{path}:{number}"
+        try:
+            obj = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise InputError(f"{where}: not valid JSON ({exc.msg})") from exc
+        if not isinstance(obj, dict):
+            raise InputError(f"{where}: expected a JSON object")
+        pair_id = _field(obj, "id", where)
+        if pair_id in seen:
+            raise InputError(f"{where}: duplicate id {pair_id!r}")
+        seen.add(pair_id)
+        label = _field(obj, "label", where)
+        if label not in LABELS:
+            raise InputError(f"{where}: label must be 'supported' or 'unsupported', got {label!r}")
+        pairs.append(
+            SupportPair(
+                pair_id,
+                _field(obj, "claim", where),
+                _field(obj, "evidence", where),
+                label,
+                _field(obj, "question", where, required=False),
+            )
+        )
+    if not pairs:
+        raise InputError(f"{path} holds no pairs")
+    return pairs
+
+
+def _judged(pair: SupportPair, check: SupportCheck, client: ChatClient, model: str) -> SupportCheck:
+    passage = pair.evidence
+    if len(passage) > JUDGE_PASSAGE_CHARS:
+        passage = (
+            check.span or best_span(pair.claim, pair.evidence, context=pair.question) or passage[:JUDGE_PASSAGE_CHARS]
+        )
+    verdict = judge_with_model(
+        client, model, pair.claim, passage, page_text=pair.evidence, source_id="S1", context=pair.question
+    )
+    return check if verdict.decision is Decision.UNREVIEWED else verdict
+
+
+def evaluate_support(
+    pairs: Sequence[SupportPair], *, client: ChatClient | None = None, model: str | None = None
+) -> SupportReport:
+    """Check every pair and compute the two shares (see the module docstring)."""
+    results: list[PairResult] = []
+    for pair in pairs:
+        check = check_support(pair.claim, "S1", pair.evidence, context=pair.question)
+        if client is not None and model:
+            check = _judged(pair, check, client, model)
+        passed = check.decision is Decision.SUPPORTED
+        results.append(
+            PairResult(
+                pair.id,
+                pair.label,
+                check.decision,
+                passed == (pair.label == "supported"),
+                check.reason,
+                check.span,
+                check.judge,
+            )
+        )
+    unsupported = [r for r in results if r.label == "unsupported"]
+    supported = [r for r in results if r.label == "supported"]
+    return SupportReport(
+        pairs=len(results),
+        unsupported_rows=len(unsupported),
+        supported_rows=len(supported),
+        unsupported_flagged=_share(unsupported),
+        supported_passed=_share(supported),
+        judge=f"deterministic+{model}" if client is not None and model else "deterministic",
+        results=tuple(results),
+    )
+
+
+def _share(rows: Sequence[PairResult]) -> float:
+    return sum(r.correct for r in rows) / len(rows) if rows else 0.0

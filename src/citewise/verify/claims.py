@@ -1,0 +1,366 @@
+"""From a report's Markdown to atomic claims, each labelled and carrying the ids its sentence cites.
+
+:func:`extract_claims` reads a report the way a fact-checker would:
+
+* **What is read.** Paragraph text and list items (the bullet or number is dropped, the text kept).
+  Headings, tables, code blocks and the sections citewise writes itself — "Sources", "References",
+  "Gaps and limitations", "Not answered by the sources", 출처, 참고 문헌, 한계 — are skipped: they
+  are citewise's own records, not claims of the writer.
+* **Sentences** come from :func:`citewise.answer.validate.split_answer_sentences` (full stops in
+  numbers, dates and abbreviations do not end a sentence; citation markers stay with the sentence
+  they close). ``[S#]`` and ``[E#]`` markers, also grouped as ``[S1, S2]``, become the cited ids of
+  every claim of the sentence and are removed from the claim text.
+* **Atomic claims.** A compound sentence is split at a clause boundary — ``", and"``, ``"; "``,
+  ``" while "``, ``"whereas"``, ``", but"``, Korean ``반면``, ``그리고`` and a predicate ending in
+  ``-고``/``-며`` (``2년이고``, ``증가했으며``) — only when *each side* has its own figure or its own
+  predicate. "Rent and deposit rose 5%" stays one claim; "Rent rose 5%, and deposits fell 2%"
+  becomes two.
+* **Kinds.** Advice ("should", "recommend", "must consider", 권장, 하는 것이 좋다, advisory 해야
+  한다) is a :attr:`~ClaimKind.RECOMMENDATION`; a conclusion of the writer ("therefore", "likely",
+  "suggests", 따라서, 것으로 보인다, 추정) an :attr:`~ClaimKind.INFERENCE`; the rest are facts.
+  Recommendations win over inferences ("Therefore, tenants should ..." is advice). A 해야 한다
+  that states a legal duty — the sentence names a law, an article or a duty (「…」, 제N조, 법,
+  의무, 규정) — is a fact about the law, not advice.
+
+:func:`claim_scope` reads the conditions a claim's truth depends on off its text: dates, figures
+with their units (Korean units included), named entities and qualifiers.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterator
+
+from citewise.answer.validate import split_answer_sentences
+from citewise.verify.records import Claim, ClaimKind, ClaimScope
+
+__all__ = ["CONDITION_WORDS", "claim_kind", "claim_scope", "extract_claims", "split_compound"]
+
+# -- Markdown to sentences --------------------------------------------------------------------------
+
+_HEADING = re.compile(r"^\s{0,3}(#{1,6})\s+(.*?)\s*#*\s*$")
+_SKIPPED_SECTION = re.compile(
+    r"^(?:sources?|references?|bibliography|gaps(?: and limitations)?|limitations|not answered by the sources"
+    r"|출처|참고\s*(?:문헌|자료)?|한계(?:와 공백)?|공백)\b",
+    re.IGNORECASE,
+)
+_BULLET = re.compile(r"^\s*(?:[-*+•]|\d{1,3}[.)]|\(?[a-z]\)|[①-⑳])\s+", re.IGNORECASE)
+_FENCE = re.compile(r"^\s*(```|~~~)")
+_TABLE = re.compile(r"^\s*\|")
+_LINK = re.compile(r"\[([^\]]+)\]\((?:[^)\s]+)\)")
+_EMPHASIS = re.compile(r"(\*\*|__|\*|`)")
+_CITATION = re.compile(r"\[\s*([SE]\d+(?:\s*[,;]\s*[SE]\d+)*)\s*\]")
+_ID = re.compile(r"[SE]\d+")
+_PLACEHOLDER = re.compile(r"\[E(\d+)\]")
+_PLACEHOLDER_BASE = 900_000  # placeholder ids far above any real evidence id
+
+
+def _report_lines(markdown: str) -> Iterator[str]:
+    """The lines of the report that carry the writer's claims, Markdown decoration removed."""
+    skipping = False
+    fenced = False
+    for raw in markdown.splitlines():
+        if _FENCE.match(raw):
+            fenced = not fenced
+            continue
+        if fenced:
+            continue
+        heading = _HEADING.match(raw)
+        if heading:
+            skipping = bool(_SKIPPED_SECTION.match(heading.group(2).strip("*_ ")))
+            continue
+        if skipping or _TABLE.match(raw) or not raw.strip():
+            continue
+        line = _BULLET.sub("", raw, count=1)
+        line = _LINK.sub(r"\1", line)
+        yield _EMPHASIS.sub("", line).strip()
+
+
+def _sentences(line: str) -> list[tuple[str, tuple[str, ...]]]:
+    """``(sentence without markers, cited ids)`` for each sentence of one line."""
+    # The splitter knows [E#] markers only: every marker becomes an [E#] placeholder while splitting.
+    markers: list[tuple[str, ...]] = []
+
+    def hide(match: re.Match[str]) -> str:
+        markers.append(tuple(_ID.findall(match.group(1).upper())))
+        return f"[E{_PLACEHOLDER_BASE + len(markers) - 1}]"
+
+    hidden = _CITATION.sub(hide, line)
+    result: list[tuple[str, tuple[str, ...]]] = []
+    for sentence in split_answer_sentences(hidden):
+        ids: dict[str, None] = {}
+        for number in _PLACEHOLDER.findall(sentence):
+            index = int(number) - _PLACEHOLDER_BASE
+            if 0 <= index < len(markers):
+                ids.update(dict.fromkeys(markers[index]))
+        text = re.sub(r"\s+([.,;:!?])", r"\1", _PLACEHOLDER.sub("", sentence))
+        text = re.sub(r"\s{2,}", " ", text).strip()
+        if re.search(r"[^\W\d_]", text):
+            result.append((text, tuple(ids)))
+    return result
+
+
+# -- compound sentences -----------------------------------------------------------------------------
+
+_FIGURE = re.compile(
+    r"\d|[일이삼사오육칠팔구십백천만억]+\s?(?:퍼센트|배)|\b(?:one|two|three|four|five|ten|half)\b", re.I
+)
+_EN_VERB = re.compile(
+    r"\b(?:is|are|was|were|be|been|has|have|had|will|would|can|could|may|might|must|shall|should|does|do|did"
+    r"|\w{3,}ed|\w{3,}s|rose|fell|grew|fell|paid|took|made|gave|won|lost|became|began|went|got|saw|left|held|stood)\b",
+    re.I,
+)
+_KO_PREDICATE = re.compile(
+    r"(?:[이하되있없였었았했됐겠]|으)(?:고|며)[,]?$|(?:다|요|음|함|됨|임)[.!]?$|(?:이다|였다|한다|했다|된다|됐다|있다|없다)"
+)
+_EN_SPLIT = re.compile(r",\s+and\s+|;\s+|,?\s+while\s+|,?\s+whereas\s+|,\s+but\s+", re.IGNORECASE)
+_KO_SPLIT = re.compile(
+    r"(?P<ending>(?<=[이하되있없였었았했됐겠으랐렸줄늘났왔])(?:고|며))[,]?\s+"  # predicate ending: 2년이고 / 증가했으며
+    r"|,?\s*(?:반면에?|그리고|한편)[,]?\s+"
+)
+
+
+def _has_predicate(text: str) -> bool:
+    if re.search(r"[가-힣]", text):
+        return any(_KO_PREDICATE.search(word) for word in text.split()) or bool(_EN_VERB.search(text))
+    return bool(_EN_VERB.search(text))
+
+
+def _stands_alone(part: str) -> bool:
+    """Whether one side of a clause boundary makes a claim of its own."""
+    words = part.split()
+    if not words:
+        return False
+    return bool(_FIGURE.search(part)) or (len(words) >= 2 and _has_predicate(part))
+
+
+def split_compound(sentence: str) -> list[str]:
+    """The atomic claims of one sentence (the sentence itself when it does not split).
+
+    A boundary splits only when both sides have a figure or a predicate of their own; the sides
+    are split again recursively. A Korean predicate ending (``-고``, ``-며``) stays with its clause.
+
+    >>> split_compound("Rents rose 5% in 2023, and deposits fell 2%.")
+    ['Rents rose 5% in 2023', 'deposits fell 2%.']
+    >>> split_compound("Rent and deposit rose 5%.")
+    ['Rent and deposit rose 5%.']
+    >>> split_compound("서울의 전세가는 3% 올랐고 부산은 2% 내렸다.")
+    ['서울의 전세가는 3% 올랐고', '부산은 2% 내렸다.']
+    """
+    for pattern in (_EN_SPLIT, _KO_SPLIT):
+        for match in pattern.finditer(sentence):
+            cut = match.end("ending") if pattern is _KO_SPLIT and match.group("ending") else match.start()
+            left = sentence[:cut].strip().rstrip(",; ")
+            right = sentence[match.end() :].strip()
+            if _stands_alone(left) and _stands_alone(right):
+                return split_compound(left) + split_compound(right)
+    return [sentence.strip()]
+
+
+# -- kinds ------------------------------------------------------------------------------------------
+
+_RECOMMENDATION = re.compile(
+    r"\b(?:should|ought to|recommend(?:s|ed|ation)?|must consider|advis(?:e|able|ed)|it is (?:best|wise) to"
+    r"|consider (?:\w+ing)|make sure|be sure to)\b"
+    r"|권장|권고|추천|하는 것이 좋|는 것이 바람직|하시기 바랍|하십시오|하세요"
+    r"|유의해야|주의해야|검토해야|고려해야|확인해야",
+    re.IGNORECASE,
+)
+_ADVISORY_DUTY = re.compile(r"해야\s?(?:한다|합니다|함)|하여야\s?(?:한다|합니다)")
+_LEGAL_DUTY = re.compile(r"「|제\d+조|법(?:은|이|에|률|령)|의무|규정|시행령")
+_INFERENCE = re.compile(
+    r"\b(?:therefore|thus|hence|consequently|likely|unlikely|probably|presumably|suggests?|suggesting|implies"
+    r"|appears? to|seems? to|may indicate|it follows)\b"
+    r"|따라서|그러므로|그러니|것으로 보인다|것으로 보입니다|것으로 판단|추정|추측|짐작"
+    r"|듯하다|듯합니다|가능성이 (?:높|크)",
+    re.IGNORECASE,
+)
+
+
+def claim_kind(text: str) -> ClaimKind:
+    """Recommendation, inference or fact, by the words of ``text`` (see the module docstring).
+
+    >>> claim_kind("Tenants should register the lease.").value
+    'recommendation'
+    >>> claim_kind("따라서 보증금은 돌려받기 어려울 것으로 보인다.").value
+    'inference'
+    >>> claim_kind("임대인은 「주택임대차보호법」 제3조에 따라 통지해야 한다.").value
+    'fact'
+    """
+    if _RECOMMENDATION.search(text):
+        return ClaimKind.RECOMMENDATION
+    if _ADVISORY_DUTY.search(text) and not _LEGAL_DUTY.search(text):
+        return ClaimKind.RECOMMENDATION
+    if _INFERENCE.search(text):
+        return ClaimKind.INFERENCE
+    return ClaimKind.FACT
+
+
+def extract_claims(markdown: str) -> list[Claim]:
+    """The atomic claims of a report, numbered ``C1``, ``C2``, ... in report order.
+
+    >>> [(c.claim_id, c.text, c.kind.value, c.cited_ids) for c in extract_claims(
+    ...     "## Rents\\n\\nRents rose 5% in 2023, and deposits fell 2% [S1]. Tenants should check [S2].\\n"
+    ...     "## Sources\\n\\n- [S1] Example <https://example.org>")]
+    ... # doctest: +NORMALIZE_WHITESPACE
+    [('C1', 'Rents rose 5% in 2023', 'fact', ('S1',)), ('C2', 'deposits fell 2%.', 'fact', ('S1',)),
+     ('C3', 'Tenants should check.', 'recommendation', ('S2',))]
+    """
+    claims: list[Claim] = []
+    for line in _report_lines(markdown):
+        for sentence, ids in _sentences(line):
+            parts = split_compound(sentence)
+            # A leading "Therefore," / "따라서" governs every clause of the sentence.
+            leading = ClaimKind.INFERENCE if _INFERENCE.match(sentence.lstrip()) else None
+            for part in parts:
+                kind = claim_kind(part)
+                if kind is ClaimKind.FACT and leading is not None:
+                    kind = leading
+                elif kind is ClaimKind.FACT and len(parts) > 1:
+                    kind = claim_kind(sentence) if claim_kind(sentence) is ClaimKind.RECOMMENDATION else kind
+                claims.append(Claim(f"C{len(claims) + 1}", part, sentence, kind, ids))
+    return claims
+
+
+# -- scope ------------------------------------------------------------------------------------------
+
+_MONTHS = (
+    "january|february|march|april|may|june|july|august|september|october|november|december"
+    "|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec"
+)
+DATE_PATTERN = re.compile(
+    r"\d{4}\.\s?\d{1,2}\.\s?\d{1,2}\.?"
+    r"|\d{4}-\d{1,2}-\d{1,2}"
+    r"|(?:19|20)\d{2}\s?년(?:\s?\d{1,2}\s?월)?(?:\s?\d{1,2}\s?일)?"
+    r"|\d{1,2}\s?월\s?\d{1,2}\s?일"
+    rf"|\b(?:{_MONTHS})\.?\s+\d{{1,2}}(?:st|nd|rd|th)?,?\s+\d{{4}}\b"
+    rf"|\b\d{{1,2}}\s+(?:{_MONTHS})\.?,?\s+\d{{4}}\b"
+    rf"|\b(?:{_MONTHS})\.?\s+\d{{4}}\b"
+    r"|\b(?:19|20)\d{2}(?:s|-\d{2,4})?\b(?!\s?(?:%|원|명|개|배|건|회|만|억|,\d|\.\d))",
+    re.IGNORECASE,
+)
+"""Dates and years: ``2020. 3. 24.``, ``2020-03-24``, ``2024년 3월``, ``March 24, 2020``, ``2023``."""
+
+UNITS_KO = (
+    "퍼센트|%|배|명|원|만원|억원|조원|만|억|조|일분|일|개월|달|년|주(?!택|식|민)|시간|분(?!의)|초(?!과)|세(?!대|금|법|액|율)|살|회|건|개"
+    "|가구|호|위|차례|평|㎡|m²"
+)
+UNITS_EN = (
+    r"percent|per cent|percentage points?|times|people|persons?|workers?|days?|weeks?|months?|years?|hours?"
+    r"|minutes?|seconds?|million|billion|trillion|thousand|hundred|won|dollars?|euros?|pounds?|km|kg|miles?"
+)
+NUMBER_PATTERN = re.compile(
+    r"[$€£₩]?\s?\d[\d,]*(?:\.\d+)?(?:\s?(?:만|억|조)(?=\s?(?:원|명|달러|건|개)))?"
+    rf"(?:\s?(?:{UNITS_KO})(?![가-힣]*법)|\s(?:{UNITS_EN})\b)?",
+    re.IGNORECASE,
+)
+"""Figures with an optional unit: ``30일``, ``5%``, ``3억원``, ``$2.1 million``, ``1,200 people``."""
+
+_ENTITY_EN = re.compile(r"\b[A-Z][\w&'.-]*(?:\s+(?:of|the|and|de|for|on|in|von)?\s*[A-Z][\w&'.-]*)*")
+_ENTITY_QUOTED = re.compile(r"「([^」]+)」|『([^』]+)』|“([^”]+)”|\"([^\"]+)\"")
+CONDITION_WORDS = (
+    "at least",
+    "at most",
+    "no more than",
+    "no less than",
+    "more than",
+    "less than",
+    "fewer than",
+    "up to",
+    "only",
+    "unless",
+    "except",
+    "excluding",
+    "provided that",
+    "if",
+    "이상",
+    "이하",
+    "초과",
+    "미만",
+    "다만",
+    "경우",
+    "한하여",
+    "한정",
+    "제외",
+    "단서",
+    "이내",
+    "까지",
+)
+"""Qualifiers :func:`claim_scope` recognises, English and Korean."""
+_CONDITION = re.compile(
+    "|".join(rf"\b{re.escape(w)}\b" if w.isascii() else re.escape(w) for w in CONDITION_WORDS), re.IGNORECASE
+)
+_SENTENCE_START_WORDS = frozenset(
+    "The A An In On At For If When While Since After Before This That These Those It He She They We Its Their"
+    " But And Or However Therefore Thus Also".split()
+)
+
+
+def _distinct(values: list[str]) -> tuple[str, ...]:
+    return tuple(dict.fromkeys(v for v in values if v))
+
+
+def _sentence_start(text: str, position: int) -> int:
+    before = text[:position]
+    boundary = max(before.rfind(". "), before.rfind("? "), before.rfind("! "), before.rfind("\n"), before.rfind(": "))
+    start = boundary + 2 if boundary >= 0 else 0
+    while start < len(text) and text[start] in " \t\"'“(":
+        start += 1
+    return start
+
+
+def _entities(text: str, spans_taken: list[tuple[int, int]]) -> list[str]:
+    found: list[str] = []
+    for match in _ENTITY_QUOTED.finditer(text):
+        found.append(next(g for g in match.groups() if g).strip())
+        spans_taken.append(match.span())
+    for match in _ENTITY_EN.finditer(text):
+        if any(a <= match.start() < b for a, b in spans_taken):
+            continue
+        words = match.group().rstrip(".'").split()
+        while words and words[0] in _SENTENCE_START_WORDS:
+            words = words[1:]
+        if not words or (len(words) == 1 and len(words[0]) < 2):
+            continue
+        # One capitalised word opening a sentence is capitalised for the sentence, not as a name.
+        if len(words) == 1 and match.start() == _sentence_start(text, match.start()):
+            continue
+        entity = " ".join(words)
+        if re.fullmatch(r"(?:" + _MONTHS + r")\.?", entity, re.IGNORECASE):
+            continue
+        found.append(entity)
+    return found
+
+
+def claim_scope(text: str) -> ClaimScope:
+    """Dates, figures with units, named entities and conditions read off ``text``.
+
+    >>> claim_scope("2024년 임대차 기간은 2년 이상이며, 보증금의 5%를 넘지 못한다. 다만 「주택임대차보호법」 경우 예외")
+    ... # doctest: +NORMALIZE_WHITESPACE
+    ClaimScope(dates=('2024년',), numbers=('2년', '5%'), entities=('주택임대차보호법',),
+               conditions=('이상', '다만', '경우'))
+    >>> claim_scope("In March 2023 the Bank of Korea raised rates to 3.5 percent, at least for now.")
+    ... # doctest: +NORMALIZE_WHITESPACE
+    ClaimScope(dates=('March 2023',), numbers=('3.5 percent',), entities=('Bank of Korea',),
+               conditions=('at least',))
+    """
+    text = unicodedata.normalize("NFKC", text)
+    taken: list[tuple[int, int]] = []
+    dates: list[str] = []
+    for match in DATE_PATTERN.finditer(text):
+        dates.append(match.group().strip())
+        taken.append(match.span())
+    numbers: list[str] = []
+    for match in NUMBER_PATTERN.finditer(text):
+        start, end = match.span()
+        if any(a <= start < b or a < end <= b for a, b in taken):
+            continue
+        if re.search(r"제\s?$", text[max(0, start - 2) : start]):
+            continue  # article numbers (제3조) are references, not figures
+        if re.match(r"\s?(?:조|항|호|장|절)(?![가-힣]{0,1}원)", text[end:]):
+            continue
+        numbers.append(match.group().strip())
+    entities = _entities(text, list(taken))
+    conditions = [m.group().lower() for m in _CONDITION.finditer(text)]
+    return ClaimScope(_distinct(dates), _distinct(numbers), _distinct(entities), _distinct(conditions))
