@@ -59,6 +59,7 @@ __all__ = [
     "Figure",
     "best_span",
     "check_support",
+    "date_parts",
     "figures",
     "judge_with_model",
     "negated_keys",
@@ -78,6 +79,9 @@ _BOILERPLATE = re.compile(
     r"|according to the (?:provided\s+)?(?:document|text|passage)s?,?)\s*",
     re.IGNORECASE,
 )
+
+
+_LEADING_MARKER = re.compile(r"(?:\*\*[^*\n]{1,6}\*\*|[-*+•]|\d{1,3}\\?[.)]|[①-⑳])\s+")
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,7 +122,10 @@ def _page_sentences(page_text: str) -> list[_Sentence]:
         if start < 0:  # the splitter only strips; a miss would be a bug there, not here
             continue
         cursor = start + len(sentence)
-        sentences.append(_Sentence(start, cursor, frozenset(_terms(sentence))))
+        # A paragraph or list marker (**②**, 1\., -) is layout, not part of what the sentence says.
+        if marker := _LEADING_MARKER.match(sentence):
+            start += marker.end()
+        sentences.append(_Sentence(start, cursor, frozenset(_terms(page_text[start:cursor]))))
     return sentences
 
 
@@ -380,7 +387,12 @@ _MONTH_NUMBERS: Final = {
 }
 
 
-def _date_parts(raw: str) -> tuple[int | None, int | None, int | None]:
+def date_parts(raw: str) -> tuple[int | None, int | None, int | None]:
+    """``(year, month, day)`` of a date as written; parts not given are None.
+
+    >>> date_parts("2020. 3. 24."), date_parts("March 2023"), date_parts("3월 1일")
+    ((2020, 3, 24), (2023, 3, None), (None, 3, 1))
+    """
     numbers = [int(n) for n in re.findall(r"\d+", raw)]
     month_name = next((_MONTH_NUMBERS[w] for w in re.findall(r"[a-z]+", raw.lower()) if w in _MONTH_NUMBERS), None)
     year = next((n for n in numbers if n >= 1000), None)
@@ -393,9 +405,9 @@ def _date_parts(raw: str) -> tuple[int | None, int | None, int | None]:
 
 
 def _date_supported(claim_date: str, span_dates: list[str]) -> bool:
-    wanted = _date_parts(claim_date)
+    wanted = date_parts(claim_date)
     for candidate in span_dates:
-        have = _date_parts(candidate)
+        have = date_parts(candidate)
         if all(w is None or w == h for w, h in zip(wanted, have, strict=True)):
             return True
     return False

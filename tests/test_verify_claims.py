@@ -1,0 +1,156 @@
+"""Claims: reports split into atomic claims, labelled, with the ids their sentence cites; scope read off the text."""
+
+from __future__ import annotations
+
+import pytest
+
+from citewise.verify.claims import claim_kind, claim_scope, extract_claims, split_compound
+from citewise.verify.records import ClaimKind, ClaimScope
+
+pytestmark = pytest.mark.unit
+
+REPORT_EN = """# Rents in Seoul
+
+## Prices
+
+Average rents rose 5.2% in 2023, and deposits fell 1.8% [S1].
+The ministry's figure for 2023 is 3.1% [S2, S3].
+Tenants should register the lease within 14 days [S1].
+Therefore, rents will likely keep rising [S2].
+
+- Deposits above 300 million won are not protected [S3].
+
+| table | 5% |
+|---|---|
+
+## Sources
+
+- [S1] Ministry report, 2024 <https://example.org/1>
+
+## Gaps and limitations
+
+- Regional figures were not found: 7% is unverified.
+"""
+
+REPORT_KO = """## 임대차
+
+주택 임대차의 존속기간은 2년이고, 보증금 증액은 5%를 넘을 수 없다[S1].
+서울의 전세가는 3% 올랐다 반면 부산은 2% 내렸다[S2].
+임차인은 계약 전에 등기부를 확인하는 것이 좋다[S1].
+따라서 보증금 반환이 늦어질 것으로 보인다[S2].
+임대인은 「주택임대차보호법」 제3조에 따라 통지해야 한다[S1].
+
+## 출처
+
+- [S1] 주택임대차보호법
+"""
+
+
+def texts(markdown: str) -> list[tuple[str, str, tuple[str, ...]]]:
+    return [(c.text, c.kind.value, c.cited_ids) for c in extract_claims(markdown)]
+
+
+def test_english_compound_sentence_with_two_figures_becomes_two_claims_citing_the_same_source() -> None:
+    claims = extract_claims(REPORT_EN)
+    assert [c.text for c in claims[:2]] == ["Average rents rose 5.2% in 2023", "deposits fell 1.8%."]
+    assert claims[0].sentence == claims[1].sentence == "Average rents rose 5.2% in 2023, and deposits fell 1.8%."
+    assert claims[0].cited_ids == claims[1].cited_ids == ("S1",)
+
+
+def test_english_report_labels_recommendation_and_inference_and_skips_headings_tables_sources_gaps() -> None:
+    assert texts(REPORT_EN) == [
+        ("Average rents rose 5.2% in 2023", "fact", ("S1",)),
+        ("deposits fell 1.8%.", "fact", ("S1",)),
+        ("The ministry's figure for 2023 is 3.1%.", "fact", ("S2", "S3")),
+        ("Tenants should register the lease within 14 days.", "recommendation", ("S1",)),
+        ("Therefore, rents will likely keep rising.", "inference", ("S2",)),
+        ("Deposits above 300 million won are not protected.", "fact", ("S3",)),
+    ]
+    assert [c.claim_id for c in extract_claims(REPORT_EN)] == ["C1", "C2", "C3", "C4", "C5", "C6"]
+
+
+def test_korean_report_splits_on_predicate_endings_and_banmyeon_and_labels_kinds() -> None:
+    assert texts(REPORT_KO) == [
+        ("주택 임대차의 존속기간은 2년이고", "fact", ("S1",)),
+        ("보증금 증액은 5%를 넘을 수 없다.", "fact", ("S1",)),
+        ("서울의 전세가는 3% 올랐다", "fact", ("S2",)),
+        ("부산은 2% 내렸다.", "fact", ("S2",)),
+        ("임차인은 계약 전에 등기부를 확인하는 것이 좋다.", "recommendation", ("S1",)),
+        ("따라서 보증금 반환이 늦어질 것으로 보인다.", "inference", ("S2",)),
+        ("임대인은 「주택임대차보호법」 제3조에 따라 통지해야 한다.", "fact", ("S1",)),
+    ]
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "Rent and deposit rose 5% in 2023.",  # one predicate, one figure
+        "임대인과 임차인은 2년 동안 계약을 유지한다.",  # 과 joins nouns, not clauses
+        "The tenant registers and moves in.",  # no figure on either side, one clause
+    ],
+)
+def test_a_sentence_without_two_standalone_clauses_is_not_split(sentence: str) -> None:
+    assert split_compound(sentence) == [sentence]
+
+
+def test_while_whereas_and_semicolon_split_when_each_side_has_a_figure() -> None:
+    assert split_compound("Seoul rose 3% while Busan fell 2%.") == ["Seoul rose 3%", "Busan fell 2%."]
+    assert split_compound("Seoul rose 3%; Busan fell 2%.") == ["Seoul rose 3%", "Busan fell 2%."]
+    assert split_compound("Seoul rose 3%, whereas Busan fell 2%.") == ["Seoul rose 3%", "Busan fell 2%."]
+    assert split_compound("매출은 10% 늘었으며 이익은 5% 줄었다.") == ["매출은 10% 늘었으며", "이익은 5% 줄었다."]
+
+
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        ("We recommend filing before May.", ClaimKind.RECOMMENDATION),
+        ("Landlords must consider the tenant's notice.", ClaimKind.RECOMMENDATION),
+        ("전입신고를 먼저 하는 것을 권장한다.", ClaimKind.RECOMMENDATION),
+        ("계약서를 꼼꼼히 확인해야 한다.", ClaimKind.RECOMMENDATION),  # advisory 해야 한다
+        ("사용자는 「근로기준법」에 따라 임금을 지급해야 한다.", ClaimKind.FACT),  # a legal duty
+        ("The data suggests a slowdown.", ClaimKind.INFERENCE),
+        ("가격은 더 오를 것으로 보인다.", ClaimKind.INFERENCE),
+        ("손실액은 약 3억원으로 추정된다.", ClaimKind.INFERENCE),
+        ("The rate was 3.5% in 2022.", ClaimKind.FACT),
+    ],
+)
+def test_claim_kind(text: str, kind: ClaimKind) -> None:
+    assert claim_kind(text) is kind
+
+
+def test_a_leading_therefore_makes_every_clause_an_inference() -> None:
+    claims = extract_claims("Therefore, prices rose 4%, and wages rose 2% [S1].")
+    assert [(c.text, c.kind) for c in claims] == [
+        ("Therefore, prices rose 4%", ClaimKind.INFERENCE),
+        ("wages rose 2%.", ClaimKind.INFERENCE),
+    ]
+
+
+def test_scope_korean_dates_units_law_names_and_conditions() -> None:
+    scope = claim_scope(
+        "2024년 3월부터 상시 5명 이상 사업장은 「근로기준법」에 따라 30일 전에 통보하고, "
+        "3개월 미만인 경우 제외된다. 다만 월 200만원, 1.5배"
+    )
+    assert scope == ClaimScope(
+        dates=("2024년 3월",),
+        numbers=("5명", "30일", "3개월", "200만원", "1.5배"),
+        entities=("근로기준법",),
+        conditions=("이상", "미만", "경우", "제외", "다만"),
+    )
+
+
+def test_scope_english_dates_figures_names_and_conditions() -> None:
+    scope = claim_scope(
+        'On March 24, 2020 the Bank of Korea said only 1,200 people joined "Project Titan", unless noted.'
+    )
+    assert scope.dates == ("March 24, 2020",)
+    assert scope.numbers == ("1,200 people",)
+    assert scope.entities == ("Project Titan", "Bank of Korea")
+    assert scope.conditions == ("only", "unless")
+
+
+def test_scope_excludes_article_numbers_and_a_sentence_initial_capital() -> None:
+    scope = claim_scope("Tenants under 제3조 제1항 have 2 years.")
+    assert scope.numbers == ("2 years",)
+    assert scope.entities == ()
+    assert claim_scope("2020. 3. 24. 시행").dates == ("2020. 3. 24.",)

@@ -1,0 +1,282 @@
+"""Support checks: a claim is supported only by a span of the stored page text that says what it says.
+
+The model judge runs the real :class:`ChatClient` against :class:`FakeOpenAIServer` on loopback.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+
+import pytest
+
+from citewise.config import Secret
+from citewise.llm import ChatClient, ModelSettings
+from citewise.testing import FakeOpenAIServer
+from citewise.verify.conflicts import find_conflicts, independent_sources, shingle_similarity
+from citewise.verify.records import Claim, ClaimKind, Decision, SupportCheck
+from citewise.verify.support import best_span, check_support, figures, judge_with_model
+
+ARTICLE_26 = (
+    "제26조 (해고의 예고)\n"
+    "사용자는 근로자를 해고하려면 적어도 30일 전에 예고를 하여야 하고, 30일 전에 예고를 하지 아니하였을 때에는 "
+    "30일분 이상의 통상임금을 지급하여야 한다. 다만, 다음 각 호의 어느 하나에 해당하는 경우에는 그러하지 아니하다.\n\n"
+    "  1. 근로자가 계속 근로한 기간이 3개월 미만인 경우\n"
+)
+ARTICLE_4 = (
+    "**①** 기간을 정하지 아니하거나 2년 미만으로 정한 임대차는 그 기간을 2년으로 본다. "
+    "다만, 임차인은 2년 미만으로 정한 기간이 유효함을 주장할 수 있다.\n\n"
+    "**②** 임대차기간이 끝난 경우에도 임차인이 보증금을 반환받을 때까지는 임대차관계가 존속되는 것으로 본다."
+)
+PAGE_EN = (
+    "The ministry published its annual housing report on 2 May 2024. "
+    "Average rents in Seoul rose 5.2 percent in 2023, while deposits fell. "
+    "Some tenants in older buildings were exempt from the increase."
+)
+
+
+def decide(claim: str, page: str, **kwargs: str) -> SupportCheck:
+    return check_support(claim, "S1", page, **kwargs)
+
+
+# -- spans -------------------------------------------------------------------------------------------
+
+
+@pytest.mark.unit
+def test_best_span_is_an_exact_substring_with_its_proviso() -> None:
+    span = best_span("임차인은 보증금을 반환받을 때까지 임대차관계가 존속된다", ARTICLE_4)
+    assert span == "임대차기간이 끝난 경우에도 임차인이 보증금을 반환받을 때까지는 임대차관계가 존속되는 것으로 본다."
+    assert span in ARTICLE_4
+    with_proviso = best_span("2년 미만으로 정한 임대차는 2년으로 본다", ARTICLE_4)
+    assert with_proviso is not None and with_proviso.endswith("유효함을 주장할 수 있다.")
+    assert with_proviso in ARTICLE_4
+
+
+@pytest.mark.unit
+def test_no_span_when_the_page_shares_no_term() -> None:
+    assert best_span("Tokyo office vacancies", ARTICLE_4) is None
+    check = decide("Tokyo office vacancies", ARTICLE_4)
+    assert (check.decision, check.span, check.span_found) == (Decision.UNSUPPORTED, None, False)
+
+
+# -- each rule: supported and unsupported ---------------------------------------------------------------
+
+
+@pytest.mark.unit
+def test_faithful_korean_paraphrase_is_supported_with_its_span() -> None:
+    check = decide("사용자가 근로자를 해고하려면 적어도 30일 전에 예고해야 한다.", ARTICLE_26)
+    assert check.decision is Decision.SUPPORTED, check.reason
+    assert check.span_found and check.span is not None and check.span in ARTICLE_26
+    assert check.judge == "deterministic" and check.source_id == "S1"
+
+
+@pytest.mark.unit
+def test_wrong_number_is_unsupported_and_named() -> None:
+    check = decide("사용자가 근로자를 해고하려면 적어도 60일 전에 예고해야 한다.", ARTICLE_26)
+    assert check.decision is Decision.UNSUPPORTED
+    assert check.missing == ("60일",)
+    assert check.reason.startswith("wrong number: 60일 (the span has 30일")
+
+
+@pytest.mark.unit
+def test_numbers_are_compared_after_normalisation() -> None:
+    page = "증액청구는 약정한 차임이나 보증금의 20분의 1의 금액을 초과하지 못한다. 보증금은 1억 2,000만원이다."
+    assert decide("증액청구는 약정한 차임이나 보증금의 5%를 넘지 못한다.", page).decision is Decision.SUPPORTED
+    assert [(f.value, f.unit) for f in figures("석 달 동안 1,200만원")] == [(3.0, "month"), (12_000_000.0, "KRW")]
+    assert decide("Average rents in Seoul rose 5.2% in 2023.", PAGE_EN).decision is Decision.SUPPORTED
+    assert "5.3%" in decide("Average rents in Seoul rose 5.3% in 2023.", PAGE_EN).missing
+
+
+@pytest.mark.unit
+def test_date_and_name_must_be_in_the_span() -> None:
+    wrong_year = decide("Average rents in Seoul rose 5.2 percent in 2022.", PAGE_EN)
+    assert wrong_year.decision is Decision.UNSUPPORTED and wrong_year.missing == ("2022",)
+    wrong_city = decide("Average rents in Busan rose 5.2 percent in 2023.", PAGE_EN)
+    assert wrong_city.decision is Decision.UNSUPPORTED and "Busan" in wrong_city.missing
+
+
+@pytest.mark.unit
+def test_overstated_scope_universal_claim_against_a_qualified_span() -> None:
+    check = decide("2년 미만으로 정한 임대차의 기간은 항상 2년으로 본다.", ARTICLE_4)
+    assert check.decision is Decision.UNSUPPORTED
+    assert check.reason.startswith("overstated scope: the claim says '항상'")
+    english = decide("All tenants in older buildings were exempt from the increase.", PAGE_EN)
+    assert english.decision is Decision.UNSUPPORTED and "overstated scope" in english.reason
+    assert decide("Some tenants in older buildings were exempt from the increase.", PAGE_EN).decision is (
+        Decision.SUPPORTED
+    )
+
+
+@pytest.mark.unit
+def test_overstated_scope_dropped_or_changed_bound_on_a_figure() -> None:
+    dropped = decide("30일 전에 예고하지 않았다면 사용자는 30일분의 통상임금만 지급하면 된다.", ARTICLE_26)
+    assert dropped.decision is Decision.UNSUPPORTED and "drops it" in dropped.reason
+    changed = decide("근로자가 계속 근로한 기간이 3개월 이상인 경우", ARTICLE_26)
+    assert changed.decision is Decision.UNSUPPORTED and "overstated scope" in changed.reason
+    kept = decide("예고하지 않았다면 30일분 이상의 통상임금을 지급해야 한다.", ARTICLE_26)
+    assert kept.decision is Decision.SUPPORTED, kept.reason
+
+
+@pytest.mark.unit
+def test_negation_mismatch_either_way_is_unsupported() -> None:
+    claim_negates = decide("임차인은 2년 미만으로 정한 기간이 유효함을 주장할 수 없다.", ARTICLE_4)
+    assert claim_negates.decision is Decision.UNSUPPORTED
+    assert claim_negates.reason.startswith("negation mismatch: the claim negates")
+    page = "1주 간의 근로시간은 휴게시간을 제외하고 40시간을 초과할 수 없다."
+    span_negates = decide("1주 간의 근로시간은 휴게시간을 제외하고 40시간을 초과할 수 있다.", page)
+    assert span_negates.decision is Decision.UNSUPPORTED
+    assert span_negates.reason.startswith("negation mismatch: the span negates")
+    assert decide("1주 근로시간은 휴게시간을 빼고 40시간을 넘을 수 없다.", page).decision is Decision.SUPPORTED
+    english = decide("Some tenants in older buildings were not exempt from the increase.", PAGE_EN)
+    assert english.decision is Decision.UNSUPPORTED and "negation" in english.reason
+
+
+@pytest.mark.unit
+def test_low_term_overlap_is_unsupported() -> None:
+    check = decide("임대인은 주택을 매각하기 전에 임차인에게 서면으로 알려야 하며 위반하면 과태료를 낸다.", ARTICLE_4)
+    assert check.decision is Decision.UNSUPPORTED and check.reason.startswith("low term overlap")
+
+
+@pytest.mark.unit
+def test_question_context_judges_a_short_answer_by_what_it_adds() -> None:
+    page = "Don Pyke had been an assistant coach at Adelaide from 2005 to 2006. He was appointed senior coach in 2016."
+    question = "What position did Don Pyke hold at Adelaide from 2005 to 2006?"
+    assert decide("Assistant coach", page, context=question).decision is Decision.SUPPORTED
+    assert decide("The answer is: head groundsman", page, context=question).decision is Decision.UNSUPPORTED
+
+
+@pytest.mark.unit
+def test_a_claim_record_is_checked_by_its_text() -> None:
+    claim = Claim("C1", "사용자는 적어도 30일 전에 해고를 예고해야 한다", "…", ClaimKind.FACT, ("S1",))
+    assert check_support(claim, "S1", ARTICLE_26).decision is Decision.SUPPORTED
+
+
+# -- conflicts ---------------------------------------------------------------------------------------
+
+
+def fact(claim_id: str, text: str, source: str) -> Claim:
+    return Claim(claim_id, text, text, ClaimKind.FACT, (source,))
+
+
+def supported(source: str, span: str) -> SupportCheck:
+    return SupportCheck(source, span, True, (), Decision.SUPPORTED, "ok")
+
+
+@pytest.mark.unit
+def test_conflict_between_two_sources_keeps_both_values_and_conditions() -> None:
+    a = fact("C1", "2023년 서울 아파트 평균 전세가는 5.2% 올랐다", "S1")
+    b = fact("C2", "2023년 서울 아파트 평균 전세가는 3.1% 상승했다(수도권 이상 표본 경우)", "S2")
+    same_value = fact("C3", "2023년 서울 아파트 평균 전세가는 5.2퍼센트 올랐다", "S3")
+    other_year = fact("C4", "2024년 서울 아파트 평균 전세가는 1% 올랐다", "S4")
+    other_metric = fact("C5", "2023년 부산 오피스 공실률은 9% 였다", "S5")
+    conflicts = find_conflicts(
+        [(c, (supported(c.cited_ids[0], c.text),)) for c in (a, b, same_value, other_year, other_metric)]
+    )
+    pairs = {(c.first.claim_id, c.second.claim_id) for c in conflicts}
+    assert pairs == {("C1", "C2"), ("C2", "C3")}
+    first = next(c for c in conflicts if c.first.claim_id == "C1")
+    assert (first.first_source, first.second_source) == ("S1", "S2")
+    assert (first.first_value, first.second_value) == ("5.2%", "3.1%")
+    assert first.period == "2023년"
+    assert first.second_conditions == ("이상", "경우")
+    assert "5.2% [S1] vs 3.1% [S2] (이상, 경우)" in first.describe()
+
+
+@pytest.mark.unit
+def test_units_are_reconciled_before_comparing() -> None:
+    a = fact("C1", "2024년 서울 평균 보증금은 3억원이다", "S1")
+    b = fact("C2", "2024년 서울 평균 보증금은 30000만원이다", "S2")
+    c = fact("C3", "The notice period in 2024 is 2 years", "S1")
+    d = fact("C4", "The notice period in 2024 is 24 months", "S2")
+    assert find_conflicts([(x, ()) for x in (a, b, c, d)]) == []
+
+
+@pytest.mark.unit
+def test_claims_from_one_source_or_recommendations_are_not_conflicts() -> None:
+    a = fact("C1", "2023년 서울 전세가는 5% 올랐다", "S1")
+    b = fact("C2", "2023년 서울 전세가는 3% 올랐다", "S1")
+    advice = Claim(
+        "C3", "2023년 서울 전세가는 3% 올랐다고 보고 계약하는 것이 좋다", "", ClaimKind.RECOMMENDATION, ("S2",)
+    )
+    assert find_conflicts([(a, ()), (b, ()), (advice, ())]) == []
+
+
+@pytest.mark.unit
+def test_repeated_announcement_counts_as_one_source() -> None:
+    release = "국토교통부는 2024년 5월 2일 전국 아파트 전세가격이 전년 대비 3.1% 상승했다고 밝혔다."
+    pages = {
+        "S1": f"[뉴스1] {release} 자세한 내용은 보도자료 참조.",
+        "S2": f"{release}",
+        "S3": "한국부동산원 통계에 따르면 2023년 서울 전세가격은 5.2% 상승했으며 지방은 하락했다.",
+    }
+    checks = [
+        supported("S1", release),
+        supported("S2", release.replace("  ", " ")),
+        supported("S3", pages["S3"]),
+        supported("S1", release),  # the same source checked for a second claim
+    ]
+    assert independent_sources(checks, pages) == [("S1", "S2"), ("S3",)]
+    assert shingle_similarity(pages["S1"], pages["S3"]) < 0.8
+
+
+# -- the model judge ------------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def server() -> Iterator[FakeOpenAIServer]:
+    with FakeOpenAIServer() as fake:
+        yield fake
+
+
+@pytest.fixture
+def client(server: FakeOpenAIServer) -> Iterator[ChatClient]:
+    settings = ModelSettings(api_key=Secret("sk-test-judge"), base_url=server.base_url, timeout_s=5)
+    with ChatClient(settings) as chat:
+        yield chat
+
+
+def reply(decision: str, span: str, reason: str = "because") -> str:
+    return json.dumps({"decision": decision, "reason": reason, "span": span}, ensure_ascii=False)
+
+
+@pytest.mark.integration
+def test_model_judgement_with_a_span_from_the_page_is_accepted(server: FakeOpenAIServer, client: ChatClient) -> None:
+    quote = "적어도 30일 전에 예고를 하여야 하고"
+    server.enqueue_reply(reply("supported", quote))
+    check = judge_with_model(
+        client, "judge-1", "해고하려면 30일 전에 예고해야 한다", ARTICLE_26, page_text=ARTICLE_26, source_id="S4"
+    )
+    assert (check.decision, check.span, check.span_found, check.judge, check.source_id) == (
+        Decision.SUPPORTED,
+        quote,
+        True,
+        "judge-1",
+        "S4",
+    )
+    sent = server.requests[0].json
+    assert sent["model"] == "judge-1" and sent["temperature"] == 0
+    payload = json.loads(sent["messages"][-1]["content"])
+    assert payload["claim"] == "해고하려면 30일 전에 예고해야 한다" and payload["passage"] == ARTICLE_26
+
+
+@pytest.mark.integration
+def test_model_conflicting_verdict_is_kept(server: FakeOpenAIServer, client: ChatClient) -> None:
+    server.enqueue_reply(reply("conflicting", "30일 전에 예고를", "the page says 30 days, not 60"))
+    check = judge_with_model(client, "judge-1", "60일 전에 예고해야 한다", ARTICLE_26)
+    assert check.decision is Decision.CONFLICTING and check.reason == "the page says 30 days, not 60"
+
+
+@pytest.mark.integration
+def test_model_span_not_in_the_page_discards_the_judgement(server: FakeOpenAIServer, client: ChatClient) -> None:
+    server.enqueue_reply(reply("supported", "사용자는 언제든지 해고할 수 있다"))
+    check = judge_with_model(client, "judge-1", "사용자는 언제든지 해고할 수 있다", ARTICLE_26, page_text=ARTICLE_26)
+    assert check.decision is Decision.UNREVIEWED
+    assert check.span is None and not check.span_found
+    assert "not in the page text" in check.reason
+
+
+@pytest.mark.integration
+def test_model_supported_without_span_is_discarded(server: FakeOpenAIServer, client: ChatClient) -> None:
+    server.enqueue_reply(reply("supported", ""))
+    check = judge_with_model(client, "judge-1", "해고 예고는 30일 전이다", ARTICLE_26)
+    assert check.decision is Decision.UNREVIEWED and check.reason == "judgement discarded: no span"
