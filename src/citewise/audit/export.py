@@ -42,7 +42,37 @@ def _markdown(record: RunRecord) -> str:
     for key, value in record.answer.items():
         if value not in (None, "", [], {}):
             facts.append(f"- answer {key.replace('_', ' ')}: {value}")
-    return f"{body.rstrip()}\n\n## Run record\n\n" + "\n".join(facts) + "\n"
+    return f"{body.rstrip()}\n\n{_ledger_markdown(record)}## Run record\n\n" + "\n".join(facts) + "\n"
+
+
+def _ledger_markdown(record: RunRecord) -> str:
+    """The claim ledger and acceptance decision, when the run has been verified."""
+    entries = record.result.get("ledger")
+    acceptance = record.result.get("acceptance")
+    if not entries and not acceptance:
+        return ""
+    lines = [
+        "## Claim ledger",
+        "",
+        "| claim | kind | decision | action | source | quote |",
+        "|---|---|---|---|---|---|",
+    ]
+    for e in entries or []:
+        sources = ", ".join(c["source_id"] for c in e["checks"]) or "-"
+        quote = (e.get("quote") or "").replace("|", "\\|").replace("\n", " ")
+        text = e["claim"]["text"].replace("|", "\\|")
+        lines.append(
+            f"| {e['claim']['claim_id']}: {text} | {e['claim']['kind']} | {e['decision']} | {e['action']} | "
+            f"{sources} | {quote} |"
+        )
+    if acceptance:
+        verdict = "accepted" if acceptance["accepted"] else "not accepted"
+        lines += [
+            "",
+            f"**Acceptance:** {verdict} ({acceptance['verifier_version']}, decided by "
+            f"{acceptance['decided_by']}): " + "; ".join(acceptance["reasons"]),
+        ]
+    return "\n".join(lines) + "\n\n"
 
 
 def _ask_markdown(record: RunRecord) -> str:

@@ -10,6 +10,7 @@ from citewise.cli.cost import cost
 from citewise.cli.ingest import ingest
 from citewise.cli.research import research
 from citewise.cli.search import search
+from citewise.cli.verify import verify
 
 __all__ = ["app", "main"]
 
@@ -25,6 +26,7 @@ app.command()(search)
 app.command()(ask)
 app.command()(research)
 app.command()(cost)
+app.command()(verify)
 app.add_typer(review.app, name="review")
 app.add_typer(docs.app, name="docs")
 app.add_typer(store.app, name="store")

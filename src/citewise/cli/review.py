@@ -9,6 +9,7 @@ import typer
 from rich.table import Table
 
 from citewise.cli.common import JsonOpt, StoreOpt, console, emit_json, handle_errors, open_api
+from citewise.errors import InputError
 
 __all__ = ["app"]
 
@@ -95,3 +96,34 @@ def apply(
     for d in made:
         console.print(f"{d.doc_id}@{d.version}{' ' + d.section_id if d.section_id else ''}: {d.decision.value}")
     console.print(f"{len(made)} decisions recorded by {made[0].reviewer if made else '-'}")
+
+
+@app.command("claims")
+@handle_errors
+def claims(
+    run_id: Annotated[str, typer.Argument(help="Run id whose claim ledger to review.")],
+    claim: Annotated[str | None, typer.Option("--claim", help="Claim id to decide (e.g. C3).")] = None,
+    decision: Annotated[
+        str | None, typer.Option("--decision", help="supported, unsupported, conflicting or unreviewed.")
+    ] = None,
+    reviewer: Annotated[str | None, typer.Option("--reviewer", help="Who decides.")] = None,
+    reason: Annotated[str | None, typer.Option("--reason", help="Why.")] = None,
+    store: StoreOpt = None,
+    json_out: JsonOpt = False,
+) -> None:
+    """Show a run's claim ledger, or override one claim's decision (who, when, why); acceptance is
+    decided again."""
+    from citewise.cli.verify import print_verification
+    from citewise.verify.service import review_claim, verify_run
+
+    with open_api(store) as api:
+        if claim is None:
+            result = verify_run(api.store, run_id)
+        else:
+            if not decision:
+                raise InputError("--claim needs --decision (supported, unsupported, conflicting, unreviewed)")
+            result = review_claim(api.store, run_id, claim, decision, reviewer=reviewer or "", reason=reason or "")
+    if json_out:
+        emit_json(result)
+    else:
+        print_verification(result)

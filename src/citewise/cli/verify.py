@@ -1,0 +1,56 @@
+"""``citewise verify``: the claim ledger and acceptance decision of a recorded run."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+from rich.markup import escape
+from rich.table import Table
+
+from citewise.cli.common import JsonOpt, StoreOpt, console, emit_json, handle_errors, open_api
+from citewise.verify.service import Verification, verify_run
+
+__all__ = ["print_verification", "verify"]
+
+
+@handle_errors
+def verify(
+    run_id: Annotated[str, typer.Argument(help="Run id (see `citewise runs list`).")],
+    store: StoreOpt = None,
+    json_out: JsonOpt = False,
+) -> None:
+    """Split the run's report into claims, check each against the stored page text of its cited
+    sources, find conflicts, and record the ledger and the acceptance decision (exit 1 if not accepted)."""
+    with open_api(store) as api:
+        result = verify_run(api.store, run_id)
+    if json_out:
+        emit_json(result)
+    else:
+        print_verification(result)
+    if not result.acceptance.accepted:
+        raise typer.Exit(1)
+
+
+def print_verification(result: Verification) -> None:
+    """The ledger as a table, conflicts side by side, then the decision."""
+    table = Table("claim", "kind", "decision", "action", "source", "claim text / supporting quote", box=None)
+    for e in result.entries:
+        source = ", ".join(c.source_id for c in e.checks) or "-"
+        note = escape(e.claim.text)
+        if e.quote:
+            note += f"\n[dim]“{escape(e.quote[:200])}”[/]"
+        missing = [m for c in e.checks for m in c.missing]
+        if missing:
+            note += f"\n[yellow]not in the source: {escape(', '.join(missing))}[/]"
+        if e.reviewer:
+            note += f"\n[cyan]reviewed by {escape(e.reviewer)}: {escape(e.review_reason or '')}[/]"
+        table.add_row(e.claim.claim_id, e.claim.kind.value, e.decision.value, e.action.value, source, note)
+    console.print(table)
+    for c in result.conflicts:
+        console.print(f"[red]conflict[/] {escape(c.describe())}", highlight=False)
+    a = result.acceptance
+    verdict = "[green]accepted[/]" if a.accepted else "[red]not accepted[/]"
+    console.print(f"\n{verdict} ({a.verifier_version}, decided by {escape(a.decided_by)})")
+    for reason in a.reasons:
+        console.print(f"  - {escape(reason)}", highlight=False)

@@ -1,0 +1,162 @@
+"""The claim ledger of a run: every claim, its cited source, the exact supporting quote, its scope,
+the decision and the action — built from the audit record and the evidence store alone.
+
+::
+
+    report text -> claims (atomic, fact / recommendation / inference) -> per cited source: best span in
+    the stored page text -> support checks -> decision + action -> conflicts -> acceptance
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from citewise.answer.deterministic import strip_deleted_parts
+from citewise.store.evidence import EvidenceStore
+from citewise.store.runs import RunRecord
+from citewise.verify.claims import claim_scope, extract_claims
+from citewise.verify.records import Claim, ClaimKind, Decision, LedgerAction, LedgerEntry, SupportCheck
+from citewise.verify.support import check_support
+
+__all__ = ["CitedText", "build_ledger", "cited_texts", "decide", "report_text"]
+
+
+@dataclass(frozen=True, slots=True)
+class CitedText:
+    """What a citation id points to in citewise's records."""
+
+    ident: str
+    """``S1`` or ``E1``."""
+    url: str | None
+    """Stored URL (or document origin)."""
+    page_text: str
+    """The preserved text a claim must be supported by."""
+
+
+_EVIDENCE = re.compile(r"^(E\d+)=(.+)@(\d+):(.+)$")
+
+
+def cited_texts(store: EvidenceStore, record: RunRecord) -> dict[str, CitedText]:
+    """Every citable id of the run with its stored text: research sources, or ask evidence."""
+    texts: dict[str, CitedText] = {}
+    for event in record.events:
+        if event.stage == "source":
+            s = event.payload["source"]
+            texts[s["source_id"]] = CitedText(s["source_id"], s.get("url"), s.get("page_text") or s.get("content", ""))
+    for ref in record.retrieval.get("evidence") or []:
+        match = _EVIDENCE.match(ref)
+        if not match:
+            continue
+        ident, doc_id, version, section_id = match.groups()
+        section = next((s for s in store.sections(doc_id, int(version)) if s.section_id == section_id), None)
+        if section is not None:
+            origin = store.version(doc_id, int(version)).provenance.origin_url
+            texts[ident] = CitedText(ident, origin, strip_deleted_parts(section.text))
+    return texts
+
+
+def report_text(record: RunRecord) -> str:
+    """The text whose claims are verified: the validated research body, or the ask answer."""
+    if record.kind == "research":
+        return str(record.result.get("body") or "")
+    return str(record.result.get("text") or "")
+
+
+_CONTRADICTIONS = ("wrong number", "negation mismatch", "overstated scope", "date")
+
+
+def _about_the_source(check: SupportCheck) -> bool:
+    if check.decision is Decision.SUPPORTED:
+        return True
+    return check.span_found and (bool(check.missing) or any(k in check.reason for k in _CONTRADICTIONS))
+
+
+def decide(claim: Claim, checks: Sequence[SupportCheck]) -> tuple[Decision, LedgerAction]:
+    """The ledger decision and action for one claim from its per-source checks."""
+    if claim.kind is not ClaimKind.FACT:
+        return Decision.UNREVIEWED, LedgerAction.LABEL_AS_INFERENCE
+    if not checks:
+        return Decision.UNSUPPORTED, LedgerAction.REMOVE  # an unmapped factual claim
+    decisions = {c.decision for c in checks}
+    if Decision.CONFLICTING in decisions or (
+        Decision.SUPPORTED in decisions
+        and len(decisions) > 1
+        and any(c.decision is Decision.UNSUPPORTED and c.span_found and c.missing for c in checks)
+    ):
+        return Decision.CONFLICTING, LedgerAction.INVESTIGATE
+    if Decision.SUPPORTED in decisions:
+        return Decision.SUPPORTED, LedgerAction.ACCEPT
+    if any(c.span_found for c in checks):
+        return Decision.UNSUPPORTED, LedgerAction.NARROW  # a span exists, but the claim says more
+    return Decision.UNSUPPORTED, LedgerAction.REMOVE
+
+
+def build_ledger(
+    record: RunRecord, texts: Mapping[str, CitedText], overrides: Mapping[str, tuple[str, str, str]] | None = None
+) -> list[LedgerEntry]:
+    """One entry per claim of the run's report; ``overrides`` maps claim ids to (decision, reviewer, reason)."""
+    entries = []
+    for claim in extract_claims(report_text(record)):
+        checks = tuple(
+            check_support(claim, ident, texts[ident].page_text) for ident in claim.cited_ids if ident in texts
+        )
+        unknown = [i for i in claim.cited_ids if i not in texts]
+        checks += tuple(
+            SupportCheck(i, None, False, (), Decision.UNSUPPORTED, "cites no stored source") for i in unknown
+        )
+        if claim.kind is not ClaimKind.FACT and any(_about_the_source(c) for c in checks):
+            # A cited sentence that the source states ("사용자는 ... 하여야 한다" in a statute), or
+            # that the source contradicts (a wrong figure, a dropped condition, a flipped negation),
+            # is a claim about the source: it is checked as a fact. Only the writer's own advice and
+            # conclusions, which the source neither states nor contradicts, stay labelled.
+            claim = replace(claim, kind=ClaimKind.FACT)
+        decision, action = decide(claim, checks)
+        best = next((c for c in checks if c.decision is Decision.SUPPORTED), None) or next(
+            (c for c in checks if c.span), None
+        )
+        entry = LedgerEntry(
+            claim=claim,
+            scope=claim_scope(claim.text),
+            checks=checks,
+            decision=decision,
+            action=action,
+            source_url=texts[best.source_id].url if best and best.source_id in texts else None,
+            quote=best.span if best else None,
+        )
+        entries.append(_overridden(entry, (overrides or {}).get(claim.claim_id)))
+    return entries
+
+
+_ACTIONS = {
+    Decision.SUPPORTED: LedgerAction.ACCEPT,
+    Decision.UNSUPPORTED: LedgerAction.REMOVE,
+    Decision.CONFLICTING: LedgerAction.INVESTIGATE,
+    Decision.UNREVIEWED: LedgerAction.INVESTIGATE,
+}
+
+
+def _overridden(entry: LedgerEntry, override: tuple[str, str, str] | None) -> LedgerEntry:
+    if override is None:
+        return entry
+    decision, reviewer, reason = override
+    chosen = Decision(decision)
+    return replace(entry, decision=chosen, action=_ACTIONS[chosen], reviewer=reviewer, review_reason=reason)
+
+
+def entry_json(entry: LedgerEntry) -> dict[str, Any]:
+    """A ledger entry as JSON-ready data."""
+    from dataclasses import asdict
+
+    data = asdict(entry)
+    data["claim"]["kind"] = entry.claim.kind.value
+    data["decision"] = entry.decision.value
+    data["action"] = entry.action.value
+    for check in data["checks"]:
+        check["decision"] = check["decision"].value if hasattr(check["decision"], "value") else check["decision"]
+    return data
+
+
+__all__ += ["entry_json"]
