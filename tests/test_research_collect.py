@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import shutil
-import time
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -455,20 +454,18 @@ def _fingerprint(result: RoundResult, state: CollectionState, usage: BudgetUsage
 
 @pytest.mark.slow
 def test_concurrent_and_sequential_rounds_are_identical() -> None:
-    outcomes, times = {}, {}
+    outcomes = {}
     for concurrent in (False, True):
         with FakeTavilyServer(api_key=KEY) as server:
             settings = TavilySettings(api_key=Secret(KEY), base_url=server.base_url, timeout_s=10)
             with TavilyConnection(settings) as connection:
                 run = Harness(server, TavilySearch(connection=connection), TavilyExtract(connection=connection))
                 serve(run, _busy_web())
-                started = time.perf_counter()
                 result, state, usage = run.run(
                     ["slow query", "medium query", "fast query", "last query"],
                     budget=Budget(max_searches=5, max_extractions=6),
                     concurrent=concurrent,
                 )
-                times[concurrent] = time.perf_counter() - started
                 outcomes[concurrent] = _fingerprint(result, state, usage, run.sleeps)
     assert outcomes[True] == outcomes[False]
     sources, attempts, skipped, stop, *_ = outcomes[True]
@@ -481,8 +478,8 @@ def test_concurrent_and_sequential_rounds_are_identical() -> None:
     assert ("extract", "https://b.example/missing", False, EXTRACT_FAILED) in attempts
     assert [(s[1], s[2]) for s in skipped] == [("https://shared.example/x#dup", "already_tried")]
     assert stop is StopReason.EXTRACTIONS_EXHAUSTED  # the last query's page found no budget
-    # The searches (0.4 + 0.25 + 0.1 s) and extractions (0.4 + 0.2 s) overlapped.
-    assert times[True] < times[False] - 0.3
+    # How much the calls overlap is measured in benchmarks/research_loop.py, not asserted here:
+    # a wall-clock comparison fails on a busy machine.
 
 
 # -- sources: provenance, excerpt, untrusted content -----------------------------------------------

@@ -41,3 +41,13 @@ def retrieval(
     misses = [r for r in report.results if r.rank is None]
     if misses:
         console.print(f"{len(misses)} queries had no gold hit in the top 10, e.g. {misses[0].id}: {misses[0].query}")
+
+
+def _register_support() -> None:
+    # The support evaluation lives in its own module; it is one more command of this group.
+    from citewise.cli.eval_support import support
+
+    app.command("support")(support)
+
+
+_register_support()
