@@ -64,7 +64,7 @@ def ask(store: EvidenceStore, question: str, plan: RetrievalPlan, settings: AskS
     settings = settings or AskSettings()
     runs = RunStore(store)
     run_id = runs.create("ask", question, settings.mode)
-    runs.append(run_id, "plan", _plan_record(plan))
+    runs.append(run_id, "plan", plan.describe())
     items = _retrieve(store, question, plan, settings.candidates)
     runs.append(run_id, "retrieve", {"candidates": [_item_ref(i) for i in items]})
     gated = gate(store, plan, items, today=settings.today)
@@ -75,19 +75,6 @@ def ask(store: EvidenceStore, question: str, plan: RetrievalPlan, settings: AskS
     result = answer_from_evidence(store, question, plan, settings, run_id, gated, ranking, evidence)
     record_run(runs, result, gated, ranking)
     return result
-
-
-def _plan_record(plan: RetrievalPlan) -> dict[str, Any]:
-    return {
-        "pairs": sorted(f"{d}:{s}" for d, s in plan.pairs),
-        "docs": sorted(plan.docs),
-        "origins": list(plan.origins),
-        "required_uses": list(plan.required_uses),
-        "as_of": plan.as_of.isoformat() if plan.as_of else None,
-        "approval_required": plan.approval_required,
-        "rules": list(plan.rules),
-        "near_duplicate_threshold": plan.near_duplicate_threshold,
-    }
 
 
 def _item_ref(item: Any) -> str:

@@ -121,6 +121,19 @@ class RetrievalPlan:
         if unknown:
             raise NotFoundError(f"the plan names documents not in the store: {', '.join(unknown)}")
 
+    def describe(self) -> dict[str, object]:
+        """The plan as plain values, for the audit record and cache keys."""
+        return {
+            "pairs": sorted(f"{doc}:{section}" for doc, section in self.pairs),
+            "docs": sorted(self.docs),
+            "origins": list(self.origins),
+            "required_uses": list(self.required_uses),
+            "as_of": self.as_of.isoformat() if self.as_of else None,
+            "approval_required": self.approval_required,
+            "rules": list(self.rules),
+            "near_duplicate_threshold": self.near_duplicate_threshold,
+        }
+
     def permits_pair(self, doc_id: str, section_id: str) -> bool:
         """True when no pairs are given or (doc_id, section_id) is exactly one of them."""
         return not self.pairs or (doc_id, section_id) in self.pairs

@@ -86,7 +86,7 @@ class LocalSearch:
 
     @property
     def options(self) -> Mapping[str, object]:
-        return {"store": self.store.url, "k": self.k, "plan": _describe(self.plan)}
+        return {"store": self.store.url, "k": self.k, "plan": self.plan.describe()}
 
     def search(self, query: str) -> SearchResponse:
         """Eligible sections for ``query``, best first (at most ``k``)."""
@@ -130,7 +130,7 @@ class LocalExtractor:
 
     @property
     def options(self) -> Mapping[str, object]:
-        return {"store": self.store.url, "plan": _describe(self.plan)}
+        return {"store": self.store.url, "plan": self.plan.describe()}
 
     def extract(self, urls: Sequence[str]) -> ExtractResponse:
         """The full text of each eligible section named; a failure for every other URL."""
@@ -168,20 +168,6 @@ class LocalExtractor:
 
 def _title(candidate: Candidate) -> str:
     return f"{candidate.document.title} {candidate.section.heading}".strip()
-
-
-def _describe(plan: RetrievalPlan) -> dict[str, object]:
-    """The plan as plain values (part of a cache key, shown in the audit record)."""
-    return {
-        "pairs": sorted(f"{doc}:{section}" for doc, section in plan.pairs),
-        "docs": sorted(plan.docs),
-        "origins": list(plan.origins),
-        "required_uses": list(plan.required_uses),
-        "as_of": plan.as_of.isoformat() if plan.as_of else None,
-        "approval_required": plan.approval_required,
-        "rules": list(plan.rules),
-        "near_duplicate_threshold": plan.near_duplicate_threshold,
-    }
 
 
 def register(registry: ProviderRegistry) -> None:
