@@ -11,7 +11,7 @@ from citewise.ingest.base import ParsedDocument, ParsedSection
 from citewise.records import SectionKind
 from citewise.store.evidence import EvidenceStore
 
-SHARED = Path(__file__).resolve().parents[2] / "shared"
+SHARED = (Path(__file__).resolve().parents[2] / "shared").resolve()  # a symlinked shared/ too
 KR_STATUTES = SHARED / "corpora" / "kr-statutes"
 US_CFR = SHARED / "corpora" / "us-cfr"
 REPO = Path(__file__).resolve().parents[1]
