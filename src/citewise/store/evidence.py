@@ -210,26 +210,7 @@ class EvidenceStore:
         key = result.inserted_primary_key
         assert key is not None  # an INSERT always reports its key
         version_row_id = int(key[0])
-        if new_sections:
-            conn.execute(
-                sa.insert(sections),
-                [
-                    {
-                        "version_id": version_row_id,
-                        "section_id": s.section_id,
-                        "ordinal": ordinal,
-                        "heading": s.heading,
-                        "text": s.text,
-                        "content_hash": section_hash(s.heading, s.text),
-                        "kind": s.kind.value,
-                        "status": ReviewStatus.REVIEW_REQUIRED.value,
-                        "deleted": s.deleted,
-                        "reserved": s.reserved,
-                        "deleted_parts": json.dumps(list(s.deleted_parts), ensure_ascii=False),
-                    }
-                    for ordinal, s in enumerate(new_sections)
-                ],
-            )
+        _insert_sections(conn, version_row_id, new_sections)
         return version_row_id, version
 
     def documents(self) -> list[Document]:
@@ -325,6 +306,31 @@ class EvidenceStore:
                             HashMismatch(v["doc_id"], v["version"], s["section_id"], s["content_hash"], derived)
                         )
         return checked, mismatches
+
+
+def _insert_sections(conn: Connection, version_row_id: int, new_sections: Sequence[NewSection]) -> None:
+    """Store a version's sections, each ``review_required`` with its content hash."""
+    if not new_sections:
+        return
+    conn.execute(
+        sa.insert(sections),
+        [
+            {
+                "version_id": version_row_id,
+                "section_id": s.section_id,
+                "ordinal": ordinal,
+                "heading": s.heading,
+                "text": s.text,
+                "content_hash": section_hash(s.heading, s.text),
+                "kind": s.kind.value,
+                "status": ReviewStatus.REVIEW_REQUIRED.value,
+                "deleted": s.deleted,
+                "reserved": s.reserved,
+                "deleted_parts": json.dumps(list(s.deleted_parts), ensure_ascii=False),
+            }
+            for ordinal, s in enumerate(new_sections)
+        ],
+    )
 
 
 def version_from_row(r: RowMapping) -> DocumentVersion:
