@@ -26,8 +26,8 @@ from typing import Final
 
 from citewise.search.analyze import analyze
 from citewise.verify.claims import claim_scope
+from citewise.verify.figures import Figure, date_parts, figures
 from citewise.verify.records import Claim, ClaimKind, Decision, SupportCheck
-from citewise.verify.support import Figure, date_parts, figures
 
 __all__ = [
     "DUPLICATE_SIMILARITY",

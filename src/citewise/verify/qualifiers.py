@@ -1,0 +1,184 @@
+"""Negation and scope: what a claim asserts beyond the figures and names its source shares.
+
+Rules 6 and 7 of :func:`citewise.verify.support.check_support`, applied once the span is found
+and its figures, dates and names agree with the claim:
+
+- :func:`negation_mismatch`: a predicate the claim negates ("not", "no", "never", 않, 없, 못,
+  아니) must not be affirmed by the span's sentence, and a predicate that sentence negates must
+  not be affirmed by the claim. :func:`negated_keys` finds the negated predicates; "without"/없이
+  and "not only"/뿐만 아니라 are not negations of a predicate.
+- :func:`scope_problem`: a claim that says all / always / every / anyone / 모든 / 항상 / 언제든지 /
+  누구나 while the span qualifies (some, only, unless, 일부, 경우, 다만, 이상 ...) overstates; so
+  does a claim that drops or changes the bound on a figure (the span's "5명 이상" as the claim's
+  "5명", or "이상" as "미만").
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from typing import Final
+
+from citewise.search.analyze import analyze
+from citewise.verify.claims import NUMBER_PATTERN
+from citewise.verify.figures import Figure, as_digits, parse_figure
+
+__all__ = ["negated_keys", "negation_mismatch", "scope_problem"]
+
+# -- negation -----------------------------------------------------------------------------------------
+
+_NEG_EN = re.compile(r"\b(?:not|no|never|cannot|none|nor)\b|n't\b", re.IGNORECASE)
+_NOT_NEG_EN = re.compile(r"\bnot only\b|\bno\.\s*\d|\bno (?:longer|more than|less than|later than)\b", re.IGNORECASE)
+_NEG_KO = re.compile(r"않|없(?!이)|(?<!잘)못(?!지않)|아니(?!라)")
+_KO_WORD = re.compile(r"[가-힣]+")
+_LIGHT_VERBS: Final = frozenset({"하지", "하지는", "되지", "되지는"})
+_BOUND_NOUNS: Final = frozenset({"수", "수가", "것", "것이", "바", "적", "필요가", "필요는"})
+
+
+def _key(word: str) -> str | None:
+    hangul = "".join(_KO_WORD.findall(word))
+    if hangul:
+        return hangul[:2] if len(hangul) >= 3 else hangul[:1]
+    stems = analyze(word)
+    return stems[0] if stems else None
+
+
+def negated_keys(text: str) -> tuple[frozenset[str], frozenset[str]]:
+    """``(negated, affirmed)``: keys of predicates ``text`` negates, and of the words it does not negate.
+
+    A key is a word's first syllable or two (Korean) or its stem (English). The negated predicate
+    is the word before 않/못하/아니하/없 (거절하지 못한다 → 거절; 권리가 없다 → 권리), the word after
+    a short negation (못 간다, does not apply, no fee).
+
+    >>> sorted(negated_keys("임대인은 거절하지 못한다")[0])
+    ['거절']
+    >>> sorted(negated_keys("The fee does not apply to tenants")[0])
+    ['appli']
+    """
+    cleaned = _NOT_NEG_EN.sub(" ", unicodedata.normalize("NFKC", text))
+    words = re.findall(r"[\w']+", cleaned)
+    negated: set[str] = set()
+    untouched = set(range(len(words)))  # words neither negations nor negated
+    for i, _word in enumerate(words):
+        target = _negation_target(words, i)
+        if target is None:
+            continue
+        index, text_of_target = target
+        untouched.difference_update(range(min(index, i), max(index, i) + 1))
+        if (key := _key(text_of_target)) is not None:
+            negated.add(key)
+    affirmed = {key for i in untouched if (key := _key(words[i])) is not None}
+    return frozenset(negated), frozenset(affirmed)
+
+
+def _negation_target(words: list[str], i: int) -> tuple[int, str] | None:
+    """``(index, text)`` of the predicate negated by ``words[i]``, or None if it negates nothing."""
+    word = words[i]
+    if _NEG_EN.fullmatch(word) or word.lower().endswith("n't"):
+        for j in range(i + 1, min(i + 3, len(words))):
+            if words[j].lower() not in {"be", "been", "to", "a", "an", "the", "have", "has", "any"}:
+                return j, words[j]
+        return None
+    found = _NEG_KO.search(word) if _KO_WORD.match(word) else None
+    if found is None:
+        return None
+    if found.start() > 0 and not word.startswith("안"):
+        return i, word[: found.start()]  # 할수없다, 적용되지않는: the stem is in the same word
+    if word in ("안", "못") and i + 1 < len(words):
+        return i + 1, words[i + 1]  # short negation: 못 간다
+    if i == 0:
+        return None
+    j = i - 1
+    if words[j] in _BOUND_NOUNS and j > 0:
+        j -= 1  # 넘을 수 없다: the predicate is 넘을, not 수
+    elif words[j] in _LIGHT_VERBS and j > 0 and words[j - 1].endswith(("을", "를")):
+        j -= 1  # 예고를 하지 아니하다: the predicate is 예고 (its object), not 하
+    return j, words[j]
+
+
+def negation_mismatch(claim: str, sentence: str) -> str | None:
+    """The reason ``claim`` and ``sentence`` disagree on negating a predicate, or None.
+
+    ``sentence`` is the sentence of the span closest to the claim: a rule and its proviso
+    ("applies ... 다만, ... does not apply") affirm and negate the same predicate.
+
+    >>> negation_mismatch("The fee does not apply to tenants", "The fee applies to tenants.")
+    "negation mismatch: the claim negates 'appli…', the span does not"
+    """
+    claim_neg, claim_pos = negated_keys(claim)
+    span_neg, span_pos = negated_keys(sentence)
+    if not span_neg:
+        for key in sorted(claim_neg):
+            if key in span_pos:
+                return f"negation mismatch: the claim negates '{key}…', the span does not"
+    for key in sorted(span_neg):
+        # A predicate the span both negates and affirms ("notify ...; if not notified ...") is no evidence.
+        if key in claim_pos and key not in claim_neg and key not in span_pos:
+            return f"negation mismatch: the span negates '{key}…', the claim does not"
+    return None
+
+
+# -- scope --------------------------------------------------------------------------------------------
+
+_UNIVERSAL = re.compile(
+    r"\b(?:all|always|every|everyone|everybody|in all cases|without exception|regardless|whatever|at any time)\b"
+    r"|모든|항상|언제나|언제든지|누구나|무조건|어떠한 경우에도|어떤 경우에도|예외 없이|예외없이|전부|모두|반드시",
+    re.IGNORECASE,
+)
+_QUALIFIER = re.compile(
+    r"\b(?:some|certain|only|unless|except|provided|if|when|at least|at most|up to|more than|less than|may)\b"
+    r"|일부|경우|다만|단서|이상|이하|초과|미만|이내|한하여|한정|때에는|제외|때",
+    re.IGNORECASE,
+)
+_BOUND_AFTER = re.compile(
+    r"^\s*(?:을|를|의)?\s?(이상|이하|초과|미만|이내|까지|넘|or more|or less|or fewer|and over|and above)"
+)
+_BOUND_BEFORE = re.compile(
+    r"(at least|at most|no more than|no less than|more than|less than|fewer than|up to|over|under"
+    r"|최소|최대|최소한|적어도)\s*$",
+    re.IGNORECASE,
+)
+_BOUND_CLASS: Final = {
+    "이상": "≥", "at least": "≥", "or more": "≥", "no less than": "≥", "최소": "≥", "최소한": "≥", "적어도": "≥",
+    "and over": "≥", "and above": "≥",
+    "이하": "≤", "at most": "≤", "or less": "≤", "or fewer": "≤", "no more than": "≤", "up to": "≤",
+    "최대": "≤", "이내": "≤", "까지": "≤",
+    "초과": ">", "넘": ">", "more than": ">", "over": ">",
+    "미만": "<", "less than": "<", "fewer than": "<", "under": "<",
+}  # fmt: skip
+
+
+def _bounds(text: str) -> list[tuple[Figure, str | None]]:
+    """Each figure of ``text`` with the class of the bound written next to it (≥, ≤, >, <), if any."""
+    text = as_digits(unicodedata.normalize("NFKC", text))
+    result: list[tuple[Figure, str | None]] = []
+    for match in NUMBER_PATTERN.finditer(text):
+        figure = parse_figure(match.group())
+        if figure is None:
+            continue
+        after = _BOUND_AFTER.match(text[match.end() :])
+        before = _BOUND_BEFORE.search(text[max(0, match.start() - 16) : match.start()])
+        word = (after.group(1) if after else None) or (before.group(1).lower() if before else None)
+        result.append((figure, _BOUND_CLASS.get(word) if word else None))
+    return result
+
+
+def scope_problem(claim: str, span: str) -> str | None:
+    """The reason ``claim`` states a broader scope than ``span``, or None."""
+    universal = _UNIVERSAL.search(claim)
+    if universal and not re.search(re.escape(universal.group()), span, re.IGNORECASE):
+        qualifier = _QUALIFIER.search(span)
+        if qualifier:
+            return (
+                f"overstated scope: the claim says '{universal.group()}', the span qualifies it ('{qualifier.group()}')"
+            )
+    span_bounds = _bounds(span)
+    for figure, bound in _bounds(claim):
+        agreeing = [other_bound for other, other_bound in span_bounds if figure.matches(other)]
+        if not agreeing or bound in agreeing or (bound is not None and None in agreeing):
+            continue  # a claim may be narrower than its span, never broader
+        written = next(other.text for other, _b in span_bounds if figure.matches(other))
+        if bound is None:
+            return f"overstated scope: the span bounds {written} ('{agreeing[0]}'), the claim drops it"
+        return f"overstated scope: the claim bounds {figure.text} as '{bound}', the span as '{agreeing[0]}'"
+    return None
