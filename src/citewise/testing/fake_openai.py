@@ -24,17 +24,13 @@ Only the standard library is used, so users can import this in their own tests w
 
 from __future__ import annotations
 
-import contextlib
 import json
-import socket
-import threading
 import time
-from collections import deque
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from types import TracebackType
 from typing import Any
+
+from citewise.testing._loopback import LoopbackHandler, LoopbackServer, ReceivedRequest
 
 __all__ = [
     "FakeError",
@@ -98,19 +94,7 @@ Scripted = FakeReply | FakeError | FakeRaw
 Responder = Callable[[Any], "Scripted | str"]
 
 
-@dataclass(frozen=True)
-class ReceivedRequest:
-    """One request the server received, for assertions."""
-
-    method: str
-    path: str
-    headers: Mapping[str, str]
-    """Header names lower-cased."""
-    json: Any
-    """The decoded JSON body (``None`` if the body was not JSON)."""
-
-
-class FakeOpenAIServer:
+class FakeOpenAIServer(LoopbackServer[Scripted]):
     """A threaded loopback server speaking OpenAI Chat Completions; see the module docstring.
 
     ``api_key``: when given, any other bearer token is answered with 401 (a missing
@@ -125,24 +109,11 @@ class FakeOpenAIServer:
         latency_s: float = 0.0,
         tokens_per_s: float | None = None,
     ) -> None:
-        self.api_key = api_key
-        self.latency_s = latency_s
+        super().__init__(_Handler, api_key=api_key, latency_s=latency_s)
         self.tokens_per_s = tokens_per_s
         self.responder: Responder | None = None
-        self.requests: list[ReceivedRequest] = []
-        self._script: deque[Scripted] = deque()
-        self._lock = threading.Lock()
-        self._closing = threading.Event()
-        self._counter = 0
-        self._httpd: _Server | None = None
-        self._thread: threading.Thread | None = None
 
-    # -- scripting ---------------------------------------------------------------------------
-
-    def enqueue(self, reply: Scripted) -> None:
-        """Queue any scripted reply."""
-        with self._lock:
-            self._script.append(reply)
+    # -- scripting (``enqueue`` and ``pending`` come from LoopbackServer) --------------------
 
     def enqueue_reply(
         self,
@@ -177,77 +148,23 @@ class FakeOpenAIServer:
         """Queue an HTML page instead of JSON (a wrong base URL, a proxy's error page)."""
         self.enqueue(FakeRaw(status, body, headers=dict(headers or {})))
 
-    @property
-    def pending(self) -> int:
-        """Scripted replies not yet served."""
-        with self._lock:
-            return len(self._script)
-
-    # -- lifecycle ---------------------------------------------------------------------------
+    # -- lifecycle (``start``, ``close`` and the context manager come from LoopbackServer) ---
 
     @property
     def base_url(self) -> str:
         """``http://127.0.0.1:PORT/v1``, the value for an OpenAI client's ``base_url``."""
-        if self._httpd is None:
-            raise RuntimeError("the fake server is not running; use it as a context manager")
-        return f"http://127.0.0.1:{self._httpd.server_port}/v1"
-
-    def start(self) -> FakeOpenAIServer:
-        """Bind an ephemeral port on 127.0.0.1 and serve in a background thread."""
-        if self._httpd is not None:
-            return self
-        self._closing.clear()
-        self._httpd = _Server(("127.0.0.1", 0), _Handler, self)
-        self._thread = threading.Thread(target=self._httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
-        self._thread.start()
-        return self
-
-    def close(self) -> None:
-        """Stop serving, cut open connections and wake delayed replies, then join every thread."""
-        httpd, self._httpd = self._httpd, None
-        if httpd is None:
-            return
-        self._closing.set()
-        httpd.shutdown()
-        httpd.drop_connections()
-        httpd.server_close()  # joins the handler threads
-        if self._thread is not None:
-            self._thread.join()
-            self._thread = None
-
-    def __enter__(self) -> FakeOpenAIServer:
-        return self.start()
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.close()
+        return self._url("/v1")
 
     # -- serving (called from handler threads) -----------------------------------------------
 
-    def _record(self, request: ReceivedRequest) -> int:
-        with self._lock:
-            self.requests.append(request)
-            self._counter += 1
-            return self._counter
-
     def _next(self, body: Any) -> Scripted:
-        with self._lock:
-            if self._script:
-                return self._script.popleft()
+        scripted = self._pop_scripted()
+        if scripted is not None:
+            return scripted
         if self.responder is None:
             return FakeError(500, "FakeOpenAIServer: no reply scripted for this request", "server_error")
         reply = self.responder(body)
         return FakeReply(reply) if isinstance(reply, str) else reply
-
-    def _sleep(self, seconds: float) -> bool:
-        """Wait, but give up as soon as the server closes. False when closing."""
-        if seconds <= 0:
-            return not self._closing.is_set()
-        return not self._closing.wait(seconds)
 
 
 def _with_delay(reply: Scripted, seconds: float) -> Scripted:
@@ -295,66 +212,25 @@ def _completion_body(reply: FakeReply, request: Any, number: int) -> dict[str, A
     return body
 
 
-class _Server(ThreadingHTTPServer):
-    # Handler threads are joined on close (no thread outlives the server); connections are cut
-    # first so a kept-alive connection cannot hold the join up.
-    daemon_threads = False
-    block_on_close = True
-
-    def __init__(self, address: tuple[str, int], handler: type[_Handler], fake: FakeOpenAIServer) -> None:
-        self.fake = fake
-        self.connections: set[socket.socket] = set()
-        self.connections_lock = threading.Lock()
-        super().__init__(address, handler)
-
-    def drop_connections(self) -> None:
-        with self.connections_lock:
-            open_connections = list(self.connections)
-        for connection in open_connections:
-            with contextlib.suppress(OSError):
-                connection.shutdown(socket.SHUT_RDWR)
-
-    def handle_error(self, request: Any, client_address: Any) -> None:
-        # A client that timed out and hung up is expected here, not a failure worth a traceback.
-        return
-
-
-class _Handler(BaseHTTPRequestHandler):
-    protocol_version = "HTTP/1.1"
-    server: _Server
-    timeout = 30  # a stuck client cannot keep a handler thread forever
-    disable_nagle_algorithm = True  # headers and body go out as separate writes; no 40 ms stalls
-
-    def setup(self) -> None:
-        super().setup()
-        with self.server.connections_lock:
-            self.server.connections.add(self.connection)
-
-    def finish(self) -> None:
-        with self.server.connections_lock:
-            self.server.connections.discard(self.connection)
-        with contextlib.suppress(OSError):
-            super().finish()
-
-    def log_message(self, format: str, *args: Any) -> None:
-        return
+class _Handler(LoopbackHandler[FakeOpenAIServer]):
+    """Answers ``POST /v1/chat/completions`` in OpenAI's shape; every other path with 404."""
 
     def do_GET(self) -> None:
         self._read_and_record()
         self._send_json(404, _error_body(f"Invalid URL (GET {self.path})", "invalid_request_error"))
 
     def do_POST(self) -> None:
-        fake = self.server.fake
+        fake = self.fake
         body = self._read_and_record()
-        if self.path.split("?")[0].rstrip("/") != CHAT_PATH:
+        if self._route() != CHAT_PATH:
             self._send_json(404, _error_body(f"Invalid URL (POST {self.path})", "invalid_request_error"))
             return
-        auth = self.headers.get("authorization", "")
-        if not auth.startswith("Bearer ") or not auth.removeprefix("Bearer ").strip():
+        key = self._bearer_key()
+        if key is None:
             message = "You didn't provide an API key. Send it as 'Authorization: Bearer YOUR_KEY'."
             self._send_json(401, _error_body(message, "invalid_request_error"))
             return
-        if fake.api_key is not None and auth.removeprefix("Bearer ").strip() != fake.api_key:
+        if fake.api_key is not None and key != fake.api_key:
             message = "Incorrect API key provided."
             self._send_json(401, _error_body(message, "invalid_request_error", "invalid_api_key"))
             return
@@ -368,25 +244,8 @@ class _Handler(BaseHTTPRequestHandler):
             return
         self._answer(fake._next(body), body)
 
-    def _read_and_record(self) -> Any:
-        length = int(self.headers.get("content-length") or 0)
-        raw = self.rfile.read(length) if length else b""
-        try:
-            body = json.loads(raw) if raw else None
-        except ValueError:
-            body = None
-        self.number = self.server.fake._record(
-            ReceivedRequest(
-                method=self.command,
-                path=self.path,
-                headers={k.lower(): v for k, v in self.headers.items()},
-                json=body,
-            )
-        )
-        return body
-
     def _answer(self, reply: Scripted, request: dict[str, Any]) -> None:
-        fake = self.server.fake
+        fake = self.fake
         request_id = {"x-request-id": f"req_fake{self.number}"}
         wait = fake.latency_s + reply.delay
         if isinstance(reply, FakeReply):
@@ -402,23 +261,4 @@ class _Handler(BaseHTTPRequestHandler):
         else:
             status, body, content_type = reply.status, reply.body.encode(), reply.content_type
             headers = dict(reply.headers)
-        if not fake._sleep(wait):
-            self.close_connection = True  # the server is closing; the client gets no answer
-            return
-        self._send(status, body, content_type, headers)
-
-    def _send_json(self, status: int, body: bytes, headers: Mapping[str, str] | None = None) -> None:
-        self._send(status, body, "application/json", headers or {})
-
-    def _send(self, status: int, body: bytes, content_type: str, headers: Mapping[str, str]) -> None:
-        try:
-            self.send_response(status)
-            self.send_header("content-type", content_type)
-            self.send_header("content-length", str(len(body)))
-            for name, value in headers.items():
-                self.send_header(name, value)
-            self.end_headers()
-            self.wfile.write(body)
-        except OSError:
-            # The client gave up (its timeout) before the reply was ready.
-            self.close_connection = True
+        self._reply_after(wait, status, body, content_type, headers)

@@ -35,20 +35,14 @@ Only the standard library is used, so users can import this in their own tests w
 
 from __future__ import annotations
 
-import contextlib
 import json
 import math
-import socket
-import threading
 import uuid
-from collections import deque
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from types import TracebackType
 from typing import Any
 
-from citewise.testing.fake_openai import ReceivedRequest
+from citewise.testing._loopback import LoopbackHandler, LoopbackServer, ReceivedRequest
 
 __all__ = [
     "FakeDelay",
@@ -177,7 +171,7 @@ def synthetic_extract(request: Any) -> FakeExtractReply:
     return FakeExtractReply([{"url": url, "raw_content": f"# Page\n\nThe text of {url}.\n"} for url in urls])
 
 
-class FakeTavilyServer:
+class FakeTavilyServer(LoopbackServer[Scripted]):
     """A threaded loopback server speaking Tavily Search and Extract; see the module docstring.
 
     ``api_key``: when given, any other key is answered with 401 (a request with no key always is).
@@ -192,27 +186,13 @@ class FakeTavilyServer:
         search_responder: SearchResponder | None = None,
         extract_responder: ExtractResponder | None = None,
     ) -> None:
-        self.api_key = api_key
-        self.latency_s = latency_s
+        super().__init__(_Handler, api_key=api_key, latency_s=latency_s)
         self.search_responder = search_responder
         """Answers ``/search`` when nothing is scripted."""
         self.extract_responder = extract_responder
         """Answers ``/extract`` when nothing is scripted."""
-        self.requests: list[ReceivedRequest] = []
-        """Every request received, in order (header names lower-cased)."""
-        self._script: deque[Scripted] = deque()
-        self._lock = threading.Lock()
-        self._closing = threading.Event()
-        self._counter = 0
-        self._httpd: _Server | None = None
-        self._thread: threading.Thread | None = None
 
-    # -- scripting ---------------------------------------------------------------------------
-
-    def enqueue(self, reply: Scripted) -> None:
-        """Queue any scripted reply."""
-        with self._lock:
-            self._script.append(reply)
+    # -- scripting (``enqueue`` and ``pending`` come from LoopbackServer) --------------------
 
     def enqueue_search(
         self,
@@ -257,66 +237,17 @@ class FakeTavilyServer:
         """Queue a reply that only comes after ``seconds`` (to make clients time out)."""
         self.enqueue(FakeDelay(seconds, then))
 
-    @property
-    def pending(self) -> int:
-        """Scripted replies not yet served."""
-        with self._lock:
-            return len(self._script)
-
-    # -- lifecycle ---------------------------------------------------------------------------
+    # -- lifecycle (``start``, ``close`` and the context manager come from LoopbackServer) ---
 
     @property
     def base_url(self) -> str:
         """``http://127.0.0.1:PORT``, the value for ``api_base_url`` / ``CITEWISE_TAVILY_BASE_URL``."""
-        if self._httpd is None:
-            raise RuntimeError("the fake server is not running; use it as a context manager")
-        return f"http://127.0.0.1:{self._httpd.server_port}"
-
-    def start(self) -> FakeTavilyServer:
-        """Bind an ephemeral port on 127.0.0.1 and serve in a background thread."""
-        if self._httpd is not None:
-            return self
-        self._closing.clear()
-        self._httpd = _Server(("127.0.0.1", 0), _Handler, self)
-        self._thread = threading.Thread(target=self._httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
-        self._thread.start()
-        return self
-
-    def close(self) -> None:
-        """Stop serving, cut open connections and wake delayed replies, then join every thread."""
-        httpd, self._httpd = self._httpd, None
-        if httpd is None:
-            return
-        self._closing.set()
-        httpd.shutdown()
-        httpd.drop_connections()
-        httpd.server_close()  # joins the handler threads
-        if self._thread is not None:
-            self._thread.join()
-            self._thread = None
-
-    def __enter__(self) -> FakeTavilyServer:
-        return self.start()
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.close()
+        return self._url()
 
     # -- serving (called from handler threads) -----------------------------------------------
 
-    def _record(self, request: ReceivedRequest) -> int:
-        with self._lock:
-            self.requests.append(request)
-            self._counter += 1
-            return self._counter
-
     def _next(self, path: str, body: Any) -> Reply:
-        with self._lock:
-            scripted = self._script.popleft() if self._script else None
+        scripted = self._pop_scripted()
         delay = 0.0
         if isinstance(scripted, FakeDelay):
             delay, scripted = scripted.seconds, scripted.then
@@ -339,12 +270,6 @@ class FakeTavilyServer:
             if default_empty:
                 return FakeExtractReply()
         return FakeTavilyError(500, f"FakeTavilyServer: no reply scripted for POST {path}")
-
-    def _sleep(self, seconds: float) -> bool:
-        """Wait, but give up as soon as the server closes. False when closing."""
-        if seconds <= 0:
-            return not self._closing.is_set()
-        return not self._closing.wait(seconds)
 
 
 def _with_delay(reply: Reply, seconds: float) -> Reply:
@@ -441,58 +366,17 @@ def _invalid_request(path: str, body: Any) -> str | None:
     return None
 
 
-class _Server(ThreadingHTTPServer):
-    # Handler threads are joined on close (no thread outlives the server); connections are cut
-    # first so a kept-alive connection cannot hold the join up.
-    daemon_threads = False
-    block_on_close = True
-
-    def __init__(self, address: tuple[str, int], handler: type[_Handler], fake: FakeTavilyServer) -> None:
-        self.fake = fake
-        self.connections: set[socket.socket] = set()
-        self.connections_lock = threading.Lock()
-        super().__init__(address, handler)
-
-    def drop_connections(self) -> None:
-        with self.connections_lock:
-            open_connections = list(self.connections)
-        for connection in open_connections:
-            with contextlib.suppress(OSError):
-                connection.shutdown(socket.SHUT_RDWR)
-
-    def handle_error(self, request: Any, client_address: Any) -> None:
-        # A client that timed out and hung up is expected here, not a failure worth a traceback.
-        return
-
-
-class _Handler(BaseHTTPRequestHandler):
-    protocol_version = "HTTP/1.1"
-    server: _Server
-    timeout = 30  # a stuck client cannot keep a handler thread forever
-    disable_nagle_algorithm = True  # headers and body go out as separate writes; no 40 ms stalls
-
-    def setup(self) -> None:
-        super().setup()
-        with self.server.connections_lock:
-            self.server.connections.add(self.connection)
-
-    def finish(self) -> None:
-        with self.server.connections_lock:
-            self.server.connections.discard(self.connection)
-        with contextlib.suppress(OSError):
-            super().finish()
-
-    def log_message(self, format: str, *args: Any) -> None:
-        return
+class _Handler(LoopbackHandler[FakeTavilyServer]):
+    """Answers ``POST /search`` and ``POST /extract`` in Tavily's shape; GET with 405, other paths with 404."""
 
     def do_GET(self) -> None:
         self._read_and_record()
         self._send_json(405, json.dumps({"detail": "Method Not Allowed"}).encode())
 
     def do_POST(self) -> None:
-        fake = self.server.fake
+        fake = self.fake
         body = self._read_and_record()
-        path = self.path.split("?")[0].rstrip("/")
+        path = self._route()
         if path not in (SEARCH_PATH, EXTRACT_PATH):
             self._send_json(404, json.dumps({"detail": "Not Found"}).encode())
             return
@@ -507,33 +391,16 @@ class _Handler(BaseHTTPRequestHandler):
         self._answer(fake._next(path, body), path, body)
 
     def _key(self, body: Any) -> str | None:
-        auth = self.headers.get("authorization", "")
-        if auth.startswith("Bearer ") and auth.removeprefix("Bearer ").strip():
-            return auth.removeprefix("Bearer ").strip()
+        # tavily-python sends the bearer header; older clients put ``api_key`` in the body.
+        bearer = self._bearer_key()
+        if bearer is not None:
+            return bearer
         if isinstance(body, dict) and isinstance(body.get("api_key"), str) and body["api_key"]:
             return str(body["api_key"])
         return None
 
-    def _read_and_record(self) -> Any:
-        length = int(self.headers.get("content-length") or 0)
-        raw = self.rfile.read(length) if length else b""
-        try:
-            body = json.loads(raw) if raw else None
-        except ValueError:
-            body = None
-        self.number = self.server.fake._record(
-            ReceivedRequest(
-                method=self.command,
-                path=self.path,
-                headers={k.lower(): v for k, v in self.headers.items()},
-                json=body,
-            )
-        )
-        return body
-
     def _answer(self, reply: Reply, path: str, request: dict[str, Any]) -> None:
-        fake = self.server.fake
-        wait = fake.latency_s + reply.delay
+        wait = self.fake.latency_s + reply.delay
         content_type = "application/json"
         if isinstance(reply, FakeSearchReply | FakeExtractReply):
             expected = FakeSearchReply if path == SEARCH_PATH else FakeExtractReply
@@ -548,23 +415,4 @@ class _Handler(BaseHTTPRequestHandler):
             status, body = reply.status, _error_body(reply.message)
         else:
             status, body, content_type = reply.status, reply.body.encode(), reply.content_type
-        if not fake._sleep(wait):
-            self.close_connection = True  # the server is closing; the client gets no answer
-            return
-        self._send(status, body, content_type, reply.headers)
-
-    def _send_json(self, status: int, body: bytes) -> None:
-        self._send(status, body, "application/json", {})
-
-    def _send(self, status: int, body: bytes, content_type: str, headers: Mapping[str, str]) -> None:
-        try:
-            self.send_response(status)
-            self.send_header("content-type", content_type)
-            self.send_header("content-length", str(len(body)))
-            for name, value in headers.items():
-                self.send_header(name, value)
-            self.end_headers()
-            self.wfile.write(body)
-        except OSError:
-            # The client gave up (its timeout) before the reply was ready.
-            self.close_connection = True
+        self._reply_after(wait, status, body, content_type, reply.headers)
