@@ -4,15 +4,7 @@
 keyless paths of citewise do not pay for it.
 """
 
-from citewise.llm.client import (
-    CallRecord,
-    ChatClient,
-    ChatResult,
-    Message,
-    ModelSettings,
-    TokenUsage,
-    model_configured,
-)
+from citewise.llm.client import ChatClient, Message
 from citewise.llm.errors import (
     ModelAuthError,
     ModelBadRequest,
@@ -29,6 +21,8 @@ from citewise.llm.errors import (
     ModelUnavailable,
     ModelUnexpectedFinish,
 )
+from citewise.llm.records import CallRecord, ChatResult, TokenUsage
+from citewise.llm.settings import ModelSettings, model_configured
 from citewise.llm.structured import (
     expect_object,
     expect_str,

@@ -19,6 +19,10 @@ What the client guarantees:
 - **Usage per call**: the model id as returned, prompt/completion/cached tokens and latency, also
   for calls that failed after the endpoint billed them.
 - **Typed errors** mapped from the SDK at this boundary; messages never contain the key.
+
+:class:`ModelSettings` and the environment it is read from live in :mod:`citewise.llm.settings`, the
+records a call leaves (:class:`TokenUsage`, :class:`ChatResult`, :class:`CallRecord`) in
+:mod:`citewise.llm.records`; both are re-exported here.
 """
 
 from __future__ import annotations
@@ -30,9 +34,7 @@ from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from types import TracebackType
 from typing import Any, TypeVar
-from urllib.parse import urlsplit
 
-from citewise.config import Secret, env
 from citewise.errors import ConfigError
 from citewise.llm.errors import (
     CallInfo,
@@ -47,6 +49,18 @@ from citewise.llm.errors import (
     display_url,
     from_sdk_error,
 )
+from citewise.llm.records import CallRecord, ChatResult, TokenUsage
+from citewise.llm.settings import (
+    BASE_URL_ENV,
+    DEFAULT_BASE_URL,
+    KEY_ENVS,
+    ModelSettings,
+    model_configured,
+)
+from citewise.llm.settings import MAX_COMPLETION_TOKENS_ENV as MAX_COMPLETION_TOKENS_ENV
+from citewise.llm.settings import MISSING_KEY_MESSAGE as MISSING_KEY_MESSAGE
+from citewise.llm.settings import STRUCTURED_OUTPUT_ENV as STRUCTURED_OUTPUT_ENV
+from citewise.llm.settings import TIMEOUT_ENV as TIMEOUT_ENV
 from citewise.llm.structured import excerpt, json_schema_format, parse_json_reply, schema_instruction
 
 __all__ = [
@@ -62,183 +76,10 @@ __all__ = [
     "model_configured",
 ]
 
-DEFAULT_BASE_URL = "https://api.cometapi.com/v1"
-BASE_URL_ENV = "CITEWISE_LLM_BASE_URL"
-KEY_ENVS = ("CITEWISE_LLM_API_KEY", "COMETAPI_KEY")
-"""Where the key is looked up, first match wins: an explicit key for ``CITEWISE_LLM_BASE_URL``
-beats the CometAPI key, so a user pointing at another endpoint does not send it the wrong one."""
-TIMEOUT_ENV = "CITEWISE_LLM_TIMEOUT"
-MAX_COMPLETION_TOKENS_ENV = "CITEWISE_LLM_MAX_COMPLETION_TOKENS"
-STRUCTURED_OUTPUT_ENV = "CITEWISE_LLM_STRUCTURED_OUTPUT"
-
-MISSING_KEY_MESSAGE = (
-    "no model key: set COMETAPI_KEY (or CITEWISE_LLM_API_KEY with CITEWISE_LLM_BASE_URL for another "
-    "OpenAI-compatible endpoint), or run without a model: citewise then uses its deterministic "
-    "evidence composer"
-)
-
 Message = Mapping[str, Any]
 """A chat message as the API takes it: ``{"role": "user", "content": "..."}``."""
 
 T = TypeVar("T")
-
-
-# -- settings ---------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class ModelSettings:
-    """How to reach the model endpoint. The key is a :class:`Secret`: it never prints."""
-
-    api_key: Secret
-    """The endpoint's key, sent as ``Authorization: Bearer``."""
-    base_url: str = DEFAULT_BASE_URL
-    """The OpenAI-compatible API root, ending in ``/v1`` for most endpoints."""
-    timeout_s: float = 60.0
-    """Seconds before a call is abandoned with :class:`ModelTimeout`."""
-    max_completion_tokens: int = 8192
-    """Default cap on reply tokens (reasoning tokens included) when a call does not give one."""
-    structured_output: bool = True
-    """Request JSON-schema output in :meth:`ChatClient.complete_json` (falls back when refused)."""
-
-    def __post_init__(self) -> None:
-        if not isinstance(self.api_key, Secret):
-            raise ConfigError("ModelSettings.api_key must be a citewise.config.Secret")
-        parts = urlsplit(self.base_url)
-        if parts.scheme not in ("http", "https") or not parts.hostname:
-            raise ConfigError(f"{BASE_URL_ENV} must be an http(s) URL, got {display_url(self.base_url)!r}")
-        if parts.username is not None or parts.password is not None:
-            # httpx would send them as Basic auth in place of the Bearer key.
-            raise ConfigError(f"{BASE_URL_ENV} must not contain user:password@; put the key in CITEWISE_LLM_API_KEY")
-        object.__setattr__(self, "base_url", self.base_url.rstrip("/"))
-        if not self.timeout_s > 0:
-            raise ConfigError(f"the model timeout must be positive seconds, got {self.timeout_s!r}")
-        if self.max_completion_tokens < 1:
-            raise ConfigError(f"max_completion_tokens must be at least 1, got {self.max_completion_tokens!r}")
-
-    @classmethod
-    def from_env(cls) -> ModelSettings:
-        """Settings from the environment; a missing key raises :class:`ConfigError` saying what to set.
-
-        Reads ``CITEWISE_LLM_API_KEY`` or ``COMETAPI_KEY``, ``CITEWISE_LLM_BASE_URL``,
-        ``CITEWISE_LLM_TIMEOUT`` (seconds), ``CITEWISE_LLM_MAX_COMPLETION_TOKENS`` and
-        ``CITEWISE_LLM_STRUCTURED_OUTPUT`` (``true``/``false``).
-        """
-        key = _key_from_env()
-        if key is None:
-            raise ConfigError(MISSING_KEY_MESSAGE)
-        options: dict[str, Any] = {}
-        if base_url := env(BASE_URL_ENV):
-            options["base_url"] = base_url
-        if timeout := env(TIMEOUT_ENV):
-            options["timeout_s"] = _parse_number(TIMEOUT_ENV, timeout, float)
-        if tokens := env(MAX_COMPLETION_TOKENS_ENV):
-            options["max_completion_tokens"] = _parse_number(MAX_COMPLETION_TOKENS_ENV, tokens, int)
-        if structured := env(STRUCTURED_OUTPUT_ENV):
-            options["structured_output"] = _parse_bool(STRUCTURED_OUTPUT_ENV, structured)
-        return cls(api_key=Secret(key), **options)
-
-
-def model_configured() -> bool:
-    """Whether a model key is set, i.e. whether citewise can use a model at all."""
-    return _key_from_env() is not None
-
-
-def _key_from_env() -> str | None:
-    for name in KEY_ENVS:
-        if value := env(name):
-            return value
-    return None
-
-
-def _parse_number(name: str, value: str, kind: type[float] | type[int]) -> Any:
-    try:
-        return kind(value)
-    except ValueError:
-        raise ConfigError(f"{name} must be a number, got {value!r}") from None
-
-
-def _parse_bool(name: str, value: str) -> bool:
-    lowered = value.lower()
-    if lowered in ("1", "true", "yes", "on"):
-        return True
-    if lowered in ("0", "false", "no", "off"):
-        return False
-    raise ConfigError(f"{name} must be true or false, got {value!r}")
-
-
-# -- records ----------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class TokenUsage:
-    """Tokens the endpoint reported for one call."""
-
-    prompt: int = 0
-    """Input tokens, cached ones included (``usage.prompt_tokens``)."""
-    completion: int = 0
-    """Output tokens, reasoning tokens included (``usage.completion_tokens``)."""
-    cached: int = 0
-    """Input tokens served from the endpoint's prompt cache (``prompt_tokens_details.cached_tokens``),
-    often billed at a lower rate."""
-
-    @property
-    def total(self) -> int:
-        return self.prompt + self.completion
-
-    def __add__(self, other: TokenUsage) -> TokenUsage:
-        return TokenUsage(self.prompt + other.prompt, self.completion + other.completion, self.cached + other.cached)
-
-
-@dataclass(frozen=True)
-class ChatResult:
-    """A finished reply: ``finish_reason == "stop"`` and non-empty text."""
-
-    text: str
-    """The reply's content."""
-    model: str
-    """The model id the endpoint says answered (may be more specific than the requested one)."""
-    requested_model: str
-    """The model id citewise asked for."""
-    finish_reason: str
-    """Always ``"stop"`` for a result; kept for the record."""
-    usage: TokenUsage | None
-    """Reported token usage; ``None`` when the endpoint sent none (unknown, not zero)."""
-    latency_s: float
-    """Seconds from sending the request to having parsed the reply."""
-    request_id: str | None = None
-    """The endpoint's ``x-request-id``, if it sent one."""
-    response_format: str | None = None
-    """The ``response_format`` type requested (``"json_schema"``), or ``None`` for plain text."""
-    structured_fallback: bool = False
-    """True when structured output was refused by the endpoint and the reply came from plain
-    prompting with the schema in the instructions instead."""
-
-
-@dataclass(frozen=True)
-class CallRecord:
-    """One request to the endpoint, successful or not, for the usage and cost ledger."""
-
-    requested_model: str
-    """The model id citewise asked for."""
-    model: str | None
-    """The model id the endpoint reported; ``None`` when there was no usable reply."""
-    started_at: datetime
-    """When the request was sent (UTC)."""
-    latency_s: float
-    """Seconds until the reply (or the failure)."""
-    outcome: str
-    """``"ok"``, or the name of the :class:`ModelError` subclass raised (e.g. ``"ModelTruncated"``)."""
-    usage: TokenUsage | None = None
-    """Tokens the endpoint reported, also for failed replies it billed; ``None`` if unknown."""
-    finish_reason: str | None = None
-    """The reply's ``finish_reason``, when there was a reply."""
-    status_code: int | None = None
-    """The HTTP status, when there was a response."""
-    request_id: str | None = None
-    """The endpoint's ``x-request-id``."""
-    response_format: str | None = None
-    """The ``response_format`` type requested, if any."""
 
 
 @dataclass
