@@ -123,4 +123,4 @@ def get_parser(name: str) -> Parser:
 
 def _load_builtin_parsers() -> None:
     # Importing the modules registers them; done lazily so `citewise --help` stays fast.
-    from citewise.ingest import jsonl, kr_statute, markup, pdf, uslm  # noqa: F401
+    from citewise.ingest import html, jsonl, kr_statute, markdown, pdf, rst, text, uslm  # noqa: F401

@@ -24,7 +24,7 @@ from typing import Any
 
 from citewise.errors import ParseError
 from citewise.ingest.base import ParsedDocument, ParsedSection, Parser, register_parser
-from citewise.ingest.markup import as_date
+from citewise.ingest.sections import as_date
 from citewise.records import SectionKind
 
 __all__ = ["JsonlParser"]

@@ -29,7 +29,7 @@ from pypdf.errors import DependencyError, FileNotDecryptedError, PyPdfError
 
 from citewise.errors import ParseError
 from citewise.ingest.base import ParsedDocument, ParsedSection, Parser, register_parser
-from citewise.ingest.markup import doc_id_from_path, file_stem
+from citewise.ingest.sections import doc_id_from_path, file_stem
 from citewise.records import SectionKind
 
 __all__ = ["PdfParser"]
