@@ -230,3 +230,18 @@ def test_runs_export_as_markdown_json_and_html(cli, tmp_path: Path) -> None:  # 
     text = page.read_text(encoding="utf-8")
     assert '<a class="cite" href="#E1" title="kr-law-001872 제26조: ' in text and '<li id="E1">' in text
     assert "unknown export format" in cli("runs", "export", run_id, "--format", "pdf", code=2)
+
+
+def test_research_verify_and_cost_keyless_through_the_cli(cli, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    for var in ("COMETAPI_KEY", "CITEWISE_LLM_API_KEY", "TAVILY_API_KEY", "PLANNER_MODEL", "WRITER_MODEL"):
+        monkeypatch.delenv(var, raising=False)
+    cli("ingest", str(SAMPLE), "--manifest", str(SAMPLE / "ingest.yaml"))
+    cli("review", "apply", str(SAMPLE / "review.yaml"))
+    result = json.loads(cli("research", "해고 예고는 며칠 전에 해야 하고 예고하지 않으면 무엇을 지급하나요?", "--json"))
+    assert result["status"] == "report" and result["sources"][0]["url"].startswith("citewise://kr-law-001872@1/")
+    assert "no model key" in result["markdown"] and "## Gaps and limitations" in result["markdown"]
+    verified = json.loads(cli("verify", result["run_id"], "--json"))
+    assert verified["acceptance"]["accepted"] is True and verified["entries"]
+    report = json.loads(cli("cost", "--prices", str(REPO / "examples" / "prices.yaml"), "--json"))
+    assert report["accepted_reports"] == 1 and report["runs"] == 1 and report["cost_per_accepted_report"] is not None
+    assert "--resume" in cli("research", code=2)
