@@ -1,6 +1,6 @@
 """Lexical order vs the embedding reranker over citewise's top-20 local search hits.
 
-    python benchmarks/rerank_quality.py [--only ares|kr] [--limit N] [--weights 0.3,0.5,0.7]
+    python benchmarks/rerank_quality.py [--only ares|kr] [--limit N] [--weights 0.5,0.7] [--timing N]
 
 Same sets as benchmarks/retrieval_quality.py:
 
@@ -45,7 +45,7 @@ from citewise.evidence.rerank import EmbeddingReranker  # noqa: E402
 from citewise.evidence.rules import Candidate  # noqa: E402
 
 DEPTH = 20
-DEFAULT_WEIGHTS = (0.3, 0.5, 0.7, 0.9)
+DEFAULT_WEIGHTS = (0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8)
 
 
 @dataclass(frozen=True)

@@ -88,6 +88,17 @@ def test_long_texts_are_truncated_not_rejected(encoder: MiniLMEncoder) -> None:
     np.testing.assert_allclose(vectors[0], vectors[1], atol=1e-6)  # the tail past 256 tokens is cut
 
 
+@pytest.mark.integration
+@needs_model
+def test_truncation_is_at_256_tokens_not_the_tokenizer_files_128(encoder: MiniLMEncoder) -> None:
+    words = ["notice"] * 300
+    early, late = list(words), list(words)
+    early[200] = late[290] = "salmon"  # token 201 is kept, token 291 is cut ([CLS] comes first)
+    vectors = encoder.encode([" ".join(words), " ".join(early), " ".join(late)])
+    assert _cosine(vectors, 0, 1) < 1 - 1e-4
+    np.testing.assert_allclose(vectors[0], vectors[2], atol=1e-6)
+
+
 @pytest.mark.unit
 def test_encode_takes_a_sequence_not_one_string() -> None:
     with pytest.raises(TypeError):
