@@ -30,14 +30,13 @@ failures a bounded retry inside the budget may help with. Messages never contain
 
 from __future__ import annotations
 
-import email.utils
 import re
-from collections.abc import Callable, Mapping
-from datetime import UTC, datetime
+from collections.abc import Callable
 from typing import TYPE_CHECKING, ClassVar, TypedDict, Unpack
 from urllib.parse import urlsplit
 
 from citewise.errors import RunError
+from citewise.retry_after import retry_after_seconds
 
 if TYPE_CHECKING:
     import openai
@@ -238,7 +237,7 @@ def _from_status_error(
             **info,
         )
     if status == 429:
-        retry_after = _retry_after(exc.response.headers)
+        retry_after = retry_after_seconds(exc.response.headers)
         wait = f", retry after {retry_after:g} s" if retry_after is not None else ""
         return ModelRateLimited(
             f"rate limited by the model endpoint (HTTP 429{wait}): {detail}", retry_after=retry_after, **info
@@ -271,29 +270,6 @@ def _page_summary(body: object, content_type: str) -> str:
     kind = content_type.split(";")[0].strip() or "non-JSON"
     title = re.search(r"<title[^>]*>(.*?)</title>", body, re.I | re.S) if isinstance(body, str) else None
     return f"a {kind} page" + (f" titled {' '.join(title.group(1).split())[:80]!r}" if title else "")
-
-
-def _retry_after(headers: Mapping[str, str]) -> float | None:
-    """Seconds from ``retry-after-ms`` or ``retry-after`` (seconds or an HTTP date)."""
-    if value := headers.get("retry-after-ms"):
-        try:
-            return max(0.0, float(value) / 1000)
-        except ValueError:
-            pass
-    value = headers.get("retry-after")
-    if not value:
-        return None
-    try:
-        return max(0.0, float(value))
-    except ValueError:
-        pass
-    try:
-        when = email.utils.parsedate_to_datetime(value)
-    except (TypeError, ValueError):
-        return None
-    if when.tzinfo is None:
-        when = when.replace(tzinfo=UTC)
-    return max(0.0, (when - datetime.now(UTC)).total_seconds())
 
 
 def display_url(url: str) -> str:

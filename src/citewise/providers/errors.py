@@ -23,12 +23,10 @@ failures a bounded retry inside the budget may help with. Messages never contain
 
 from __future__ import annotations
 
-import email.utils
-from collections.abc import Mapping
-from datetime import UTC, datetime
 from typing import ClassVar
 
 from citewise.errors import RunError
+from citewise.retry_after import retry_after_seconds
 
 __all__ = [
     "ProviderAuthError",
@@ -132,22 +130,3 @@ class ProviderUnavailable(ProviderError):
 
 class ProviderInvalidResponse(ProviderError):
     """The provider answered, but not in its wire format (not JSON, or JSON of the wrong shape)."""
-
-
-def retry_after_seconds(headers: Mapping[str, str]) -> float | None:
-    """Seconds to wait from a ``retry-after`` header (seconds or an HTTP date); ``None`` if absent
-    or unreadable. ``headers`` must look names up case-insensitively (as ``requests`` does)."""
-    value = headers.get("retry-after")
-    if not value:
-        return None
-    try:
-        return max(0.0, float(value))
-    except ValueError:
-        pass
-    try:
-        when = email.utils.parsedate_to_datetime(value)
-    except (TypeError, ValueError):
-        return None
-    if when.tzinfo is None:
-        when = when.replace(tzinfo=UTC)
-    return max(0.0, (when - datetime.now(UTC)).total_seconds())
