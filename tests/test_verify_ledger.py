@@ -220,3 +220,27 @@ def test_cost_per_accepted_report_counts_verified_runs(store: EvidenceStore) -> 
     report = cost_report(store, load_prices(REPO / "examples" / "prices.yaml"))
     assert report.accepted == 1 and report.runs == 2
     assert report.cost_per_accepted_report == report.total
+
+
+def _judged(store: EvidenceStore, run_id: str, decision: str, span: str) -> object:
+    from citewise.verify.service import model_judge
+
+    verdict = {"decision": decision, "reason": "judged", "span": span}
+    with FakeOpenAIServer() as server:
+        server.enqueue_reply(json.dumps(verdict, ensure_ascii=False))
+        settings = ModelSettings(api_key=Secret("sk-judge"), base_url=server.base_url, timeout_s=5)
+        with ChatClient(settings) as client:
+            return verify_run(store, run_id, model_judge(client, "judge-1"), "judge-1")
+
+
+def test_a_model_judge_can_make_a_verdict_stricter_but_never_rescue_one(store: EvidenceStore) -> None:
+    run_id = _model_answer(store, "사용자는 해고하려면 적어도 30일 전에 예고를 하여야 한다 [E1].")
+    stricter = _judged(store, run_id, "unsupported", QUOTE)
+    entry = stricter.entries[0]  # type: ignore[attr-defined]
+    assert entry.decision is Decision.UNSUPPORTED and entry.checks[0].judge == "judge-1"
+    assert stricter.acceptance.verifier_version == "verify-1+judge:judge-1"  # type: ignore[attr-defined]
+    invented = _judged(store, run_id, "unsupported", "a span that is nowhere in the page")
+    assert invented.entries[0].decision is Decision.SUPPORTED  # type: ignore[attr-defined]  # discarded judgement
+    wrong = _model_answer(store, "사용자는 해고하려면 적어도 60일 전에 예고를 하여야 한다 [E1].")
+    rescued = _judged(store, wrong, "supported", QUOTE)  # a model saying "supported" does not rescue it
+    assert rescued.entries[0].decision is Decision.UNSUPPORTED  # type: ignore[attr-defined]

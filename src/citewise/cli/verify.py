@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+import os
+from contextlib import ExitStack
+from typing import Annotated, Any
 
 import typer
 from rich.markup import escape
 from rich.table import Table
 
 from citewise.cli.common import JsonOpt, StoreOpt, console, emit_json, handle_errors, open_api
+from citewise.errors import ConfigError
 from citewise.verify.service import Verification, verify_run
 
 __all__ = ["print_verification", "verify"]
@@ -17,19 +20,34 @@ __all__ = ["print_verification", "verify"]
 @handle_errors
 def verify(
     run_id: Annotated[str, typer.Argument(help="Run id (see `citewise runs list`).")],
+    llm: Annotated[
+        bool, typer.Option("--llm", help="Add a model's second opinion (VERIFIER_MODEL, else PLANNER_MODEL).")
+    ] = False,
     store: StoreOpt = None,
     json_out: JsonOpt = False,
 ) -> None:
     """Split the run's report into claims, check each against the stored page text of its cited
     sources, find conflicts, and record the ledger and the acceptance decision (exit 1 if not accepted)."""
-    with open_api(store) as api:
-        result = verify_run(api.store, run_id)
+    with ExitStack() as stack, open_api(store) as api:
+        judge, name = _judge(stack) if llm else (None, None)
+        result = verify_run(api.store, run_id, judge, name)
     if json_out:
         emit_json(result)
     else:
         print_verification(result)
     if not result.acceptance.accepted:
         raise typer.Exit(1)
+
+
+def _judge(stack: ExitStack) -> tuple[Any, str]:
+    from citewise.llm import ChatClient
+    from citewise.verify.service import model_judge
+
+    model = os.environ.get("VERIFIER_MODEL") or os.environ.get("PLANNER_MODEL")
+    if not model:
+        raise ConfigError("--llm needs a model: set VERIFIER_MODEL (or PLANNER_MODEL) and COMETAPI_KEY")
+    client = stack.enter_context(ChatClient.from_env())
+    return model_judge(client, model), model
 
 
 def print_verification(result: Verification) -> None:

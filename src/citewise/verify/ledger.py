@@ -10,7 +10,7 @@ the decision and the action — built from the audit record and the evidence sto
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -21,7 +21,7 @@ from citewise.verify.claims import claim_scope, extract_claims
 from citewise.verify.records import Claim, ClaimKind, Decision, LedgerAction, LedgerEntry, SupportCheck
 from citewise.verify.support import check_support
 
-__all__ = ["CitedText", "build_ledger", "cited_texts", "decide", "report_text"]
+__all__ = ["CitedText", "Judge", "build_ledger", "cited_texts", "decide", "report_text"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,10 +94,38 @@ def decide(claim: Claim, checks: Sequence[SupportCheck]) -> tuple[Decision, Ledg
     return Decision.UNSUPPORTED, LedgerAction.REMOVE
 
 
+Judge = Callable[[Claim, SupportCheck, str], SupportCheck]
+"""A second opinion on a deterministic ``supported`` check: (claim, check, page text) -> check."""
+
+
+def _second_opinion(
+    claim: Claim, checks: tuple[SupportCheck, ...], texts: Mapping[str, CitedText], judge: Judge | None
+) -> tuple[SupportCheck, ...]:
+    # The model may only make a verdict stricter: a deterministic "supported" that the judge finds
+    # unsupported or conflicting takes the judge's verdict; a discarded or agreeing judgement
+    # leaves the deterministic check as it was. A model never rescues a failed check.
+    if judge is None or claim.kind is not ClaimKind.FACT:
+        return checks
+    judged = []
+    for check in checks:
+        if check.decision is Decision.SUPPORTED and check.span and check.source_id in texts:
+            opinion = judge(claim, check, texts[check.source_id].page_text)
+            if opinion.decision in (Decision.UNSUPPORTED, Decision.CONFLICTING):
+                check = replace(
+                    check, decision=opinion.decision, reason=f"model judge: {opinion.reason}", judge=opinion.judge
+                )
+        judged.append(check)
+    return tuple(judged)
+
+
 def build_ledger(
-    record: RunRecord, texts: Mapping[str, CitedText], overrides: Mapping[str, tuple[str, str, str]] | None = None
+    record: RunRecord,
+    texts: Mapping[str, CitedText],
+    overrides: Mapping[str, tuple[str, str, str]] | None = None,
+    judge: Judge | None = None,
 ) -> list[LedgerEntry]:
-    """One entry per claim of the run's report; ``overrides`` maps claim ids to (decision, reviewer, reason)."""
+    """One entry per claim of the run's report; ``overrides`` maps claim ids to (decision, reviewer,
+    reason); ``judge`` is an optional model second opinion (see :func:`_second_opinion`)."""
     entries = []
     for claim in extract_claims(report_text(record)):
         checks = tuple(
@@ -113,6 +141,7 @@ def build_ledger(
             # is a claim about the source: it is checked as a fact. Only the writer's own advice and
             # conclusions, which the source neither states nor contradicts, stay labelled.
             claim = replace(claim, kind=ClaimKind.FACT)
+        checks = _second_opinion(claim, checks, texts, judge)
         decision, action = decide(claim, checks)
         best = next((c for c in checks if c.decision is Decision.SUPPORTED), None) or next(
             (c for c in checks if c.span), None

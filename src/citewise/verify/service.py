@@ -4,7 +4,8 @@ of it — and let a person override claim decisions (who, when, why), which can 
 from __future__ import annotations
 
 import json
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
+from typing import Any
 
 import sqlalchemy as sa
 
@@ -12,12 +13,12 @@ from citewise.errors import InputError, NotFoundError
 from citewise.store.evidence import EvidenceStore, utcnow
 from citewise.store.runs import RunStore
 from citewise.store.schema import claim_ledgers, claim_reviews, runs
-from citewise.verify.acceptance import VERIFIER_VERSION, decide_acceptance
+from citewise.verify.acceptance import decide_acceptance
 from citewise.verify.conflicts import Conflict, find_conflicts
-from citewise.verify.ledger import build_ledger, cited_texts, entry_json
+from citewise.verify.ledger import Judge, build_ledger, cited_texts, entry_json
 from citewise.verify.records import Acceptance, Decision, LedgerEntry
 
-__all__ = ["Verification", "review_claim", "verify_run"]
+__all__ = ["Verification", "model_judge", "review_claim", "verify_run"]
 
 
 @dataclass(frozen=True)
@@ -46,12 +47,27 @@ def _conflicts(entries: list[LedgerEntry]) -> list[Conflict]:
     return find_conflicts([(e.claim, e.checks) for e in entries])
 
 
-def verify_run(store: EvidenceStore, run_id: str) -> Verification:
-    """Build and persist the ledger and acceptance of ``run_id`` (re-running adds a new ledger row)."""
+def model_judge(client: Any, model: str) -> Judge:
+    """A :data:`Judge` that asks ``model`` (strict JSON) whether the span supports the claim."""
+    from citewise.verify.support import judge_with_model
+
+    def judge(claim: Any, check: Any, page_text: str) -> Any:
+        return judge_with_model(client, model, claim, check.span, page_text=page_text, source_id=check.source_id)
+
+    return judge
+
+
+def verify_run(
+    store: EvidenceStore, run_id: str, judge: Judge | None = None, judge_name: str | None = None
+) -> Verification:
+    """Build and persist the ledger and acceptance of ``run_id`` (re-running adds a new ledger row).
+
+    ``judge`` adds a model's second opinion on deterministically supported claims (it can only make
+    a verdict stricter); ``judge_name`` is recorded in the verifier version."""
     record = RunStore(store).get(run_id)
     texts = cited_texts(store, record)
     overrides = _overrides(store, run_id)
-    entries = build_ledger(record, texts, overrides)
+    entries = build_ledger(record, texts, overrides, judge)
     conflicts = _conflicts(entries)
     reviewed = {cid for cid in overrides}
     unresolved = [c for c in conflicts if not _resolved(c, reviewed)]
@@ -59,8 +75,10 @@ def verify_run(store: EvidenceStore, run_id: str) -> Verification:
     acceptance = decide_acceptance(
         record, entries, len(unresolved), decided_by=("citewise + " + ", ".join(reviewers)) if reviewers else "citewise"
     )
+    if judge_name:
+        acceptance = replace(acceptance, verifier_version=f"{acceptance.verifier_version}+judge:{judge_name}")
     _persist(store, run_id, entries, conflicts, acceptance)
-    return Verification(run_id, tuple(entries), tuple(conflicts), acceptance, VERIFIER_VERSION)
+    return Verification(run_id, tuple(entries), tuple(conflicts), acceptance, acceptance.verifier_version)
 
 
 def _resolved(conflict: Conflict, reviewed: set[str]) -> bool:
@@ -76,7 +94,7 @@ def _persist(
         conn.execute(
             sa.insert(claim_ledgers).values(
                 run_id=run_id,
-                verifier_version=VERIFIER_VERSION,
+                verifier_version=acceptance.verifier_version,
                 created_at=utcnow().isoformat(),
                 entries_json=json.dumps([entry_json(e) for e in entries], ensure_ascii=False, default=str),
                 conflicts_json=json.dumps([asdict(c) for c in conflicts], ensure_ascii=False, default=str),
