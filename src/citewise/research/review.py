@@ -5,8 +5,8 @@ Two reviewers return the same :class:`~citewise.research.records.CoverageReview`
 * :func:`review_with_model` asks a model (prompt :data:`~citewise.research.prompts.REVIEW_PROMPT_VERSION`)
   for a status, source ids and verbatim quotes per topic; citewise then checks the claims itself
   (:func:`verify_review`).
-* :func:`review_deterministic` needs no model: it looks for source sentences sharing the topic's
-  key words.
+* :func:`review_deterministic` (in :mod:`citewise.research.review_deterministic`) needs no model:
+  it looks for source sentences sharing the topic's key words.
 
 What citewise checks, and what it does with a claim that fails (each failure is a line in
 :attr:`CoverageReview.problems <citewise.research.records.CoverageReview.problems>`):
@@ -30,22 +30,20 @@ else there is none (``TopicCoverage.follow_up`` is None). Covered topics get non
 
 from __future__ import annotations
 
-import re
-import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Final
 
-from citewise.answer.validate import split_answer_sentences
 from citewise.errors import RunError
 from citewise.llm import ChatClient, ModelReplyError, expect_object, expect_str
-from citewise.research.planner import FACET_SEPARATOR, key_words
-from citewise.research.prompts import (
-    MAX_TEXT_CHARS,
-    REVIEW_SCHEMA,
-    REVIEW_SCHEMA_NAME,
-    build_review_messages,
+from citewise.research.matching import (
+    MIN_QUOTE_CHARS,
+    new_query,
+    normalise_for_match,
+    quote_occurs,
+    topic_queries,
+    tried_key,
 )
+from citewise.research.prompts import REVIEW_SCHEMA, REVIEW_SCHEMA_NAME, build_review_messages
 from citewise.research.records import (
     CoverageReview,
     CoverageStatus,
@@ -54,7 +52,7 @@ from citewise.research.records import (
     Source,
     TopicCoverage,
 )
-from citewise.search.analyze import analyze
+from citewise.research.review_deterministic import COVERED_SHARE, WEAK_SHARE, review_deterministic
 
 __all__ = [
     "COVERED_SHARE",
@@ -71,23 +69,6 @@ __all__ = [
     "verify_review",
 ]
 
-DETERMINISTIC: Final = "deterministic"
-
-MIN_QUOTE_CHARS: Final = 6
-"""A shorter quote (after normalisation) supports nothing: ``"법"`` or ``"the"`` occurs anywhere."""
-
-COVERED_SHARE: Final = 0.6
-"""Deterministic review: a sentence sharing this share of the topic's key words covers it."""
-WEAK_SHARE: Final = 0.3
-"""Deterministic review: ... and this share makes it weak."""
-
-MAX_DETERMINISTIC_QUOTES: Final = 3
-MAX_QUOTE_CHARS: Final = 400
-
-_WHITESPACE = re.compile(r"\s+")
-_HANGUL_WORD = re.compile(r"[\uac00-\ud7a3]+")
-_PARAGRAPH_BREAK = re.compile(r"\n[ \t]*\n")
-_QUOTE_MARKS = "\"'“”‘’「」『』«»"
 _SUPPORTING = (CoverageStatus.COVERED, CoverageStatus.WEAK, CoverageStatus.CONFLICTING)
 
 
@@ -128,35 +109,6 @@ class ClaimedCoverage:
     """What the reviewer says is missing."""
     follow_up_query: str | None
     """The reviewer's query for the gap."""
-
-
-# -- quote matching ---------------------------------------------------------------------------
-
-
-def normalise_for_match(text: str) -> str:
-    """``text`` as quotes are compared: Unicode NFKC, whitespace runs as one space, stripped.
-
-    >>> normalise_for_match("보증금을\\n  반환받을 때까지") == normalise_for_match("보증금을 반환받을 때까지")
-    True
-    >>> normalise_for_match("ＡＢＣ　１２")
-    'ABC 12'
-    """
-    return _WHITESPACE.sub(" ", unicodedata.normalize("NFKC", text)).strip()
-
-
-def quote_occurs(quote: str, content: str) -> bool:
-    """Whether ``quote`` occurs in ``content`` after :func:`normalise_for_match`.
-
-    Quotation marks around the quote are the reviewer's punctuation and are ignored; a quote
-    shorter than :data:`MIN_QUOTE_CHARS` never matches.
-
-    >>> quote_occurs('"제삼자에 대하여 효력이 생긴다"', "그 다음 날부터 제삼자에 대하여 효력이\\n생긴다.")
-    True
-    >>> quote_occurs("효력이 발생한다", "그 다음 날부터 제삼자에 대하여 효력이 생긴다.")
-    False
-    """
-    wanted = normalise_for_match(quote).strip(_QUOTE_MARKS).strip()
-    return len(wanted) >= MIN_QUOTE_CHARS and wanted in normalise_for_match(content)
 
 
 # -- the model reviewer -----------------------------------------------------------------------
@@ -253,7 +205,7 @@ def verify_review(
 ) -> CoverageReview:
     """The review that ``claims`` amount to once checked against ``sources`` (module docstring)."""
     known = {source.source_id: source for source in sources}
-    tried = {_query_key(q) for q in tried_queries}
+    tried = {tried_key(q) for q in tried_queries}
     problems: list[str] = []
     by_topic: dict[str, ClaimedCoverage] = {}
     planned = {_topic_key(topic) for topic in plan.topics}
@@ -301,7 +253,7 @@ def _verified(
     cited = [s for s in (*claim.source_ids, *(q.source_id for q in quotes)) if s in known]
     follow_up = None
     if status is not CoverageStatus.COVERED:
-        follow_up = _new_query((claim.follow_up_query, *_topic_queries(topic)), tried)
+        follow_up = new_query((claim.follow_up_query, *topic_queries(topic)), tried)
     return TopicCoverage(
         topic=topic,
         status=status,
@@ -333,180 +285,15 @@ def _unassessed(topic: str, tried: set[str]) -> TopicCoverage:
         source_ids=(),
         quotes=(),
         gap="the reviewer did not assess this topic",
-        follow_up=_new_query(_topic_queries(topic), tried),
+        follow_up=new_query(topic_queries(topic), tried),
     )
 
 
-# -- the deterministic reviewer ---------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class _Match:
-    source_id: str
-    sentence: str
-    found: tuple[str, ...]
-
-
-def review_deterministic(
-    question: str,
-    plan: ResearchPlan,
-    sources: Sequence[Source],
-    round: int,
-    *,
-    tried_queries: Iterable[str] = (),
-) -> CoverageReview:
-    """A review without a model: for each topic, the source sentences sharing most of its key words.
-
-    A topic is covered when one sentence holds at least :data:`COVERED_SHARE` of its key words
-    (:func:`~citewise.research.planner.key_words`, Korean particles aside), weak from
-    :data:`WEAK_SHARE`, else missing; it is never ``conflicting`` (that needs reading). Quotes are
-    those sentences, copied from the source's ``content`` (so they verify), the best per source,
-    at most three. The gap names the key words no sentence had; the follow-up query is the topic
-    plus those words. ``question`` is unused: the topics carry it.
-    """
-    del question  # the plan's topics are what gets reviewed
-    tried = {_query_key(q) for q in tried_queries}
-    items = tuple(_review_topic(topic, sources, tried) for topic in plan.topics)
-    return CoverageReview(round=round, items=items, reviewer=DETERMINISTIC)
-
-
-def _review_topic(topic: str, sources: Sequence[Source], tried: set[str]) -> TopicCoverage:
-    base = topic.split(FACET_SEPARATOR)[0]
-    words = key_words(base)
-    matches = [m for m in (_best_sentence(s, words) for s in sources) if m is not None]
-    matches.sort(key=lambda m: -len(m.found))  # stable: source order among equals
-    best = matches[0].found if matches else ()
-    share = len(best) / len(words) if words else 0.0
-    if share >= COVERED_SHARE:
-        status = CoverageStatus.COVERED
-    elif share >= WEAK_SHARE:
-        status = CoverageStatus.WEAK
-    else:
-        status = CoverageStatus.MISSING
-    kept = [m for m in matches if words and len(m.found) / len(words) >= WEAK_SHARE][:MAX_DETERMINISTIC_QUOTES]
-    if status is CoverageStatus.MISSING:
-        kept = []
-    quotes = tuple(
-        Quote(m.source_id, m.sentence, quote_occurs(m.sentence, _content(sources, m.source_id))) for m in kept
-    )
-    missing = [w for w in words if w not in best]
-    gap = None
-    follow_up = None
-    if status is not CoverageStatus.COVERED:
-        gap = _deterministic_gap(words, missing)
-        base_text = base.rstrip("?？ ")
-        follow_up = _new_query((f"{base_text} {' '.join(missing)}".strip(), *_topic_queries(topic)), tried)
-    return TopicCoverage(
-        topic=topic,
-        status=status,
-        claimed_status=status,
-        source_ids=tuple(dict.fromkeys(q.source_id for q in quotes)),
-        quotes=quotes,
-        gap=gap,
-        follow_up=follow_up,
-    )
-
-
-def _deterministic_gap(words: Sequence[str], missing: Sequence[str]) -> str:
-    if not words:
-        return "the topic has no key words to look for"
-    if len(missing) == len(words):
-        return f"no source sentence mentions {', '.join(missing)}"
-    return f"no source sentence also mentions {', '.join(missing)}"
-
-
-def _best_sentence(source: Source, words: Sequence[str]) -> _Match | None:
-    if not words:
-        return None
-    wanted = [(analyze(word), _jamo(word) if _HANGUL_WORD.fullmatch(word) else None) for word in words]
-    best: _Match | None = None
-    for sentence in _sentences(source.content):
-        if len(normalise_for_match(sentence)) < MIN_QUOTE_CHARS:
-            continue
-        terms = set(analyze(sentence))
-        korean = [_jamo(w) for w in _HANGUL_WORD.findall(sentence)]
-        found = tuple(
-            word
-            for word, (word_terms, jamo) in zip(words, wanted, strict=True)
-            if _word_in(word_terms, jamo, terms, korean)
-        )
-        if found and (best is None or len(found) > len(best.found)):
-            best = _Match(source.source_id, _clip(sentence), found)
-    return best
-
-
-def _sentences(content: str) -> list[str]:
-    """The sentences of ``content``, paragraph by paragraph.
-
-    Extracted pages are often hard-wrapped, so a single line break does not end a sentence; a
-    blank line does. Whitespace is folded, which :func:`quote_occurs` ignores.
-    """
-    sentences: list[str] = []
-    for paragraph in _PARAGRAPH_BREAK.split(content):
-        sentences.extend(split_answer_sentences(" ".join(paragraph.split())))
-    return sentences
-
-
-def _word_in(word_terms: Sequence[str], jamo: str | None, sentence_terms: set[str], sentence_jamo: list[str]) -> bool:
-    """Whether a key word occurs in a sentence.
-
-    It does when its stem is among the sentence's terms; for a Korean word also when a sentence
-    word starts with it letter by letter (jamo), so the verb stem 생기 matches 생긴다 and 생겨서 does
-    not; and for a long Korean compound when more than half of its bigrams occur.
-    """
-    if not word_terms:
-        return False
-    if word_terms[0] in sentence_terms:
-        return True
-    if jamo is not None and len(jamo) >= 4 and any(w.startswith(jamo) for w in sentence_jamo):
-        return True
-    bigrams = word_terms[1:]
-    return len(bigrams) >= 2 and sum(b in sentence_terms for b in bigrams) * 2 > len(bigrams)
-
-
-def _jamo(word: str) -> str:
-    """Hangul syllables decomposed into letters (NFD), so 생기 is a prefix of 생긴다."""
-    return unicodedata.normalize("NFD", word)
-
-
-def _clip(sentence: str) -> str:
-    # A prefix of a sentence is still verbatim; a whole paragraph without full stops is no quote.
-    if len(sentence) <= MAX_QUOTE_CHARS:
-        return sentence
-    head = sentence[:MAX_QUOTE_CHARS]
-    return head.rsplit(" ", 1)[0] if " " in head else head
-
-
-def _content(sources: Sequence[Source], source_id: str) -> str:
-    return next(s.content for s in sources if s.source_id == source_id)
-
-
-# -- shared helpers ---------------------------------------------------------------------------
+# -- helpers ----------------------------------------------------------------------------------
 
 
 def _topic_key(topic: str) -> str:
     return normalise_for_match(topic).casefold().rstrip("?？ ")
-
-
-def _query_key(query: str) -> str:
-    return normalise_for_match(query).casefold()
-
-
-def _topic_queries(topic: str) -> tuple[str, ...]:
-    """Queries made from the topic itself: its key words, then its text."""
-    base = topic.split(FACET_SEPARATOR)[0]
-    return (" ".join(key_words(base)), base.rstrip("?？ "))
-
-
-def _new_query(candidates: Iterable[str | None], tried: set[str]) -> str | None:
-    """The first candidate that is non-empty, short enough and not tried yet."""
-    for candidate in candidates:
-        if candidate is None:
-            continue
-        text = normalise_for_match(candidate)
-        if text and len(text) <= MAX_TEXT_CHARS and _query_key(text) not in tried:
-            return text
-    return None
 
 
 def _short(text: str, limit: int = 80) -> str:

@@ -1,0 +1,197 @@
+"""Choosing, extracting and reading pages, and turning usable pages into sources.
+
+The page, extraction and source rules of a collection round (rules 2-4 in
+:mod:`citewise.research.collect`): budget is spent per URL in query then rank order before any
+call, an extractor's answer is matched back to the URLs asked for, and only a page with text becomes
+a :class:`~citewise.research.records.Source`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from citewise.providers.base import ExtractedPage, Extractor, ExtractResponse, SearchResponse, SearchResult
+from citewise.providers.errors import ProviderRateLimited
+from citewise.research.injection import injection_flags
+from citewise.research.records import AttemptKind, Source, StopReason
+from citewise.research.round import Outcome, Round, Skip, bind, make_attempt
+from citewise.research.select import select_passages
+from citewise.research.urls import WEB_SCHEMES, UnusableURL, normalize_url, without_credentials
+
+__all__ = ["EMPTY_PAGE", "EXTRACT_FAILED", "Found", "Wanted", "build_source", "choose_pages", "extract_pages"]
+
+EXTRACT_FAILED = "extract_failed"
+"""``Attempt.error_type`` of a URL the extractor reported it could not read."""
+EMPTY_PAGE = "empty_page"
+"""``Attempt.error_type`` of a page that came back without any text."""
+
+
+@dataclass(frozen=True, slots=True)
+class Wanted:
+    """A page chosen for extraction."""
+
+    hit: SearchResult
+    normalized_url: str
+
+    @property
+    def url(self) -> str:
+        return self.hit.url.strip()
+
+
+def choose_pages(
+    step: Round, answered: Sequence[tuple[str, SearchResponse]], per_query: int, schemes: Sequence[str]
+) -> list[tuple[str, list[Wanted]]]:
+    """Which URLs each query gets (budget spent here, in query then rank order)."""
+    groups: list[tuple[str, list[Wanted]]] = []
+    for query, response in answered:
+        wanted: list[Wanted] = []
+        for hit in response.results:
+            if len(wanted) >= per_query:
+                break
+            try:
+                normalized = normalize_url(hit.url, schemes=schemes)
+            except UnusableURL as exc:
+                target = without_credentials(hit.url)  # a URL's password is never recorded
+                step.skip(Skip(AttemptKind.EXTRACT, target, step.number, "unusable_url", str(exc), query))
+                continue
+            if normalized in step.state.tried_urls:
+                step.skip(Skip(AttemptKind.EXTRACT, hit.url, step.number, "already_tried", normalized, query))
+                continue
+            if not step.spend("extractions", StopReason.EXTRACTIONS_EXHAUSTED):
+                break
+            step.state.tried_urls.add(normalized)
+            wanted.append(Wanted(hit, normalized))
+            step.started(AttemptKind.EXTRACT, hit.url, normalized_url=normalized)
+        if wanted:
+            groups.append((query, wanted))
+        if step.stop is StopReason.EXTRACTIONS_EXHAUSTED:
+            break
+    return groups
+
+
+Found = dict[str, tuple[ExtractedPage, ExtractResponse]]
+
+
+def extract_pages(
+    step: Round, groups: list[tuple[str, list[Wanted]]], extractor: Extractor, retries: int
+) -> list[Found]:
+    """Pages with usable text per group, keyed by normalised URL."""
+    found: list[Found] = [{} for _ in groups]
+    wave = [(g, wanted) for g, (_, wanted) in enumerate(groups)]
+    schemes = getattr(extractor, "url_schemes", WEB_SCHEMES)
+    for attempt_number in range(retries + 1):
+        limited: list[tuple[int, list[Wanted], ProviderRateLimited]] = []
+        current = list(wave)
+
+        def handle(
+            index: int,
+            outcome: Outcome[ExtractResponse],
+            current: list[tuple[int, list[Wanted]]] = current,
+            limited: list[tuple[int, list[Wanted], ProviderRateLimited]] = limited,
+        ) -> None:
+            g, wanted = current[index]
+            query = groups[g][0]
+            if outcome.value is None:
+                for want in wanted:
+                    attempt = make_attempt(AttemptKind.EXTRACT, want.url, step.number, outcome)
+                    step.record(attempt, **_context(want, query))
+                if isinstance(outcome.error, ProviderRateLimited):
+                    limited.append((g, wanted, outcome.error))
+                return
+            found[g].update(_read_pages(step, wanted, outcome, query, schemes))
+
+        step.run([bind(extractor.extract, [w.url for w in wanted]) for _, wanted in current], handle)
+        if not limited or attempt_number == retries:
+            break
+        wave = []
+        for g, wanted, _ in limited:
+            granted = []
+            for want in wanted:
+                if not step.spend("extractions", StopReason.EXTRACTIONS_EXHAUSTED):
+                    break
+                granted.append(want)
+                step.started(AttemptKind.EXTRACT, want.hit.url, normalized_url=want.normalized_url)
+            if granted:
+                wave.append((g, granted))
+            if step.stop is StopReason.EXTRACTIONS_EXHAUSTED:
+                break
+        if not wave:
+            break
+        step.wait_before_retry([error for g, _, error in limited if any(g == w for w, _ in wave)])
+    return found
+
+
+def _read_pages(
+    step: Round, wanted: list[Wanted], outcome: Outcome[ExtractResponse], query: str, schemes: Sequence[str]
+) -> Found:
+    """Match the extractor's answer to the URLs asked for; record one attempt per URL."""
+    response = outcome.value
+    assert response is not None
+    pages: dict[str, ExtractedPage] = {}
+    failures: dict[str, str] = {}
+    for page in response.pages:
+        pages.setdefault(_answer_key(page.url, schemes), page)
+    for failure in response.failures:
+        failures.setdefault(_answer_key(failure.url, schemes), failure.error)
+    share = response.credits / len(wanted) if response.credits is not None else None
+    usable: Found = {}
+    for want in wanted:
+        key = _answer_key(want.url, schemes)
+        answer = pages.get(key)
+        if answer is not None and answer.raw_content.strip():
+            usable[want.normalized_url] = (answer, response)
+            error_type = error = None
+        elif answer is not None:
+            error_type, error = EMPTY_PAGE, "the extractor returned no text for this page"
+        else:
+            error_type, error = EXTRACT_FAILED, failures.get(key, "not in the extractor's answer")
+        step.record(
+            make_attempt(AttemptKind.EXTRACT, want.url, step.number, outcome, share, error_type, error),
+            **_context(want, query),
+        )
+    return usable
+
+
+def _answer_key(url: str, schemes: Sequence[str]) -> str:
+    """How an extractor's echo of a URL is matched to the URL asked for: normalised, and
+    insensitive to a trailing slash (extractors add or drop it)."""
+    try:
+        normalized = normalize_url(url, schemes=schemes)
+    except UnusableURL:
+        normalized = url.strip()
+    head, sep, query = normalized.partition("?")
+    return head.rstrip("/") + sep + query
+
+
+def build_source(
+    step: Round,
+    want: Wanted,
+    page: ExtractedPage,
+    response: ExtractResponse,
+    query: str,
+    question: str,
+    excerpt_chars: int,
+) -> Source:
+    number = step.state.next_source_number
+    step.state.next_source_number += 1
+    return Source(
+        source_id=f"S{number}",
+        url=want.hit.url,
+        normalized_url=want.normalized_url,
+        title=page.title or want.hit.title,
+        query=query,
+        retrieved_at=response.retrieved_at,
+        page_text=page.raw_content,
+        content=select_passages(page.raw_content, question, query, excerpt_chars),
+        provider=response.provider,
+        round=step.number,
+        published_at=None,  # not verified here: never guessed from retrieval time or rank
+        publication_date_source=None,
+        injection_flags=injection_flags(page.raw_content),
+    )
+
+
+def _context(want: Wanted, query: str) -> dict[str, Any]:
+    return {"query": query, "normalized_url": want.normalized_url, "rank": want.hit.rank}
