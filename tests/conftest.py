@@ -17,6 +17,21 @@ US_CFR = SHARED / "corpora" / "us-cfr"
 REPO = Path(__file__).resolve().parents[1]
 
 
+@pytest.fixture(scope="session")
+def sample_store_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A store holding the bundled sample corpus, ingested and approved by its review manifest.
+    Built once; tests work on copies of it."""
+    from citewise.ingest.pipeline import ingest_paths
+    from citewise.review import apply_manifest
+
+    sample = REPO / "examples" / "corpus"
+    path = tmp_path_factory.mktemp("sample") / "sample.sqlite"
+    with EvidenceStore.open(str(path)) as s:
+        ingest_paths(s, [sample])
+        apply_manifest(s, sample / "review.yaml")
+    return path
+
+
 @pytest.fixture
 def store(tmp_path: Path) -> Iterator[EvidenceStore]:
     with EvidenceStore.open(str(tmp_path / "store.sqlite")) as s:

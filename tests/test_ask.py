@@ -16,7 +16,6 @@ from citewise.evidence.plan import RetrievalPlan
 from citewise.evidence.rules import Candidate
 from citewise.hashing import normalize_text
 from citewise.ingest.pipeline import ingest_paths
-from citewise.review import apply_manifest
 from citewise.store.evidence import EvidenceStore
 from citewise.store.runs import RunStore
 from tests.conftest import REPO
@@ -26,19 +25,10 @@ pytestmark = pytest.mark.integration
 SAMPLE = REPO / "examples" / "corpus"
 
 
-@pytest.fixture(scope="module")
-def template(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    path = tmp_path_factory.mktemp("ask") / "template.sqlite"
-    with EvidenceStore.open(str(path)) as store:
-        ingest_paths(store, [SAMPLE])
-        apply_manifest(store, SAMPLE / "review.yaml")
-    return path
-
-
 @pytest.fixture
-def store(template: Path, tmp_path: Path) -> Iterator[EvidenceStore]:
+def store(sample_store_file: Path, tmp_path: Path) -> Iterator[EvidenceStore]:
     copy = tmp_path / "ask.sqlite"
-    shutil.copy(template, copy)
+    shutil.copy(sample_store_file, copy)
     with EvidenceStore.open(str(copy)) as s:
         yield s
 

@@ -38,7 +38,6 @@ from citewise.research.collect import (
 )
 from citewise.research.records import AttemptKind, StopReason
 from citewise.research.select import select_passages
-from citewise.review import apply_manifest
 from citewise.search.local import search as local_search
 from citewise.store.evidence import EvidenceStore
 from citewise.testing.fake_tavily import FakeExtractReply, FakeSearchReply, FakeTavilyError, FakeTavilyServer
@@ -568,15 +567,6 @@ def test_every_attempt_and_source_is_reported_as_json_ready_events(harness: Harn
 
 
 # -- the local evidence store as a keyless provider ------------------------------------------------
-
-
-@pytest.fixture(scope="module")
-def sample_store_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    path = tmp_path_factory.mktemp("local-provider") / "sample.sqlite"
-    with EvidenceStore.open(str(path)) as store:
-        ingest_paths(store, [SAMPLE])
-        apply_manifest(store, SAMPLE / "review.yaml")
-    return path
 
 
 @pytest.fixture

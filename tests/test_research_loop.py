@@ -19,7 +19,6 @@ from typing import Any
 import pytest
 
 from citewise.config import Secret
-from citewise.ingest.pipeline import ingest_paths
 from citewise.llm import ChatClient, ModelRateLimited, ModelReplyInvalid, ModelSettings, ModelTruncated
 from citewise.providers.local import LocalExtractor, LocalSearch
 from citewise.providers.tavily import TavilyConnection, TavilyExtract, TavilySearch, TavilySettings
@@ -30,7 +29,6 @@ from citewise.research.records import CoverageStatus, StopReason
 from citewise.research.review import ReviewRejected
 from citewise.research.settings import ResearchSettings
 from citewise.research.writer import cited_ids
-from citewise.review import apply_manifest
 from citewise.store.evidence import EvidenceStore
 from citewise.store.runs import RunRecord, RunStore
 from citewise.testing.fake_openai import FakeError, FakeOpenAIServer, FakeReply
@@ -910,15 +908,6 @@ def test_crash_after_an_extract_call_keeps_that_call_in_the_record(env: Env) -> 
 
 
 # -- 12. keyless: local store, deterministic planner and writer ------------------------------------
-
-
-@pytest.fixture(scope="module")
-def sample_store_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    path = tmp_path_factory.mktemp("loop-local") / "sample.sqlite"
-    with EvidenceStore.open(str(path)) as store:
-        ingest_paths(store, [SAMPLE])
-        apply_manifest(store, SAMPLE / "review.yaml")
-    return path
 
 
 def test_keyless_run_over_the_local_corpus(sample_store_file: Path, tmp_path: Path) -> None:

@@ -16,9 +16,7 @@ from citewise.answer.result import AskSettings
 from citewise.config import Secret
 from citewise.errors import InputError, NotFoundError
 from citewise.evidence.plan import RetrievalPlan
-from citewise.ingest.pipeline import ingest_paths
 from citewise.llm import ChatClient, ModelSettings
-from citewise.review import apply_manifest
 from citewise.store.evidence import EvidenceStore
 from citewise.store.runs import RunStore
 from citewise.testing import FakeOpenAIServer
@@ -33,19 +31,10 @@ QUESTION = "해고 예고는 며칠 전에 해야 하나요?"
 QUOTE = "적어도 30일 전에 예고를 하여야 하고"
 
 
-@pytest.fixture(scope="module")
-def template(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    path = tmp_path_factory.mktemp("verify") / "template.sqlite"
-    with EvidenceStore.open(str(path)) as store:
-        ingest_paths(store, [SAMPLE])
-        apply_manifest(store, SAMPLE / "review.yaml")
-    return path
-
-
 @pytest.fixture
-def store(template: Path, tmp_path: Path) -> Iterator[EvidenceStore]:
+def store(sample_store_file: Path, tmp_path: Path) -> Iterator[EvidenceStore]:
     copy = tmp_path / "verify.sqlite"
-    shutil.copy(template, copy)
+    shutil.copy(sample_store_file, copy)
     with EvidenceStore.open(str(copy)) as s:
         yield s
 

@@ -10,10 +10,11 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from citewise.errors import ConfigError
 
-__all__ = ["Secret", "default_store_url", "env", "load_dotenv", "resolve_store_url"]
+__all__ = ["Secret", "checked_endpoint", "default_store_url", "env", "load_dotenv", "resolve_store_url"]
 
 STORE_ENV = "CITEWISE_STORE"
 
@@ -89,3 +90,18 @@ def default_store_url() -> str:
 def resolve_store_url(option: str | None) -> str:
     """``--store`` wins, then ``CITEWISE_STORE``, then the default location."""
     return option or env(STORE_ENV) or default_store_url()
+
+
+def checked_endpoint(url: str, *, url_env: str, key_env: str) -> str:
+    """``url`` without a trailing slash, refused unless it is an http(s) URL without credentials.
+
+    Credentials in the URL would be sent as Basic auth in place of the Bearer key (both httpx and
+    requests do so), so they are refused with a message naming the variable the key belongs in.
+    """
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        shown = url if parts.password is None else url.replace(parts.password, "***")
+        raise ConfigError(f"{url_env} must be an http(s) URL, got {shown!r}")
+    if parts.username is not None or parts.password is not None:
+        raise ConfigError(f"{url_env} must not contain user:password@; put the key in {key_env}")
+    return url.rstrip("/")

@@ -111,9 +111,7 @@ def _front_matter(lines: Sequence[str], path: str) -> tuple[dict[str, Any], int]
     if loaded is None:
         return {}, end + 1
     if not isinstance(loaded, dict):
-        raise ParseError(
-            f"broken front matter: expected 'key: value' lines, got a {type(loaded).__name__}", path=path
-        )
+        raise ParseError(f"broken front matter: expected 'key: value' lines, got a {type(loaded).__name__}", path=path)
     return {str(key): value for key, value in loaded.items()}, end + 1
 
 
@@ -163,6 +161,4 @@ class MarkdownParser(Parser):
         fields.setdefault("doc_id", doc_id_from_path(path))
         fields.setdefault("title", first_heading_text(headings) or file_stem(path))
         # The front matter stays in the hashed text: a changed effective date is a changed document.
-        yield ParsedDocument(
-            format=self.name, text=text, sections=sections, metadata=metadata, source=source, **fields
-        )
+        yield ParsedDocument(format=self.name, text=text, sections=sections, metadata=metadata, source=source, **fields)

@@ -97,9 +97,7 @@ def _open(data: bytes, source: str) -> PdfReader:
         except DependencyError as exc:
             raise ParseError(f"encrypted PDF: cannot decrypt it here ({exc})", path=source) from exc
         if not opened:
-            raise ParseError(
-                "encrypted PDF: it needs a password; decrypt it first (e.g. qpdf --decrypt)", path=source
-            )
+            raise ParseError("encrypted PDF: it needs a password; decrypt it first (e.g. qpdf --decrypt)", path=source)
     return reader
 
 

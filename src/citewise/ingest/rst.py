@@ -10,15 +10,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 from citewise.ingest.base import ParsedDocument, Parser, register_parser
-from citewise.ingest.decode import decode_text
-from citewise.ingest.sections import (
-    Heading,
-    build_sections,
-    doc_id_from_path,
-    file_stem,
-    first_heading_text,
-    normalise_newlines,
-)
+from citewise.ingest.sections import Heading, headed_document
 
 __all__ = ["RstParser"]
 
@@ -77,15 +69,4 @@ class RstParser(Parser):
 
     def parse(self, path: Path, data: bytes) -> Iterator[ParsedDocument]:
         """Yield the one document in a reStructuredText file."""
-        source = str(path)
-        text = normalise_newlines(decode_text(data, source))
-        lines = text.split("\n")
-        headings = _rst_headings(lines)
-        yield ParsedDocument(
-            doc_id=doc_id_from_path(path),
-            title=first_heading_text(headings) or file_stem(path),
-            format=self.name,
-            text=text,
-            sections=build_sections(lines, headings),
-            source=source,
-        )
+        yield headed_document(self.name, path, data, _rst_headings)

@@ -25,13 +25,14 @@ serve the other parsers too (PDF, JSONL).
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
 from pathlib import Path
 
 from citewise.errors import ParseError
-from citewise.ingest.base import ParsedSection
+from citewise.ingest.base import ParsedDocument, ParsedSection
+from citewise.ingest.decode import decode_text
 from citewise.records import SectionKind
 
 __all__ = [
@@ -45,6 +46,7 @@ __all__ = [
     "doc_id_from_path",
     "file_stem",
     "first_heading_text",
+    "headed_document",
     "normalise_newlines",
     "slug",
 ]
@@ -170,9 +172,7 @@ def _status(heading: str, body: str) -> tuple[bool, bool]:
     return bool(_DELETED_IN_HEADING.search(heading)), bool(_RESERVED_IN_HEADING.search(heading))
 
 
-def build_sections(
-    lines: Sequence[str], headings: Sequence[Heading], start: int = 0
-) -> tuple[ParsedSection, ...]:
+def build_sections(lines: Sequence[str], headings: Sequence[Heading], start: int = 0) -> tuple[ParsedSection, ...]:
     """Cut ``lines[start:]`` into sections at ``headings`` (see the module docstring for the rules)."""
     ids = _SectionIds()
     first = headings[0].start if headings else len(lines)
@@ -200,3 +200,22 @@ def normalise_newlines(text: str) -> str:
 def first_heading_text(headings: Sequence[Heading]) -> str | None:
     """The text of the first heading that has any (a document's title when nothing states one)."""
     return next((h.text for h in headings if h.text), None)
+
+
+def headed_document(
+    fmt: str, path: Path, data: bytes, find_headings: Callable[[list[str]], list[Heading]]
+) -> ParsedDocument:
+    """A document split at the headings ``find_headings`` finds in its lines: the shared body of
+    the parsers whose format has no front matter (reStructuredText, plain text)."""
+    source = str(path)
+    text = normalise_newlines(decode_text(data, source))
+    lines = text.split("\n")
+    headings = find_headings(lines)
+    return ParsedDocument(
+        doc_id=doc_id_from_path(path),
+        title=first_heading_text(headings) or file_stem(path),
+        format=fmt,
+        text=text,
+        sections=build_sections(lines, headings),
+        source=source,
+    )

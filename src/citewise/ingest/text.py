@@ -10,18 +10,13 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 from citewise.ingest.base import ParsedDocument, Parser, register_parser
-from citewise.ingest.decode import decode_text
 from citewise.ingest.sections import (
     PROVISION_KR,
     PROVISION_NUMBER,
     PROVISION_SECTION_SIGN,
     PROVISION_WORD,
     Heading,
-    build_sections,
-    doc_id_from_path,
-    file_stem,
-    first_heading_text,
-    normalise_newlines,
+    headed_document,
 )
 
 __all__ = ["PlainTextParser"]
@@ -89,15 +84,4 @@ class PlainTextParser(Parser):
 
     def parse(self, path: Path, data: bytes) -> Iterator[ParsedDocument]:
         """Yield the one document in a text file."""
-        source = str(path)
-        text = normalise_newlines(decode_text(data, source))
-        lines = text.split("\n")
-        headings = _text_headings(lines)
-        yield ParsedDocument(
-            doc_id=doc_id_from_path(path),
-            title=first_heading_text(headings) or file_stem(path),
-            format=self.name,
-            text=text,
-            sections=build_sections(lines, headings),
-            source=source,
-        )
+        yield headed_document(self.name, path, data, _text_headings)

@@ -15,11 +15,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any
-from urllib.parse import urlsplit
 
-from citewise.config import Secret, env
+from citewise.config import Secret, checked_endpoint, env
 from citewise.errors import ConfigError
-from citewise.llm.errors import display_url
 
 __all__ = [
     "BASE_URL_ENV",
@@ -67,13 +65,8 @@ class ModelSettings:
     def __post_init__(self) -> None:
         if not isinstance(self.api_key, Secret):
             raise ConfigError("ModelSettings.api_key must be a citewise.config.Secret")
-        parts = urlsplit(self.base_url)
-        if parts.scheme not in ("http", "https") or not parts.hostname:
-            raise ConfigError(f"{BASE_URL_ENV} must be an http(s) URL, got {display_url(self.base_url)!r}")
-        if parts.username is not None or parts.password is not None:
-            # httpx would send them as Basic auth in place of the Bearer key.
-            raise ConfigError(f"{BASE_URL_ENV} must not contain user:password@; put the key in CITEWISE_LLM_API_KEY")
-        object.__setattr__(self, "base_url", self.base_url.rstrip("/"))
+        base_url = checked_endpoint(self.base_url, url_env=BASE_URL_ENV, key_env="CITEWISE_LLM_API_KEY")
+        object.__setattr__(self, "base_url", base_url)
         if not self.timeout_s > 0:
             raise ConfigError(f"the model timeout must be positive seconds, got {self.timeout_s!r}")
         if self.max_completion_tokens < 1:

@@ -44,7 +44,7 @@ from types import TracebackType
 from typing import TYPE_CHECKING, Any, Literal
 from urllib.parse import urlsplit
 
-from citewise.config import Secret, env
+from citewise.config import Secret, checked_endpoint, env
 from citewise.errors import ConfigError, InputError
 from citewise.providers.base import (
     CreditsSource,
@@ -115,13 +115,7 @@ class TavilySettings:
     def __post_init__(self) -> None:
         if not isinstance(self.api_key, Secret):
             raise ConfigError("TavilySettings.api_key must be a citewise.config.Secret")
-        parts = urlsplit(self.base_url)
-        if parts.scheme not in ("http", "https") or not parts.hostname:
-            raise ConfigError(f"{BASE_URL_ENV} must be an http(s) URL, got {self.base_url!r}")
-        if parts.username is not None or parts.password is not None:
-            # requests would send them as Basic auth in place of the Bearer key.
-            raise ConfigError(f"{BASE_URL_ENV} must not contain user:password@; put the key in {KEY_ENV}")
-        object.__setattr__(self, "base_url", self.base_url.rstrip("/"))
+        object.__setattr__(self, "base_url", checked_endpoint(self.base_url, url_env=BASE_URL_ENV, key_env=KEY_ENV))
         if not self.timeout_s > 0:
             raise ConfigError(f"the Tavily timeout must be positive seconds, got {self.timeout_s!r}")
         for name, depth in (("search_depth", self.search_depth), ("extract_depth", self.extract_depth)):
