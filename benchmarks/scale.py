@@ -24,8 +24,8 @@ sys.path.insert(0, str(ROOT))
 
 from benchmarks import baselines  # noqa: E402
 
-from citewise.ingest.base import get_parser  # noqa: E402
 from citewise.ingest.pipeline import IngestOptions, store_document  # noqa: E402
+from citewise.ingest.registry import get_parser  # noqa: E402
 from citewise.search.local import search  # noqa: E402
 from citewise.store.evidence import EvidenceStore  # noqa: E402
 

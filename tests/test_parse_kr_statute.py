@@ -13,8 +13,9 @@ from pathlib import Path
 import pytest
 
 from citewise.errors import ParseError
-from citewise.ingest.base import PARSERS, ParsedDocument
+from citewise.ingest.base import ParsedDocument
 from citewise.ingest.kr_statute import KoreanStatuteParser, restore_article_ids
+from citewise.ingest.registry import PARSERS
 from citewise.records import SectionKind
 
 pytestmark = pytest.mark.unit

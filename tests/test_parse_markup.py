@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from citewise.errors import ParseError
-from citewise.ingest.base import PARSERS, ParsedDocument, Parser
+from citewise.ingest.base import ParsedDocument, Parser
 from citewise.ingest.markup import (
     HtmlParser,
     MarkdownParser,
@@ -22,6 +22,7 @@ from citewise.ingest.markup import (
     doc_id_from_path,
     slug,
 )
+from citewise.ingest.registry import PARSERS
 from citewise.records import SectionKind
 
 pytestmark = pytest.mark.unit

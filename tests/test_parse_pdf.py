@@ -13,8 +13,9 @@ import pytest
 from pypdf import PdfReader, PdfWriter
 
 from citewise.errors import ParseError
-from citewise.ingest.base import PARSERS, ParsedDocument
+from citewise.ingest.base import ParsedDocument
 from citewise.ingest.pdf import PdfParser
+from citewise.ingest.registry import PARSERS
 from citewise.records import SectionKind
 
 pytestmark = pytest.mark.unit

@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from citewise.errors import ParseError
-from citewise.ingest.base import PARSERS, ParsedDocument
+from citewise.ingest.base import ParsedDocument
+from citewise.ingest.registry import PARSERS
 from citewise.ingest.uslm import UslmParser
 from citewise.records import SectionKind
 

@@ -4,6 +4,9 @@ A rule is a plain function ``(candidate, context) -> tuple[Exclusion, ...]``: an
 candidate passes it. :data:`RULES` maps rule names to those functions; a plan lists the names it
 evaluates and an unknown name fails listing the valid ones. Duplicates are not a per-candidate rule:
 they need the whole candidate set and are collapsed afterwards (:mod:`citewise.evidence.dedupe`).
+
+The rules read the plan through :class:`PlanConstraints`, not :mod:`citewise.evidence.plan`: the plan
+checks its rule names against this table, so this module sits below it and cannot import it back.
 """
 
 from __future__ import annotations
@@ -12,14 +15,11 @@ import enum
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from datetime import date
-from typing import TYPE_CHECKING
+from typing import Protocol
 from urllib.parse import unquote, urlsplit
 
 from citewise.errors import InputError
 from citewise.records import DocumentVersion, ReviewStatus, Section
-
-if TYPE_CHECKING:
-    from citewise.evidence.plan import RetrievalPlan
 
 __all__ = [
     "DEFAULT_RULES",
@@ -28,6 +28,7 @@ __all__ = [
     "Exclusion",
     "ExclusionReason",
     "GateContext",
+    "PlanConstraints",
     "Rule",
     "SourceRef",
     "check_rule_names",
@@ -107,11 +108,53 @@ class Exclusion:
     """What exactly failed, naming the values compared."""
 
 
+class PlanConstraints(Protocol):
+    """What the rules read of a retrieval plan; :class:`~citewise.evidence.plan.RetrievalPlan` is the one."""
+
+    @property
+    def pairs(self) -> frozenset[tuple[str, str]]:
+        """Exact (document id, section id) pairs allowed; empty: any."""
+        ...
+
+    @property
+    def docs(self) -> frozenset[str]:
+        """Document ids allowed; empty: any."""
+        ...
+
+    @property
+    def origins(self) -> tuple[str, ...]:
+        """Allowed origins: URL prefixes (with a scheme) or hosts."""
+        ...
+
+    @property
+    def required_uses(self) -> tuple[str, ...]:
+        """Uses every eligible version's licence must permit."""
+        ...
+
+    @property
+    def as_of(self) -> date | None:
+        """``None``: the latest approved version, in force today. A date: the version in force then."""
+        ...
+
+    @property
+    def approval_required(self) -> bool:
+        """Version and section must be approved."""
+        ...
+
+    def permits_pair(self, doc_id: str, section_id: str) -> bool:
+        """True when no pairs are given or (doc_id, section_id) is one of them."""
+        ...
+
+    def permits_document(self, doc_id: str) -> bool:
+        """True when no documents are listed or ``doc_id`` is one of them."""
+        ...
+
+
 @dataclass(frozen=True, slots=True)
 class GateContext:
     """What the rules may consult besides the candidate."""
 
-    plan: RetrievalPlan
+    plan: PlanConstraints
     """The reviewed constraints."""
     today: date
     """The date "latest" means in force on (injectable so tests and audits are reproducible)."""

@@ -1,29 +1,22 @@
-"""What every parser produces, and how parsers are looked up by name.
+"""What every parser produces, and the parser protocol.
 
 A parser turns the bytes of one input into one or more :class:`ParsedDocument` values. It knows
 nothing about the store: versioning, hashing and review happen later in
 :mod:`citewise.ingest.pipeline`. A parser raises :class:`~citewise.errors.ParseError` naming what
-is wrong with the input; it never returns a half-parsed document.
+is wrong with the input; it never returns a half-parsed document. Parsers are looked up by name in
+:mod:`citewise.ingest.registry`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
 
-from citewise.errors import InputError
 from citewise.records import SectionKind
 
-__all__ = [
-    "PARSERS",
-    "ParsedDocument",
-    "ParsedSection",
-    "Parser",
-    "get_parser",
-    "register_parser",
-]
+__all__ = ["ParsedDocument", "ParsedSection", "Parser"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,31 +89,3 @@ class Parser:
     def parse(self, path: Path, data: bytes) -> Iterator[ParsedDocument]:
         """Yield the documents in ``data`` (read from ``path``)."""
         raise NotImplementedError
-
-
-PARSERS: dict[str, Callable[[], Parser]] = {}
-"""Registry of parser factories by name. Built-in parsers register the same way as plugins."""
-
-
-def register_parser(factory: Callable[[], Parser]) -> Callable[[], Parser]:
-    """Register a parser class (usable as a class decorator)."""
-    name = factory().name
-    if not name:
-        raise ValueError("a parser needs a name")
-    PARSERS[name] = factory
-    return factory
-
-
-def get_parser(name: str) -> Parser:
-    """Return a new parser by name; an unknown name fails listing the valid ones."""
-    _load_builtin_parsers()
-    try:
-        return PARSERS[name]()
-    except KeyError:
-        valid = ", ".join(sorted(PARSERS))
-        raise InputError(f"unknown format {name!r}; valid formats: {valid}") from None
-
-
-def _load_builtin_parsers() -> None:
-    # Importing the modules registers them; done lazily so `citewise --help` stays fast.
-    from citewise.ingest import html, jsonl, kr_statute, markdown, pdf, rst, text, uslm  # noqa: F401

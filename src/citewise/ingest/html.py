@@ -14,7 +14,7 @@ import lxml.etree
 import lxml.html
 
 from citewise.errors import ParseError
-from citewise.ingest.base import ParsedDocument, Parser, register_parser
+from citewise.ingest.base import ParsedDocument, Parser
 from citewise.ingest.decode import decode_text
 from citewise.ingest.sections import Heading, build_sections, doc_id_from_path, file_stem
 
@@ -128,7 +128,6 @@ def _load_html(data: bytes, source: str) -> lxml.html.HtmlElement:
     return root
 
 
-@register_parser
 class HtmlParser(Parser):
     """HTML: visible body text split at ``h1``-``h6``; scripts, styles and navigation dropped."""
 

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from citewise.errors import ParseError
-from citewise.ingest.base import ParsedDocument, ParsedSection, Parser, register_parser
+from citewise.ingest.base import ParsedDocument, ParsedSection, Parser
 from citewise.ingest.sections import as_date
 from citewise.records import SectionKind
 
@@ -121,7 +121,6 @@ def _parse_line(raw: bytes, source: str) -> ParsedDocument:
     return _document(row, source)
 
 
-@register_parser
 class JsonlParser(Parser):
     """JSON Lines: one document per line; bad lines are yielded as ParseError values."""
 

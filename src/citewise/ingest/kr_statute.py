@@ -41,7 +41,7 @@ from typing import Any
 import yaml
 
 from citewise.errors import ParseError
-from citewise.ingest.base import ParsedDocument, ParsedSection, Parser, register_parser
+from citewise.ingest.base import ParsedDocument, ParsedSection, Parser
 from citewise.ingest.decode import decode_text
 from citewise.records import SectionKind
 
@@ -71,7 +71,6 @@ _SUBSUBITEM = re.compile(r"^\s*(?P<m>\d+)\)\s*(?P<rest>.*)$")
 _SUPPLEMENT_ARTICLE = re.compile(r"^\s*(?P<m>제\d+조(?:의\d+)?)\s*(?P<rest>삭제.*)$")
 
 
-@register_parser
 class KoreanStatuteParser(Parser):
     """Parser for legalize-kr Markdown statutes (``kr-statute``).
 

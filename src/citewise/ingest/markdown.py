@@ -16,7 +16,7 @@ from typing import Any
 import yaml
 
 from citewise.errors import ParseError
-from citewise.ingest.base import ParsedDocument, Parser, register_parser
+from citewise.ingest.base import ParsedDocument, Parser
 from citewise.ingest.decode import decode_text
 from citewise.ingest.sections import (
     Heading,
@@ -140,7 +140,6 @@ def _front_matter_fields(front: Mapping[str, Any], path: str) -> tuple[dict[str,
     return fields, metadata
 
 
-@register_parser
 class MarkdownParser(Parser):
     """Generic Markdown: YAML front matter, ATX and setext headings."""
 

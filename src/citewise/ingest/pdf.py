@@ -28,7 +28,7 @@ from pypdf import PdfReader
 from pypdf.errors import DependencyError, FileNotDecryptedError, PyPdfError
 
 from citewise.errors import ParseError
-from citewise.ingest.base import ParsedDocument, ParsedSection, Parser, register_parser
+from citewise.ingest.base import ParsedDocument, ParsedSection, Parser
 from citewise.ingest.sections import doc_id_from_path, file_stem
 from citewise.records import SectionKind
 
@@ -156,7 +156,6 @@ def _read(path: Path, data: bytes, diagnostics: _Diagnostics) -> ParsedDocument:
     )
 
 
-@register_parser
 class PdfParser(Parser):
     """PDF with a text layer; one ``PAGE`` section per page that has text."""
 

@@ -22,8 +22,9 @@ import yaml
 
 from citewise.errors import CitewiseError, InputError, ParseError
 from citewise.hashing import content_hash
-from citewise.ingest.base import PARSERS, ParsedDocument, Parser, _load_builtin_parsers, get_parser
+from citewise.ingest.base import ParsedDocument, Parser
 from citewise.ingest.decode import decode_text
+from citewise.ingest.registry import PARSERS, _load_builtin_parsers, get_parser
 from citewise.records import IngestOutcome, IngestResult, Provenance
 from citewise.search.local import IndexRow, index_rows, reindex
 from citewise.store.evidence import EvidenceStore, NewSection, utcnow

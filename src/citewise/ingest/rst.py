@@ -9,7 +9,7 @@ import re
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
-from citewise.ingest.base import ParsedDocument, Parser, register_parser
+from citewise.ingest.base import ParsedDocument, Parser
 from citewise.ingest.sections import Heading, headed_document
 
 __all__ = ["RstParser"]
@@ -56,7 +56,6 @@ def _rst_headings(lines: Sequence[str]) -> list[Heading]:
     return headings
 
 
-@register_parser
 class RstParser(Parser):
     """reStructuredText, split at section titles; directives stay in the section text."""
 

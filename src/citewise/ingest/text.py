@@ -9,7 +9,7 @@ import re
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
-from citewise.ingest.base import ParsedDocument, Parser, register_parser
+from citewise.ingest.base import ParsedDocument, Parser
 from citewise.ingest.sections import (
     PROVISION_KR,
     PROVISION_NUMBER,
@@ -70,7 +70,6 @@ def _text_headings(lines: Sequence[str]) -> list[Heading]:
     return headings
 
 
-@register_parser
 class PlainTextParser(Parser):
     """Plain text, split at lines that look like headings; otherwise one ``BODY`` section."""
 

@@ -28,7 +28,7 @@ from pathlib import Path
 from lxml import etree
 
 from citewise.errors import ParseError
-from citewise.ingest.base import ParsedDocument, ParsedSection, Parser, register_parser
+from citewise.ingest.base import ParsedDocument, ParsedSection, Parser
 from citewise.ingest.decode import decode_text
 from citewise.records import SectionKind
 
@@ -52,7 +52,6 @@ _REPEALED = re.compile(r"^\[?\s*repealed\b", re.IGNORECASE)
 _LEADING_NOTE = re.compile(r"^\[[^\]\n]*\]\s*")
 
 
-@register_parser
 class UslmParser(Parser):
     """Parser for USLM XML (``uslm``).
 

@@ -41,7 +41,7 @@ from citewise.retry_after import retry_after_seconds
 if TYPE_CHECKING:
     import openai
 
-    from citewise.llm.client import TokenUsage
+    from citewise.llm.records import TokenUsage
 
 __all__ = [
     "ModelAuthError",

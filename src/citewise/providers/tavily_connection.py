@@ -43,19 +43,14 @@ from citewise.providers.errors import (
     ProviderUnavailable,
     retry_after_seconds,
 )
+from citewise.providers.tavily_settings import BASE_URL_ENV, KEY_ENV, TavilySettings
 
 if TYPE_CHECKING:
     import requests
 
-    from citewise.providers.tavily import TavilySettings
-
 __all__ = ["BASE_URL_ENV", "KEY_ENV", "PROVIDER", "Operation", "TavilyConnection"]
 
 PROVIDER = "tavily"
-KEY_ENV = "TAVILY_API_KEY"
-"""Named in the error for a rejected key; :class:`~citewise.providers.tavily.TavilySettings` reads it."""
-BASE_URL_ENV = "CITEWISE_TAVILY_BASE_URL"
-"""Named in the errors for an answer that is not Tavily's; the settings read it."""
 
 Operation = Literal["search", "extract"]
 _DETAIL_CHARS = 300
@@ -76,9 +71,6 @@ class TavilyConnection:
         import tavily
 
         if settings is None:
-            # Imported here: citewise.providers.tavily imports this module for its adapters.
-            from citewise.providers.tavily import TavilySettings
-
             settings = TavilySettings.from_env()
         self.settings = settings
         self.calls: list[ProviderCall] = []
