@@ -16,6 +16,7 @@ import json
 import sys
 import tempfile
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -33,38 +34,68 @@ from citewise.store.runs import RunStore  # noqa: E402
 from citewise.testing import FakeOpenAIServer, FakeReply, FakeTavilyServer  # noqa: E402
 from citewise.testing.fake_tavily import FakeExtractReply, FakeSearchReply  # noqa: E402
 
-SEARCH_S, EXTRACT_S, MODEL_S, TOKENS_PER_S = 0.8, 1.5, 3.0, 50.0
 QUESTION = "How did deposit protection rules for tenants change, and what do they cost landlords?"
 TOPICS = ["What changed in deposit protection rules?", "What do the rules cost landlords?", "When did they apply?"]
 
 
-def _search(request: Any) -> FakeSearchReply:
-    query = str(request.get("query", ""))
-    slug = "-".join(query.lower().split())[:48]
-    results = [
-        {"url": f"https://news.example/{slug}/{n}", "title": f"{query} {n}", "content": f"snippet {n}", "score": 0.9}
-        for n in range(1, 6)
-    ]
-    return FakeSearchReply(results, delay=SEARCH_S)
+@dataclass(frozen=True)
+class Latencies:
+    """How long the fake servers take to answer."""
+
+    search_s: float = 0.8
+    """Per search call."""
+    extract_s: float = 1.5
+    """Per extraction call."""
+    model_s: float = 3.0
+    """Per model call, before the output tokens."""
+    tokens_per_s: float = 50.0
+    """Model output speed."""
+
+    def scaled(self, factor: float) -> Latencies:
+        """Every wait multiplied by ``factor`` (a quick run keeps the shape of a real one)."""
+        return Latencies(
+            self.search_s * factor, self.extract_s * factor, self.model_s * factor, self.tokens_per_s / factor
+        )
 
 
-def _extract(request: Any) -> FakeExtractReply:
-    urls = request.get("urls", [])
-    pages = [
-        {
-            "url": u,
-            "raw_content": f"# Report\n\nDeposit protection rules changed in 2024 for {u}.\n\nLandlords pay a fee.",
-        }
-        for u in urls
-    ]
-    return FakeExtractReply(pages, delay=EXTRACT_S)
+class _Web:
+    """Five results per search; every page says the same two things."""
+
+    def __init__(self, latencies: Latencies) -> None:
+        self.latencies = latencies
+
+    def search(self, request: Any) -> FakeSearchReply:
+        query = str(request.get("query", ""))
+        slug = "-".join(query.lower().split())[:48]
+        results = [
+            {
+                "url": f"https://news.example/{slug}/{n}",
+                "title": f"{query} {n}",
+                "content": f"snippet {n}",
+                "score": 0.9,
+            }
+            for n in range(1, 6)
+        ]
+        return FakeSearchReply(results, delay=self.latencies.search_s)
+
+    def extract(self, request: Any) -> FakeExtractReply:
+        urls = request.get("urls", [])
+        pages = [
+            {
+                "url": u,
+                "raw_content": f"# Report\n\nDeposit protection rules changed in 2024 for {u}.\n\nLandlords pay a fee.",
+            }
+            for u in urls
+        ]
+        return FakeExtractReply(pages, delay=self.latencies.extract_s)
 
 
 class _Model:
     """Plans, reviews (one topic always missing, with a new follow-up) and writes."""
 
-    def __init__(self) -> None:
+    def __init__(self, latencies: Latencies) -> None:
         self.reviews = 0
+        self.delay = latencies.model_s
 
     def __call__(self, request: Any) -> FakeReply:
         system = request["messages"][0]["content"]
@@ -99,8 +130,8 @@ class _Model:
                 ]
             }
         else:
-            return FakeReply("Deposit protection changed in 2024 [S1]. Landlords pay a fee [S2].", delay=MODEL_S)
-        return FakeReply(json.dumps(body), delay=MODEL_S)
+            return FakeReply("Deposit protection changed in 2024 [S1]. Landlords pay a fee [S2].", delay=self.delay)
+        return FakeReply(json.dumps(body), delay=self.delay)
 
 
 def _floor(record: Any) -> tuple[float, float]:
@@ -124,13 +155,18 @@ def _floor(record: Any) -> tuple[float, float]:
     return floor, total
 
 
-def run_once(concurrent: bool, tmp: Path) -> dict[str, float]:
-    with FakeTavilyServer() as tavily, FakeOpenAIServer(tokens_per_s=TOKENS_PER_S) as model:
-        tavily.search_responder, tavily.extract_responder = _search, _extract
-        model.responder = _Model()
+def run_once(
+    concurrent: bool, tmp: Path, store_url: str | None = None, latencies: Latencies = Latencies()
+) -> dict[str, Any]:
+    """One research run; the store is a new SQLite file in ``tmp`` unless ``store_url`` names another."""
+    web = _Web(latencies)
+    with FakeTavilyServer() as tavily, FakeOpenAIServer(tokens_per_s=latencies.tokens_per_s) as model:
+        tavily.search_responder, tavily.extract_responder = web.search, web.extract
+        model.responder = _Model(latencies)
         connection = TavilyConnection(TavilySettings(api_key=Secret("tvly-bench"), base_url=tavily.base_url))
         client = ChatClient(ModelSettings(api_key=Secret("sk-bench"), base_url=model.base_url, timeout_s=60))
-        with connection, client, EvidenceStore.open(str(tmp / f"bench-{concurrent}.sqlite")) as store:
+        url = store_url or str(tmp / f"bench-{concurrent}.sqlite")
+        with connection, client, EvidenceStore.open(url) as store:
             settings = ResearchSettings(
                 search=TavilySearch(connection=connection),
                 extractor=TavilyExtract(connection=connection),
@@ -150,7 +186,7 @@ def run_once(concurrent: bool, tmp: Path) -> dict[str, float]:
         "rounds": len(result.reviews),
         "sources": len(result.sources),
         "stop": result.stop_reason.value,
-    }  # type: ignore[dict-item]
+    }
 
 
 def main() -> None:

@@ -24,28 +24,36 @@ sys.path.insert(0, str(ROOT))
 
 from benchmarks import baselines  # noqa: E402
 
+from citewise.ingest.base import ParsedDocument  # noqa: E402
 from citewise.ingest.pipeline import IngestOptions, store_document  # noqa: E402
 from citewise.ingest.registry import get_parser  # noqa: E402
 from citewise.search.local import search  # noqa: E402
 from citewise.store.evidence import EvidenceStore  # noqa: E402
 
 
-def _parsed_corpus() -> list[tuple[Path, object]]:
+def _parsed_corpus() -> list[tuple[Path, ParsedDocument]]:
     parser = get_parser("kr-statute")
     files = sorted(baselines.KR_CORPUS_DIR.glob("*__*.md"))
     return [(f, doc) for f in files for doc in parser.parse(f, f.read_bytes())]
 
 
-def run_size(factor: int, queries: list[str], n_queries: int, tmp: Path) -> dict[str, float]:
+def run_size(
+    factor: int, queries: list[str], n_queries: int, tmp: Path, store_url: str | None = None
+) -> dict[str, float | None]:
+    """Ingest the corpus ``factor`` times into a new store, then time ``n_queries`` searches.
+
+    The store is a new SQLite file in ``tmp`` unless ``store_url`` names another, empty, store (then
+    ``store_mb`` is None).
+    """
     corpus = _parsed_corpus()
-    db = tmp / f"scale-{factor}.sqlite"
+    db = None if store_url else tmp / f"scale-{factor}.sqlite"
     sections = 0
-    with EvidenceStore.open(str(db)) as store:
+    with EvidenceStore.open(store_url or str(db)) as store:
         started = time.perf_counter()
         for copy in range(factor):
             for path, doc in corpus:
-                renamed = doc if copy == 0 else replace(doc, doc_id=f"{doc.doc_id}-r{copy}")  # type: ignore[type-var]
-                result = store_document(store, renamed, path, IngestOptions(), {})  # type: ignore[arg-type]
+                renamed = doc if copy == 0 else replace(doc, doc_id=f"{doc.doc_id}-r{copy}")
+                result = store_document(store, renamed, path, IngestOptions(), {})
                 sections += result.section_count
         ingest_s = time.perf_counter() - started
         latencies = []
@@ -61,7 +69,7 @@ def run_size(factor: int, queries: list[str], n_queries: int, tmp: Path) -> dict
         "sections_per_s": round(sections / ingest_s, 1),
         "search_p50_ms": round(statistics.median(latencies), 1),
         "search_p95_ms": round(latencies[int(0.95 * (len(latencies) - 1))], 1),
-        "store_mb": round(db.stat().st_size / 2**20, 1),
+        "store_mb": round(db.stat().st_size / 2**20, 1) if db else None,
     }
 
 
