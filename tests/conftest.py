@@ -10,6 +10,7 @@ import pytest
 from citewise.ingest.base import ParsedDocument, ParsedSection
 from citewise.records import SectionKind
 from citewise.store.evidence import EvidenceStore
+from citewise.testing.postgres import postgres_cluster, postgres_url  # noqa: F401  (fixtures)
 
 SHARED = (Path(__file__).resolve().parents[2] / "shared").resolve()  # a symlinked shared/ too
 KR_STATUTES = SHARED / "corpora" / "kr-statutes"
@@ -36,6 +37,14 @@ def sample_store_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def store(tmp_path: Path) -> Iterator[EvidenceStore]:
     with EvidenceStore.open(str(tmp_path / "store.sqlite")) as s:
         yield s
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def backend_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """The URL of a new, empty store on each backend in turn (PostgreSQL: a throwaway server)."""
+    if request.param == "sqlite":
+        return str(tmp_path / "store.sqlite")
+    return str(request.getfixturevalue("postgres_url"))
 
 
 def make_doc(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import shutil
 from collections.abc import Iterator, Sequence
 from dataclasses import replace
@@ -12,15 +13,23 @@ import pytest
 from citewise.answer.ask import ask
 from citewise.answer.records import AnswerPath, AskOutcome
 from citewise.answer.result import AskSettings
+from citewise.audit.events import AnswerGiven, GateDecided
+from citewise.audit.export import run_data
 from citewise.evidence.plan import RetrievalPlan
 from citewise.evidence.rules import Candidate
 from citewise.hashing import normalize_text
 from citewise.ingest.pipeline import ingest_paths
 from citewise.store.evidence import EvidenceStore
-from citewise.store.runs import RunStore
+from citewise.store.runs import RunRecord, RunStore
 from tests.conftest import REPO
 
 pytestmark = pytest.mark.integration
+
+
+def answer_of(record: RunRecord) -> AnswerGiven:
+    answer = record.last(AnswerGiven)
+    assert answer is not None, "the ask recorded no answer"
+    return answer
 
 SAMPLE = REPO / "examples" / "corpus"
 
@@ -120,20 +129,30 @@ def test_shadow_returns_the_existing_answer_unchanged_and_records_the_comparison
     assert result.shadow is not None and result.shadow.new_outcome is active.outcome
     assert result.shadow.new_answer == active.text
     record = RunStore(store).get(result.run_id)
-    assert record.mode == "shadow" and record.result["text"] == existing
-    assert record.result["shadow"]["new_answer"] == active.text
+    answer = answer_of(record)
+    assert record.mode == "shadow" and answer.text == existing
+    assert answer.shadow is not None and answer.shadow.new_answer == active.text
 
 
 def test_the_run_record_keeps_answer_and_retrieval_provenance_apart(store: EvidenceStore) -> None:
     result = ask(store, "해고 예고는 며칠 전에 해야 하나요", RetrievalPlan())
     record = RunStore(store).get(result.run_id)
     assert record.outcome == "deterministic_evidence_fallback" and record.status == "finished"
-    assert record.answer["path"] == "deterministic" and "no model configured" in record.answer["fallback_reason"]
-    assert "model" not in record.retrieval and "gated_on" in record.retrieval
-    assert record.retrieval["evidence"][0].startswith("E1=kr-law-001872@1:제26조")
-    assert [e.stage for e in record.events] == ["plan", "retrieve", "gate", "rank", "answer"]
-    gate_event = record.events[2].payload
-    assert any(not d["eligible"] and d["reasons"] for d in gate_event["decisions"])
+    answer = answer_of(record)
+    provenance = answer.provenance  # answer provenance, kept apart from the retrieval provenance
+    assert provenance.path is AnswerPath.DETERMINISTIC and "no model configured" in (provenance.fallback_reason or "")
+    assert answer.gated_on is not None and answer.ranker and answer.candidates > 0
+    assert str(answer.evidence[0]) == "kr-law-001872@1:제26조" and answer.evidence[0].evidence_id == "E1"
+    assert [e.event.kind.value for e in record.events] == [
+        "ask_planned",
+        "candidates_retrieved",
+        "gate_decided",
+        "ranked",
+        "answer_given",
+    ]
+    gate_event = record.events[2].event
+    assert isinstance(gate_event, GateDecided)
+    assert any(not d.eligible and d.reasons for d in gate_event.decisions)
 
 
 class InjectingRanker:
@@ -149,7 +168,7 @@ def test_a_ranker_that_injects_is_recorded_and_its_order_discarded(store: Eviden
     assert result.ranking_violations and "포기" not in result.text
     assert result.evidence[0].section_id == "제26조"
     record = RunStore(store).get(result.run_id)
-    assert record.retrieval["ranking_accepted"] is False
+    assert answer_of(record).ranking_accepted is False
 
 
 def test_deleted_paragraphs_never_reach_the_composer(store: EvidenceStore) -> None:
@@ -199,9 +218,9 @@ def test_a_validated_model_answer_is_accepted_and_recorded_as_the_models(store: 
     assert result.provenance.path is AnswerPath.MODEL and result.provenance.prompt_version == "ask-v1"
     assert result.citations[0].doc_id == "kr-law-001872" and result.citations[0].section_id == "제26조"
     record = RunStore(store).get(result.run_id)
-    assert record.outcome == "model_answer_accepted" and record.answer["path"] == "model"
+    assert record.outcome == "model_answer_accepted" and answer_of(record).provenance.path is AnswerPath.MODEL
     sent = server.requests[0].json
-    assert "sk-ask-test" not in str(record.answer) + str(record.retrieval) + str(record.result)
+    assert "sk-ask-test" not in json.dumps(run_data(record), ensure_ascii=False)
     assert QUESTION in sent["messages"][-1]["content"]  # the question travels as data
 
 
@@ -229,7 +248,8 @@ def test_a_reply_with_an_unknown_id_or_an_invented_quote_falls_back_saying_why(
     assert "model reply rejected" in result.provenance.fallback_reason and why in result.provenance.fallback_reason
     assert "90일" not in result.text and "[E9]" not in result.text
     _assert_every_line_cited_and_quotes_verbatim(result)
-    assert RunStore(store).get(result.run_id).answer["fallback_reason"] == result.provenance.fallback_reason
+    recorded = answer_of(RunStore(store).get(result.run_id))
+    assert recorded.provenance.fallback_reason == result.provenance.fallback_reason
 
 
 def test_a_model_that_finds_the_evidence_insufficient_hands_off(store: EvidenceStore, writer) -> None:  # type: ignore[no-untyped-def]

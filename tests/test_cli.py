@@ -185,7 +185,8 @@ def test_ask_with_no_key_answers_with_citations_and_the_run_can_be_shown(cli, mo
     runs = json.loads(cli("runs", "list", "--json"))
     assert len(runs) == 2 and runs[0]["run_id"] == result["run_id"]
     shown = json.loads(cli("runs", "show", result["run_id"], "--json"))
-    assert shown["answer"]["path"] == "deterministic" and shown["events"]
+    (given,) = [e for e in shown["events"] if e["kind"] == "answer_given"]
+    assert given["provenance"]["path"] == "deterministic" and given["evidence"][0]["evidence_id"] == "E1"
     assert "no run" in cli("runs", "show", "ask-nope", code=2)
     assert "--existing-answer" in cli("ask", "q", "--mode", "shadow", code=2)
     existing = tmp_path / "existing.txt"

@@ -20,6 +20,8 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
+from citewise.audit import legacy
+from citewise.audit.events import Verified
 from citewise.cli.cost import cost, money
 from citewise.cost import (
     PRICES_ENV,
@@ -32,7 +34,8 @@ from citewise.cost import (
 )
 from citewise.errors import ConfigError
 from citewise.store.evidence import EvidenceStore
-from citewise.store.runs import RunStore
+from citewise.store.runs import RunStatus, RunStore
+from citewise.verify.records import Acceptance
 from tests.conftest import REPO
 
 pytestmark = pytest.mark.integration
@@ -95,28 +98,55 @@ def _attempt(
     return {"attempt": attempt, "query": "q"}
 
 
+def _record(runs: RunStore, run_id: str, stage: str, payload: dict[str, Any]) -> None:
+    """Append the typed event of a ``model_call`` / ``attempt`` payload of the shape above."""
+    runs.append(run_id, legacy.decode_step(stage, payload))
+
+
+def _finish(
+    runs: RunStore,
+    run_id: str,
+    *,
+    outcome: str,
+    answer: dict[str, Any],
+    result: dict[str, Any],
+    status: str = "finished",
+) -> None:
+    """Close a run with its outcome, as the loop and ask record it, and an acceptance decision if given."""
+    kind = runs.get(run_id).kind
+    for _, event in legacy.run_events(
+        kind=kind, outcome=outcome, retrieval={}, answer=answer, result=result, ledgers=[], reviews=[]
+    ):
+        runs.append(run_id, event)
+    acceptance = result.get("acceptance")
+    if acceptance is not None:
+        decision = Acceptance(acceptance["accepted"], tuple(acceptance["reasons"]), "verify-1")
+        runs.append(run_id, Verified("verify-1", (), (), decision))
+    runs.finish(run_id, status=RunStatus(status), outcome=outcome)
+
+
 def _worked_run(runs: RunStore, accepted: bool | None, status: str = "finished") -> str:
     """One research run with the worked example's usage; accepted None means no acceptance recorded."""
     run_id = runs.create("research", "What does the statute require?")
     # planning and review: 10,000 input + 2,000 output tokens in all
-    runs.append(run_id, "model_call", _model_call("plan", "planner-small", 6_000, 1_200))
-    runs.append(run_id, "model_call", _model_call("review", "planner-small", 4_000, 800))
+    _record(runs, run_id, "model_call", _model_call("plan", "planner-small", 6_000, 1_200))
+    _record(runs, run_id, "model_call", _model_call("review", "planner-small", 4_000, 800))
     # drafting: 20,000 + 3,000
-    runs.append(run_id, "model_call", _model_call("write", "writer-large", 20_000, 3_000))
+    _record(runs, run_id, "model_call", _model_call("write", "writer-large", 20_000, 3_000))
     # 5 search credits: four searches, one an advanced search (2 credits); a failed search bills none
     for credits in (1, 1, 1, 2):
-        runs.append(run_id, "attempt", _attempt("search", credits))
-    runs.append(run_id, "attempt", _attempt("search", None, ok=False, error_type="ProviderTimeout"))
-    runs.append(run_id, "attempt", _attempt("search", 1, cached=True))  # served from a cache: free
+        _record(runs, run_id, "attempt", _attempt("search", credits))
+    _record(runs, run_id, "attempt", _attempt("search", None, ok=False, error_type="ProviderTimeout"))
+    _record(runs, run_id, "attempt", _attempt("search", 1, cached=True))  # served from a cache: free
     # 8 pages read by a non-credit extractor, one of them empty; a raised extractor call read nothing
     for _ in range(7):
-        runs.append(run_id, "attempt", _attempt("extract", None))
-    runs.append(run_id, "attempt", _attempt("extract", None, ok=False, error_type="empty_page"))
-    runs.append(run_id, "attempt", _attempt("extract", None, ok=False, error_type="ProviderUnavailable"))
+        _record(runs, run_id, "attempt", _attempt("extract", None))
+    _record(runs, run_id, "attempt", _attempt("extract", None, ok=False, error_type="empty_page"))
+    _record(runs, run_id, "attempt", _attempt("extract", None, ok=False, error_type="ProviderUnavailable"))
     result: dict[str, Any] = {"status": "report"}
     if accepted is not None:
         result["acceptance"] = {"accepted": accepted, "reasons": []}
-    runs.finish(run_id, outcome="report", retrieval={}, answer={"path": "model"}, result=result, status=status)
+    _finish(runs, run_id, outcome="report", answer={"path": "model"}, result=result, status=status)
     return run_id
 
 
@@ -191,7 +221,7 @@ def test_money_is_exact_decimal_even_from_yaml_floats(tmp_path: Path, runs: RunS
     prices = load_prices(path)
     assert prices.models["m"].rates.input == D("0.1")
     run_id = runs.create("research", "q")
-    runs.append(run_id, "model_call", _model_call("plan", "m", 1_000_000, 1_000_000))
+    _record(runs, run_id, "model_call", _model_call("plan", "m", 1_000_000, 1_000_000))
     ledger = ledger_for_run(runs.get(run_id), prices)
     assert ledger.measured == D("0.3")  # 0.1 + 0.2 in floats would be 0.30000000000000004
     assert all(isinstance(line.amount, Decimal) for line in ledger.lines)
@@ -203,7 +233,7 @@ def test_money_is_exact_decimal_even_from_yaml_floats(tmp_path: Path, runs: RunS
 def test_credit_shares_of_an_extract_call_sum_to_whole_credits(runs: RunStore) -> None:
     run_id = runs.create("research", "q")
     for _ in range(3):  # one Tavily Extract call of 3 URLs billed 1 credit, split as floats
-        runs.append(run_id, "attempt", _attempt("extract", 1 / 3))
+        _record(runs, run_id, "attempt", _attempt("extract", 1 / 3))
     (line,) = [li for li in ledger_for_run(runs.get(run_id), _prices()).lines if li.component is Component.EXTRACTION]
     assert (line.item, line.count, line.quantity, line.amount) == ("tavily credits", 3, D("1"), D("0.005"))
 
@@ -211,9 +241,9 @@ def test_credit_shares_of_an_extract_call_sum_to_whole_credits(runs: RunStore) -
 def test_cached_input_tokens_use_the_cached_rate(runs: RunStore) -> None:
     run_id = runs.create("research", "q")
     # 10,000 prompt tokens of which 4,000 cached: 6,000 × $2.00 + 4,000 × $0.50 + 1,000 × $8.00
-    runs.append(run_id, "model_call", _model_call("write", "writer-large", 10_000, 1_000, cached=4_000))
+    _record(runs, run_id, "model_call", _model_call("write", "writer-large", 10_000, 1_000, cached=4_000))
     # no cached rate given for planner-small: cached tokens cost the input rate
-    runs.append(run_id, "model_call", _model_call("plan", "planner-small", 10_000, 0, cached=10_000))
+    _record(runs, run_id, "model_call", _model_call("plan", "planner-small", 10_000, 0, cached=10_000))
     lines = {li.item: li for li in ledger_for_run(runs.get(run_id), _prices()).lines if li.component is Component.LLM}
     assert lines["writer-large"].amount == D("0.022")
     assert lines["writer-large"].tokens is not None
@@ -232,8 +262,8 @@ def test_long_prompts_use_the_long_context_rates(runs: RunStore) -> None:
         }
     )
     run_id = runs.create("research", "q")
-    runs.append(run_id, "model_call", _model_call("plan", "long", 100_000, 1_000))  # at the threshold: standard
-    runs.append(run_id, "model_call", _model_call("plan", "long", 200_000, 1_000, cached=100_000))
+    _record(runs, run_id, "model_call", _model_call("plan", "long", 100_000, 1_000))  # at the threshold: standard
+    _record(runs, run_id, "model_call", _model_call("plan", "long", 200_000, 1_000, cached=100_000))
     (line,) = [li for li in ledger_for_run(runs.get(run_id), prices).lines if li.component is Component.LLM]
     standard = D("0.1") + D("0.002")
     long = D("0.3") + D("0.1") + D("0.004")
@@ -243,16 +273,16 @@ def test_long_prompts_use_the_long_context_rates(runs: RunStore) -> None:
 def test_the_model_is_found_by_the_reported_id_when_the_requested_one_is_missing(runs: RunStore) -> None:
     prices = _prices(models={"planner-small-2025-01-01": {"input": 0.20, "output": 0.80}})
     run_id = runs.create("research", "q")
-    runs.append(run_id, "model_call", _model_call("plan", "planner-small", 10_000, 2_000))
+    _record(runs, run_id, "model_call", _model_call("plan", "planner-small", 10_000, 2_000))
     (line,) = [li for li in ledger_for_run(runs.get(run_id), prices).lines if li.component is Component.LLM]
     assert (line.item, line.amount) == ("planner-small-2025-01-01", D("0.0036"))
 
 
 def test_a_model_missing_from_the_table_is_unknown_not_zero(runs: RunStore, store: EvidenceStore) -> None:
     run_id = runs.create("research", "q")
-    runs.append(run_id, "model_call", _model_call("plan", "planner-small", 10_000, 2_000))
-    runs.append(run_id, "model_call", _model_call("write", "mystery-model", 5_000, 700, cached=1_000))
-    runs.append(run_id, "model_call", _model_call("write", "writer-large", None, None))  # usage not reported
+    _record(runs, run_id, "model_call", _model_call("plan", "planner-small", 10_000, 2_000))
+    _record(runs, run_id, "model_call", _model_call("write", "mystery-model", 5_000, 700, cached=1_000))
+    _record(runs, run_id, "model_call", _model_call("write", "writer-large", None, None))  # usage not reported
     report = cost_report(store, _prices())
     unknown = {line.item: line for line in report.unknown}
     assert set(unknown) == {"mystery-model", "writer-large"}
@@ -279,9 +309,9 @@ def test_ask_runs_are_priced_from_their_answer_provenance(runs: RunStore) -> Non
         "completion_tokens": 2_000,
         "fallback_reason": "rejected",
     }
-    runs.finish(run_id, outcome="deterministic_evidence_fallback", retrieval={}, answer=answer, result={})
+    _finish(runs, run_id, outcome="deterministic_evidence_fallback", answer=answer, result={})
     no_model = runs.create("ask", "q")
-    runs.finish(no_model, outcome="x", retrieval={}, answer={"path": "deterministic"}, result={})
+    _finish(runs, no_model, outcome="no_eligible_evidence", answer={"path": "none"}, result={})
     priced = ledger_for_run(runs.get(run_id), _prices())
     assert [(li.item, li.amount) for li in priced.lines if li.component is Component.LLM] == [
         ("planner-small", D("0.0036"))
@@ -442,7 +472,7 @@ def test_cost_command_reports_unknown_costs_and_bad_tables(cli: Callable[..., st
     with EvidenceStore.open(str(tmp_path / "cli.sqlite")) as s:
         runs = RunStore(s)
         run_id = runs.create("research", "q")
-        runs.append(run_id, "model_call", _model_call("write", "mystery-model", 5_000, 700))
+        _record(runs, run_id, "model_call", _model_call("write", "mystery-model", 5_000, 700))
     out = cli()
     assert "unknown" in out and "mystery-model" in out and "total, at least" in out
     bad = tmp_path / "bad.yaml"

@@ -18,6 +18,7 @@ from typing import Any
 
 import pytest
 
+from citewise.audit.events import AttemptEnded, Event, EventKind, SourceStored, decode, encode
 from citewise.config import Secret
 from citewise.evidence.gate import gate
 from citewise.ingest.pipeline import ingest_paths
@@ -32,12 +33,12 @@ from citewise.research.collect import (
     EXTRACT_FAILED,
     CollectionState,
     RoundResult,
-    attempt_from_payload,
     collect_round,
-    source_from_payload,
 )
+from citewise.research.recorder import Recorder
 from citewise.research.records import AttemptKind, StopReason
 from citewise.research.select import select_passages
+from citewise.research.state import ResearchState
 from citewise.search.local import search as local_search
 from citewise.store.evidence import EvidenceStore
 from citewise.testing.fake_tavily import FakeExtractReply, FakeSearchReply, FakeTavilyError, FakeTavilyServer
@@ -92,6 +93,7 @@ class Harness:
     extract: TavilyExtract
     sleeps: list[float] = field(default_factory=list)
     events: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
+    """Every recorded event as stored: (kind, JSON payload)."""
 
     def run(
         self,
@@ -105,19 +107,22 @@ class Harness:
     ) -> tuple[RoundResult, CollectionState, BudgetUsage]:
         state = state if state is not None else CollectionState()
         usage = usage if usage is not None else BudgetUsage(budget or Budget())
+        run_state = ResearchState(QUESTION, usage, collection=state)
         result = collect_round(
             round=round,
             queries=queries,
             question=QUESTION,
             search=self.search,
             extractor=self.extract,
-            usage=usage,
-            state=state,
+            recorder=Recorder(self._store, run_state),
             sleep=self.sleeps.append,
-            on_event=lambda stage, payload: self.events.append((stage, payload)),
             **options,
         )
         return result, state, usage
+
+    def _store(self, event: Event) -> None:
+        kind, payload = encode(event)
+        self.events.append((kind, json.loads(json.dumps(payload))))
 
     def requests(self, path: str) -> list[Any]:
         return [r.json for r in self.server.requests if r.path.rstrip("/") == path]
@@ -364,8 +369,7 @@ def test_an_empty_page_from_any_extractor_is_no_source(harness: Harness) -> None
         question=QUESTION,
         search=harness.search,
         extractor=_WhitespaceExtractor(),
-        usage=BudgetUsage(Budget()),
-        state=CollectionState(),
+        recorder=Recorder(list().append, ResearchState("q", BudgetUsage(Budget()))),
     )
     assert summary(result)[1:] == [("extract", "https://x.example/1", False, EMPTY_PAGE)]
     assert result.new_sources == ()
@@ -548,22 +552,25 @@ def test_every_attempt_and_source_is_reported_as_json_ready_events(harness: Harn
     result, _, _ = harness.run(["q", "Q"])
     stages = [stage for stage, _ in harness.events]
     assert stages == [
-        "attempt_start",
-        "skip",
-        "attempt",
-        "attempt_start",
-        "attempt_start",
-        "attempt",
-        "attempt",
-        "source",
+        EventKind.ATTEMPT_STARTED,
+        EventKind.SKIPPED,
+        EventKind.ATTEMPT_ENDED,
+        EventKind.ATTEMPT_STARTED,
+        EventKind.ATTEMPT_STARTED,
+        EventKind.ATTEMPT_ENDED,
+        EventKind.ATTEMPT_ENDED,
+        EventKind.SOURCE_STORED,
     ]
-    json.dumps([payload for _, payload in harness.events])  # no default=: plain JSON values only
-    attempts = [attempt_from_payload(p["attempt"]) for s, p in harness.events if s == "attempt"]
+    events = [decode(kind, payload) for kind, payload in harness.events]  # stored as plain JSON, read back typed
+    attempts = [e.attempt for e in events if isinstance(e, AttemptEnded)]
     assert attempts == list(result.attempts)
-    (source_event,) = [p for s, p in harness.events if s == "source"]
-    assert source_from_payload(source_event["source"]) == result.new_sources[0]
-    extract_event = harness.events[5][1]
-    assert extract_event["query"] == "q" and extract_event["normalized_url"] == "https://x.example/1"
+    (source_event,) = [e for e in events if isinstance(e, SourceStored)]
+    assert source_event.source == result.new_sources[0]
+    extract_event = events[5]
+    assert isinstance(extract_event, AttemptEnded)
+    assert extract_event.query == "q" and extract_event.normalized_url == "https://x.example/1"
+    assert extract_event.page is not None and extract_event.page.raw_content == page("1")  # kept for resume
+    assert isinstance(events[2], AttemptEnded) and events[2].search is not None  # the hits, for resume
 
 
 # -- the local evidence store as a keyless provider ------------------------------------------------
@@ -625,8 +632,7 @@ def test_local_providers_collect_a_keyless_round(sample_store: EvidenceStore) ->
         question="보증금은 언제 돌려받나요?",
         search=LocalSearch(sample_store),
         extractor=LocalExtractor(sample_store),
-        usage=BudgetUsage(Budget()),
-        state=state,
+        recorder=Recorder(list().append, ResearchState("q", BudgetUsage(Budget()), collection=state)),
         concurrent=True,  # the store is read from several threads
     )
     assert [s.source_id for s in result.new_sources] == ["S1", "S2", "S3", "S4"]
@@ -642,8 +648,7 @@ def test_local_search_with_a_web_extractor_skips_its_urls(sample_store: Evidence
         question="q",
         search=LocalSearch(sample_store),
         extractor=harness.extract,
-        usage=BudgetUsage(Budget()),
-        state=CollectionState(),
+        recorder=Recorder(list().append, ResearchState("q", BudgetUsage(Budget()))),
     )
     assert result.new_sources == () and {s.reason for s in result.skipped} == {"unusable_url"}
     assert harness.requests("/extract") == []

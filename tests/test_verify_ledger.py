@@ -9,16 +9,18 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
-import sqlalchemy as sa
 
 from citewise.answer.ask import ask
 from citewise.answer.result import AskSettings
+from citewise.audit.events import ClaimReviewed, ReportMade, SourceStored, UsageSummary, Verified
 from citewise.config import Secret
 from citewise.errors import InputError, NotFoundError
 from citewise.evidence.plan import RetrievalPlan
 from citewise.llm import ChatClient, ModelSettings
+from citewise.research.records import ReportStatus, Source, StopReason
+from citewise.serial import from_data
 from citewise.store.evidence import EvidenceStore
-from citewise.store.runs import RunStore
+from citewise.store.runs import RunStatus, RunStore
 from citewise.testing import FakeOpenAIServer
 from citewise.verify.records import ClaimKind, Decision, LedgerAction
 from citewise.verify.service import review_claim, verify_run
@@ -59,11 +61,9 @@ def test_a_supported_answer_is_accepted_and_the_decision_is_recorded(store: Evid
     assert entry.quote and QUOTE in entry.quote and entry.source_url and entry.source_url.startswith("file://")
     assert result.acceptance.accepted and result.acceptance.decided_by == "citewise"
     record = RunStore(store).get(run_id)
-    assert record.result["acceptance"]["accepted"] is True and record.result["ledger"][0]["decision"] == "supported"
-    with store.engine.connect() as conn:
-        assert (
-            conn.execute(sa.text("SELECT count(*) FROM claim_ledgers WHERE run_id = :r"), {"r": run_id}).scalar() == 1
-        )
+    (verified,) = record.of(Verified)  # appended to the run's events; nothing earlier rewritten
+    assert verified.acceptance.accepted is True and verified.entries[0].decision is Decision.SUPPORTED
+    assert [e.event.kind.value for e in record.events][-2:] == ["answer_given", "verified"]
 
 
 def test_a_wrong_number_is_unsupported_and_blocks_acceptance(store: EvidenceStore) -> None:
@@ -85,10 +85,9 @@ def test_an_overstated_scope_is_unsupported_and_a_reviewer_can_override_it(store
     entry = reviewed.entries[0]
     assert entry.decision is Decision.SUPPORTED and entry.reviewer == "Kim" and entry.review_reason
     assert reviewed.acceptance.accepted and "Kim" in reviewed.acceptance.decided_by
-    with store.engine.connect() as conn:
-        rows = conn.execute(sa.text("SELECT reviewer, decision FROM claim_reviews")).all()
-        ledgers = conn.execute(sa.text("SELECT count(*) FROM claim_ledgers")).scalar()
-    assert rows == [("Kim", "supported")] and ledgers == 2  # history kept
+    record = RunStore(store).get(run_id)
+    rows = [(r.reviewer, r.decision.value) for r in record.of(ClaimReviewed)]
+    assert rows == [("Kim", "supported")] and len(record.of(Verified)) == 2  # history kept
 
 
 def test_an_inference_is_labelled_and_does_not_block_acceptance(store: EvidenceStore) -> None:
@@ -100,6 +99,13 @@ def test_an_inference_is_labelled_and_does_not_block_acceptance(store: EvidenceS
     kinds = {e.claim.claim_id: (e.claim.kind, e.action) for e in result.entries}
     assert kinds["C2"] == (ClaimKind.INFERENCE, LedgerAction.LABEL_AS_INFERENCE)
     assert result.acceptance.accepted
+
+
+def _report(body: str) -> ReportMade:
+    usage = UsageSummary(1, "1/3", "1/8", "2/12", 0)
+    return ReportMade(
+        ReportStatus.REPORT, StopReason.COVERAGE_PASSED, body, body, (), usage, "model", "p", "w"
+    )
 
 
 def _research_run(store: EvidenceStore, body: str, pages: dict[str, str]) -> str:
@@ -121,8 +127,9 @@ def _research_run(store: EvidenceStore, body: str, pages: dict[str, str]) -> str
             "publication_date_source": None,
             "injection_flags": [],
         }
-        runs.append(run_id, "source", {"source": source})
-    runs.finish(run_id, outcome="report", retrieval={}, answer={}, result={"status": "report", "body": body})
+        runs.append(run_id, SourceStored(from_data(Source, source)))
+    runs.append(run_id, _report(body))
+    runs.finish(run_id, status=RunStatus.FINISHED, outcome="report")
     return run_id
 
 

@@ -19,7 +19,16 @@ from citewise.answer.compose import answer_from_evidence, record_run
 from citewise.answer.deterministic import strip_deleted_parts
 from citewise.answer.records import Evidence
 from citewise.answer.result import AskResult, AskSettings
-from citewise.evidence.gate import gate
+from citewise.audit.events import (
+    AskPlanned,
+    CandidateRef,
+    CandidatesRetrieved,
+    GateDecided,
+    GateVerdict,
+    Ranked,
+    RankViolation,
+)
+from citewise.evidence.gate import EligibilityDecision, gate
 from citewise.evidence.plan import RetrievalPlan
 from citewise.evidence.rank import RankingOutcome, apply_ranker
 from citewise.evidence.rules import Candidate, SourceRef
@@ -64,38 +73,46 @@ def ask(store: EvidenceStore, question: str, plan: RetrievalPlan, settings: AskS
     settings = settings or AskSettings()
     runs = RunStore(store)
     run_id = runs.create("ask", question, settings.mode)
-    runs.append(run_id, "plan", plan.describe())
+    runs.append(run_id, _planned(plan))
     items = _retrieve(store, question, plan, settings.candidates)
-    runs.append(run_id, "retrieve", {"candidates": [_item_ref(i) for i in items]})
+    runs.append(run_id, CandidatesRetrieved(tuple(_item_ref(i) for i in items)))
     gated = gate(store, plan, items, today=settings.today)
-    runs.append(run_id, "gate", {"on": gated.on.isoformat(), "decisions": [_decision(d) for d in gated.decisions]})
+    runs.append(run_id, GateDecided(gated.on, tuple(_decision(d) for d in gated.decisions)))
     ranking = apply_ranker(settings.ranker, question, gated.eligible)
-    runs.append(run_id, "rank", _ranking_record(ranking))
+    runs.append(run_id, _ranked(ranking))
     evidence = _evidence(ranking.candidates[: settings.evidence])
     result = answer_from_evidence(store, question, plan, settings, run_id, gated, ranking, evidence)
     record_run(runs, result, gated, ranking)
     return result
 
 
-def _item_ref(item: Any) -> str:
+def _planned(plan: RetrievalPlan) -> AskPlanned:
+    return AskPlanned(
+        pairs=tuple(f"{doc}:{section}" for doc, section in sorted(plan.pairs)),
+        docs=tuple(sorted(plan.docs)),
+        origins=plan.origins,
+        required_uses=plan.required_uses,
+        as_of=plan.as_of,
+        approval_required=plan.approval_required,
+        rules=plan.rules,
+    )
+
+
+def _item_ref(item: Any) -> CandidateRef:
     if isinstance(item, SourceRef):
-        return f"{item} (plan pair)"
-    return f"{item.doc_id}@{item.version}:{item.section_id} score={item.score}"
+        return CandidateRef(item.doc_id, item.version, item.section_id)
+    return CandidateRef(item.doc_id, item.version, item.section_id, item.score)
 
 
-def _decision(d: Any) -> dict[str, Any]:
-    return {
-        "ref": str(d.ref),
-        "eligible": d.eligible,
-        "reasons": [{"reason": r.reason.value, "detail": r.detail} for r in d.reasons],
-        "duplicates": [str(x) for x in (d.candidate.duplicates if d.candidate else ())],
-    }
+def _decision(d: EligibilityDecision) -> GateVerdict:
+    duplicates = tuple(str(x) for x in (d.candidate.duplicates if d.candidate else ()))
+    return GateVerdict(str(d.ref), d.eligible, tuple(d.reasons), duplicates)
 
 
-def _ranking_record(ranking: RankingOutcome) -> dict[str, Any]:
-    return {
-        "ranker": ranking.ranker,
-        "accepted": ranking.accepted,
-        "order": [str(c.ref) for c in ranking.candidates],
-        "violations": [{"kind": v.kind.value, "detail": v.detail} for v in ranking.violations],
-    }
+def _ranked(ranking: RankingOutcome) -> Ranked:
+    return Ranked(
+        ranker=ranking.ranker,
+        accepted=ranking.accepted,
+        order=tuple(str(c.ref) for c in ranking.candidates),
+        violations=tuple(RankViolation(v.kind.value, v.detail) for v in ranking.violations),
+    )

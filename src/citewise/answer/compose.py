@@ -3,18 +3,18 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import asdict
 from typing import Any
 
 from citewise.answer.deterministic import compose_extractive
 from citewise.answer.records import AnswerPath, AnswerProvenance, AskOutcome, Evidence
 from citewise.answer.result import AskResult, AskSettings, ShadowComparison
 from citewise.answer.triage import clarify_or_handoff
+from citewise.audit.events import AnswerGiven, EvidenceRef
 from citewise.evidence.gate import GateOutcome
 from citewise.evidence.plan import RetrievalPlan
 from citewise.evidence.rank import RankingOutcome
 from citewise.store.evidence import EvidenceStore
-from citewise.store.runs import RunStore
+from citewise.store.runs import RunStatus, RunStore
 
 __all__ = ["answer_from_evidence", "record_run"]
 
@@ -127,27 +127,25 @@ def _shadowed(result: AskResult, settings: AskSettings) -> AskResult:
 
 
 def record_run(runs: RunStore, result: AskResult, gated: GateOutcome, ranking: RankingOutcome) -> None:
-    """Persist the result with retrieval and answer provenance kept apart."""
-    retrieval = {
-        "gated_on": gated.on.isoformat(),
-        "candidates": len(gated.decisions),
-        "eligible": [str(c.ref) for c in gated.eligible],
-        "exclusions": result.exclusions,
-        "ranker": ranking.ranker,
-        "ranking_accepted": ranking.accepted,
-        "ranking_violations": list(result.ranking_violations),
-        "evidence": [f"{e.evidence_id}={e.doc_id}@{e.version}:{e.section_id}" for e in result.evidence],
-    }
-    answer = asdict(result.provenance)
-    answer["path"] = result.provenance.path.value
-    shown = {
-        "text": result.text,
-        "citations": [asdict(c) for c in result.citations],
-        "options": [asdict(o) for o in result.options],
-        "gap": result.gap,
-        "shadow": None
-        if result.shadow is None
-        else {**asdict(result.shadow), "new_outcome": result.shadow.new_outcome.value},
-    }
-    runs.append(result.run_id, "answer", {"outcome": result.outcome.value, "path": answer["path"]})
-    runs.finish(result.run_id, outcome=result.outcome.value, retrieval=retrieval, answer=answer, result=shown)
+    """Record what the user was given, with retrieval and answer provenance kept apart, and close the run."""
+    runs.append(
+        result.run_id,
+        AnswerGiven(
+            outcome=result.outcome,
+            text=result.text,
+            provenance=result.provenance,
+            evidence=tuple(EvidenceRef(e.evidence_id, e.doc_id, e.version, e.section_id) for e in result.evidence),
+            citations=result.citations,
+            options=result.options,
+            gap=result.gap,
+            gated_on=gated.on,
+            candidates=len(gated.decisions),
+            eligible=tuple(str(c.ref) for c in gated.eligible),
+            exclusions=dict(result.exclusions),
+            ranker=ranking.ranker,
+            ranking_accepted=ranking.accepted,
+            ranking_violations=result.ranking_violations,
+            shadow=result.shadow,
+        ),
+    )
+    runs.finish(result.run_id, status=RunStatus.FINISHED, outcome=result.outcome.value)

@@ -10,7 +10,16 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 
-__all__ = ["AnswerPath", "AnswerProvenance", "AskOutcome", "Citation", "ComposedAnswer", "Evidence"]
+__all__ = [
+    "AnswerPath",
+    "AnswerProvenance",
+    "AskOutcome",
+    "Citation",
+    "ClarificationOption",
+    "ComposedAnswer",
+    "Evidence",
+    "ShadowComparison",
+]
 
 
 class AskOutcome(str, enum.Enum):
@@ -104,3 +113,31 @@ class AnswerProvenance:
     """Prompt tokens of the model call(s), when reported."""
     completion_tokens: int | None = None
     """Completion tokens of the model call(s), when reported."""
+
+
+@dataclass(frozen=True, slots=True)
+class ClarificationOption:
+    """One document/section the user may have meant."""
+
+    doc_id: str
+    """Document id."""
+    title: str
+    """Document title."""
+    section_id: str
+    """Section id."""
+    heading: str
+    """Section heading."""
+
+
+@dataclass(frozen=True, slots=True)
+class ShadowComparison:
+    """What the new retrieval would have done beside the existing answer."""
+
+    existing_answer: str
+    """Returned unchanged."""
+    new_outcome: AskOutcome
+    """What the new path would have answered with."""
+    new_answer: str
+    """Its text."""
+    new_evidence: tuple[str, ...]
+    """``doc@version:section`` of the evidence it would have used."""

@@ -6,8 +6,15 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
-from citewise.answer.records import AnswerPath, AnswerProvenance, AskOutcome, Citation, Evidence
-from citewise.answer.triage import ClarificationOption
+from citewise.answer.records import (
+    AnswerPath,
+    AnswerProvenance,
+    AskOutcome,
+    Citation,
+    ClarificationOption,
+    Evidence,
+    ShadowComparison,
+)
 from citewise.evidence.rank import LexicalRanker, Ranker
 
 __all__ = ["DEFAULT_HANDOFF", "AskResult", "AskSettings", "ShadowComparison"]
@@ -37,20 +44,6 @@ class AskSettings:
     """Shadow mode: the answer the existing path gave."""
     today: date | None = None
     """The date "in force" is judged on (default: today)."""
-
-
-@dataclass(frozen=True, slots=True)
-class ShadowComparison:
-    """What the new retrieval would have done beside the existing answer."""
-
-    existing_answer: str
-    """Returned unchanged."""
-    new_outcome: AskOutcome
-    """What the new path would have answered with."""
-    new_answer: str
-    """Its text."""
-    new_evidence: tuple[str, ...]
-    """``doc@version:section`` of the evidence it would have used."""
 
 
 @dataclass(frozen=True, slots=True)

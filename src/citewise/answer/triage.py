@@ -13,16 +13,11 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Sequence
-from dataclasses import dataclass
 
-import sqlalchemy as sa
-
-from citewise.answer.records import AskOutcome, Evidence
+from citewise.answer.records import AskOutcome, ClarificationOption, Evidence
 from citewise.evidence.plan import RetrievalPlan
-from citewise.records import ReviewStatus
 from citewise.search.analyze import analyze
-from citewise.store.evidence import EvidenceStore
-from citewise.store.schema import document_versions, sections
+from citewise.store.protocol import EvidenceStoreProtocol
 
 __all__ = [
     "COVERAGE_THRESHOLD",
@@ -41,20 +36,6 @@ _KO_ARTICLE = re.compile(r"제\s*(\d+)\s*조(?:\s*의\s*(\d+))?")
 _EN_SECTION = re.compile(r"(?:§+|\bsection\b|\bsec\.|\barticle\b)\s*(\d+(?:\.\d+)*[a-z]?)", re.IGNORECASE)
 
 
-@dataclass(frozen=True, slots=True)
-class ClarificationOption:
-    """One document/section the user may have meant."""
-
-    doc_id: str
-    """Document id."""
-    title: str
-    """Document title."""
-    section_id: str
-    """Section id."""
-    heading: str
-    """Section heading."""
-
-
 def section_references(question: str) -> list[str]:
     """Section ids the question names, in the store's notation (``제3조의2``, ``2``, ``555.11``)."""
     refs = [f"제{m[1]}조" + (f"의{m[2]}" if m[2] else "") for m in _KO_ARTICLE.finditer(question)]
@@ -66,24 +47,13 @@ def _squash(text: str) -> str:
     return re.sub(r"\s+", "", unicodedata.normalize("NFC", text)).lower()
 
 
-def ambiguous_sections(store: EvidenceStore, plan: RetrievalPlan, question: str) -> list[ClarificationOption]:
+def ambiguous_sections(store: EvidenceStoreProtocol, plan: RetrievalPlan, question: str) -> list[ClarificationOption]:
     """Options to ask about when the question's section reference fits several documents."""
     refs = section_references(question)
     if not refs:
         return []
     candidates = [f"§ {r}" for r in refs] + [f"Sec. {r}" for r in refs] + refs
-    query = (
-        sa.select(document_versions.c.doc_id, document_versions.c.title, sections.c.section_id, sections.c.heading)
-        .join(sections, sections.c.version_id == document_versions.c.id)
-        .where(
-            sections.c.section_id.in_(candidates),
-            document_versions.c.status == ReviewStatus.APPROVED.value,
-            sections.c.deleted.is_(False),
-        )
-        .order_by(document_versions.c.doc_id)
-    )
-    with store.engine.connect() as conn:
-        rows = conn.execute(query).all()
+    rows = store.find_sections(candidates)
     options = [
         ClarificationOption(r.doc_id, r.title, r.section_id, r.heading)
         for r in rows
@@ -139,7 +109,7 @@ def coverage(question: str, evidence: Sequence[Evidence], top: int = 3) -> tuple
 
 
 def clarify_or_handoff(
-    store: EvidenceStore, question: str, plan: RetrievalPlan, evidence: Sequence[Evidence], handoff_target: str
+    store: EvidenceStoreProtocol, question: str, plan: RetrievalPlan, evidence: Sequence[Evidence], handoff_target: str
 ) -> tuple[AskOutcome, str, tuple[ClarificationOption, ...], str | None] | None:
     """The clarification or handoff this question needs before composing, if any."""
     options = ambiguous_sections(store, plan, question)

@@ -10,20 +10,31 @@ from __future__ import annotations
 import html
 import json
 import re
-from dataclasses import asdict
+from typing import Any
 
+from citewise.audit.events import AnswerGiven, ReportMade, SourceStored, Verified
 from citewise.errors import InputError
+from citewise.serial import to_data
 from citewise.store.runs import RunRecord
 
-__all__ = ["FORMATS", "export_run"]
+__all__ = ["FORMATS", "export_run", "run_data"]
 
 FORMATS = ("md", "json", "html")
+
+
+def run_data(record: RunRecord) -> dict[str, Any]:
+    """The whole run as JSON-ready data: its fields, and every event with its ``kind``."""
+    data = {k: to_data(getattr(record, k)) for k in record.__dataclass_fields__ if k != "events"}
+    data["events"] = [
+        {"seq": r.seq, "at": r.at.isoformat(), "kind": r.event.kind.value, **to_data(r.event)} for r in record.events
+    ]
+    return data
 
 
 def export_run(record: RunRecord, fmt: str) -> str:
     """The run as text in ``fmt`` (``md``, ``json`` or ``html``)."""
     if fmt == "json":
-        return json.dumps(asdict(record), ensure_ascii=False, indent=2, default=str) + "\n"
+        return json.dumps(run_data(record), ensure_ascii=False, indent=2) + "\n"
     if fmt == "md":
         return _markdown(record)
     if fmt == "html":
@@ -32,24 +43,38 @@ def export_run(record: RunRecord, fmt: str) -> str:
 
 
 def _markdown(record: RunRecord) -> str:
-    body = str(record.result["markdown"]) if record.result.get("markdown") else _ask_markdown(record)
+    report = record.last(ReportMade)
+    body = report.markdown if report is not None and report.markdown else _ask_markdown(record)
     facts = [
-        f"- run: `{record.run_id}` ({record.kind}, {record.mode}), {record.status}",
+        f"- run: `{record.run_id}` ({record.kind}, {record.mode}), {record.status.value}",
         f"- outcome: {record.outcome or '-'}",
         f"- started: {record.created_at.isoformat()}"
         + (f", finished: {record.finished_at.isoformat()}" if record.finished_at else ""),
     ]
-    for key, value in record.answer.items():
+    for key, value in _answer_provenance(record).items():
         if value not in (None, "", [], {}):
             facts.append(f"- answer {key.replace('_', ' ')}: {value}")
     return f"{body.rstrip()}\n\n{_ledger_markdown(record)}## Run record\n\n" + "\n".join(facts) + "\n"
 
 
+def _answer_provenance(record: RunRecord) -> dict[str, Any]:
+    report, answer = record.last(ReportMade), record.last(AnswerGiven)
+    if report is not None:
+        return {
+            "path": report.path,
+            "planner": report.planner,
+            "writer": report.writer,
+            "prompt_versions": report.prompt_versions,
+        }
+    if answer is not None:
+        return to_data(answer.provenance)  # type: ignore[no-any-return]
+    return {}
+
+
 def _ledger_markdown(record: RunRecord) -> str:
     """The claim ledger and acceptance decision, when the run has been verified."""
-    entries = record.result.get("ledger")
-    acceptance = record.result.get("acceptance")
-    if not entries and not acceptance:
+    verified = record.last(Verified)
+    if verified is None:
         return ""
     lines = [
         "## Claim ledger",
@@ -57,34 +82,33 @@ def _ledger_markdown(record: RunRecord) -> str:
         "| claim | kind | decision | action | source | quote |",
         "|---|---|---|---|---|---|",
     ]
-    for e in entries or []:
-        sources = ", ".join(c["source_id"] for c in e["checks"]) or "-"
-        quote = (e.get("quote") or "").replace("|", "\\|").replace("\n", " ")
-        text = e["claim"]["text"].replace("|", "\\|")
+    for e in verified.entries:
+        sources = ", ".join(c.source_id for c in e.checks) or "-"
+        quote = (e.quote or "").replace("|", "\\|").replace("\n", " ")
+        text = e.claim.text.replace("|", "\\|")
         lines.append(
-            f"| {e['claim']['claim_id']}: {text} | {e['claim']['kind']} | {e['decision']} | {e['action']} | "
+            f"| {e.claim.claim_id}: {text} | {e.claim.kind.value} | {e.decision.value} | {e.action.value} | "
             f"{sources} | {quote} |"
         )
-    if acceptance:
-        verdict = "accepted" if acceptance["accepted"] else "not accepted"
-        lines += [
-            "",
-            f"**Acceptance:** {verdict} ({acceptance['verifier_version']}, decided by "
-            f"{acceptance['decided_by']}): " + "; ".join(acceptance["reasons"]),
-        ]
+    acceptance = verified.acceptance
+    verdict = "accepted" if acceptance.accepted else "not accepted"
+    lines += [
+        "",
+        f"**Acceptance:** {verdict} ({acceptance.verifier_version}, decided by "
+        f"{acceptance.decided_by}): " + "; ".join(acceptance.reasons),
+    ]
     return "\n".join(lines) + "\n\n"
 
 
 def _ask_markdown(record: RunRecord) -> str:
-    result = record.result
-    lines = [f"# {record.question}", "", str(result.get("text", ""))]
-    citations = result.get("citations") or []
-    if citations:
+    answer = record.last(AnswerGiven)
+    lines = [f"# {record.question}", "", answer.text if answer else ""]
+    if answer is not None and answer.citations:
         lines += ["", "## Citations", ""]
-        for c in citations:
-            lines.append(f"- [{c['evidence_id']}] {c['doc_id']}@{c['version']}:{c['section_id']} — “{c['quote']}”")
-    if result.get("gap"):
-        lines += ["", "## Gap", "", str(result["gap"])]
+        for c in answer.citations:
+            lines.append(f"- [{c.evidence_id}] {c.doc_id}@{c.version}:{c.section_id} — “{c.quote}”")
+    if answer is not None and answer.gap:
+        lines += ["", "## Gap", "", answer.gap]
     return "\n".join(lines)
 
 
@@ -104,10 +128,12 @@ def _inline(text: str, titles: dict[str, str]) -> str:
 
 def _tooltips(record: RunRecord) -> dict[str, str]:
     tips: dict[str, str] = {}
-    for c in record.result.get("citations") or []:
-        tips[c["evidence_id"]] = f"{c['doc_id']} {c['section_id']}: {c['quote']}"
-    for s in record.result.get("sources") or []:
-        tips[s["source_id"]] = f"{s['title']} — {s['url']}"
+    answer = record.last(AnswerGiven)
+    for c in answer.citations if answer is not None else ():
+        tips[c.evidence_id] = f"{c.doc_id} {c.section_id}: {c.quote}"
+    for stored in record.of(SourceStored):
+        s = stored.source
+        tips[s.source_id] = f"{s.title} — {s.url}"
     return tips
 
 

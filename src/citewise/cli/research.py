@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import time
 from contextlib import ExitStack
 from typing import Annotated, Any
 
@@ -11,20 +12,28 @@ from rich.live import Live
 from rich.markdown import Markdown
 from rich.text import Text
 
+from citewise.audit.events import Event, EventKind
 from citewise.cli.common import JsonOpt, StoreOpt, console, emit_json, err_console, handle_errors, open_api
 from citewise.errors import ConfigError, InputError
+from citewise.research.state import ResearchState
 
 __all__ = ["research"]
 
-_STEPS = {
-    "plan": "planned",
-    "round_start": "searching",
-    "attempt": "collecting",
-    "source": "collecting",
-    "review": "reviewing coverage",
-    "model_call": "waiting for the model",
-    "draft": "drafting",
-    "repair": "repairing citations",
+# What the run is doing after each event (the step now under way, not the one just finished).
+_NOW = {
+    EventKind.RUN_CONFIGURED: "planning",
+    EventKind.PLAN_MADE: "searching",
+    EventKind.ROUND_STARTED: "searching",
+    EventKind.ATTEMPT_STARTED: "searching and reading pages",
+    EventKind.ATTEMPT_ENDED: "searching and reading pages",
+    EventKind.SOURCE_STORED: "selecting passages",
+    EventKind.COLLECTION_ENDED: "reviewing coverage",
+    EventKind.MODEL_CALL_STARTED: "waiting for the model",
+    EventKind.REVIEW_MADE: "drafting",
+    EventKind.DRAFT_MADE: "checking the round",
+    EventKind.REPAIR_ASKED: "repairing citations",
+    EventKind.ROUND_ENDED: "next round",
+    EventKind.REPORT_MADE: "done",
 }
 
 
@@ -141,7 +150,9 @@ def research(
         emit_json(result)
         return
     console.print(Markdown(result.markdown))
-    console.print(f"[dim]status: {result.status} · stopped: {result.stop_reason.value} · run: {result.run_id}[/]")
+    console.print(
+        f"[dim]status: {result.status.value} · stopped: {result.stop_reason.value} · run: {result.run_id}[/]"
+    )
     if result.status != "report":
         raise typer.Exit(1)
 
@@ -152,6 +163,7 @@ class _progress:
     def __init__(self, quiet: bool) -> None:
         self.quiet = quiet
         self.live: Live | None = None
+        self.started = time.monotonic()
 
     def __enter__(self) -> Any:
         if self.quiet:
@@ -160,11 +172,16 @@ class _progress:
         self.live.__enter__()
         return self.update
 
-    def update(self, stage: str, payload: dict[str, Any]) -> None:
-        usage = payload.get("usage") or {}
+    def update(self, event: Event, state: ResearchState) -> None:
+        if event.kind not in _NOW:
+            return
+        u = state.usage
+        b = u.budget
+        elapsed = time.monotonic() - self.started
         line = (
-            f"round {usage.get('round', 0)} · rounds {usage.get('rounds', '-')} · searches {usage.get('searches', '-')}"
-            f" · pages {usage.get('extractions', '-')} · tokens {usage.get('tokens', 0)} · {_STEPS.get(stage, stage)}"
+            f"{elapsed:5.0f} s · round {state.round or 0} · searches {u.searches}/{b.max_searches}"
+            f" · pages {u.extractions}/{b.max_extractions} · sources {len(state.collection.sources)}"
+            f" · tokens {u.tokens} · {_NOW[event.kind]}"
         )
         if self.live is not None:
             self.live.update(Text(line))

@@ -10,8 +10,10 @@ import typer
 from rich.markup import escape
 from rich.table import Table
 
-from citewise.audit.export import export_run
+from citewise.audit.events import AnswerGiven, ReportMade
+from citewise.audit.export import export_run, run_data
 from citewise.cli.common import JsonOpt, StoreOpt, console, emit_json, handle_errors, open_api
+from citewise.serial import to_data
 from citewise.store.runs import RunStore
 
 __all__ = ["app"]
@@ -30,14 +32,20 @@ def list_runs(
     with open_api(store) as api:
         records = RunStore(api.store).list(limit)
     if json_out:
-        emit_json(records)
+        emit_json([run_data(r) for r in records])
         return
     table = Table(box=None)
-    for name in ("run", "kind", "mode", "outcome", "started (UTC)", "question"):
+    for name in ("run", "kind", "mode", "status", "outcome", "started (UTC)", "question"):
         table.add_column(name, no_wrap=name != "question")
     for r in records:
         table.add_row(
-            r.run_id, r.kind, r.mode, r.outcome or r.status, f"{r.created_at:%Y-%m-%d %H:%M}", r.question[:60]
+            r.run_id,
+            r.kind,
+            r.mode,
+            r.status.value,
+            r.outcome or "-",
+            f"{r.created_at:%Y-%m-%d %H:%M}",
+            escape(r.question[:60]),
         )
     console.print(table)
 
@@ -53,20 +61,37 @@ def show(
     with open_api(store) as api:
         record = RunStore(api.store).get(run_id)
     if json_out:
-        emit_json(record)
+        emit_json(run_data(record))
         return
     console.print(
-        f"[bold]{record.run_id}[/]  {record.kind} ({record.mode})  {record.status}  outcome: {record.outcome}"
+        f"[bold]{record.run_id}[/]  {record.kind} ({record.mode})  {record.status.value}  outcome: {record.outcome}"
     )
     console.print(f"question: {escape(record.question)}", highlight=False)
-    console.print(f"\n{escape(str(record.result.get('text', '')))}\n", highlight=False)
-    console.print("[bold]answer provenance[/]")
-    for key, value in record.answer.items():
-        console.print(f"  {key:<18} {value}", highlight=False)
-    console.print("[bold]retrieval provenance[/]")
-    for key, value in record.retrieval.items():
-        console.print(f"  {key:<18} {escape(str(value))[:300]}", highlight=False)
-    console.print("[bold]steps[/]: " + ", ".join(f"{e.seq}.{e.stage}" for e in record.events))
+    answer, report = record.last(AnswerGiven), record.last(ReportMade)
+    if answer is not None:
+        console.print(f"\n{escape(answer.text)}\n", highlight=False)
+        console.print("[bold]answer provenance[/]")
+        for key, value in to_data(answer.provenance).items():
+            console.print(f"  {key:<18} {escape(str(value))}", highlight=False)
+        console.print("[bold]retrieval provenance[/]")
+        retrieval = {
+            "gated_on": answer.gated_on,
+            "candidates": answer.candidates,
+            "eligible": ", ".join(answer.eligible),
+            "exclusions": answer.exclusions,
+            "ranker": answer.ranker,
+            "ranking_accepted": answer.ranking_accepted,
+            "evidence": ", ".join(f"{e.evidence_id}={e}" for e in answer.evidence),
+        }
+        for key, value in retrieval.items():
+            console.print(f"  {key:<18} {escape(str(value))[:300]}", highlight=False)
+    if report is not None:
+        console.print(
+            f"\nstatus: {report.status.value} · stopped: {report.stop_reason.value} · rounds {report.usage.rounds}"
+            f" · searches {report.usage.searches} · pages {report.usage.extractions} · tokens {report.usage.tokens}",
+            highlight=False,
+        )
+    console.print("[bold]events[/]: " + ", ".join(f"{e.seq}.{e.event.kind.value}" for e in record.events))
 
 
 @app.command()

@@ -30,18 +30,25 @@ re-prices old runs.
 from __future__ import annotations
 
 import enum
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from datetime import UTC, date, datetime, time
 from decimal import Decimal
 from typing import Any
 
-import sqlalchemy as sa
-
+from citewise.answer.records import AnswerPath
+from citewise.audit.events import (
+    AnswerGiven,
+    AttemptEnded,
+    AttemptInterrupted,
+    ModelCallEnded,
+    ModelCallInterrupted,
+    Verified,
+)
 from citewise.cost.prices import PriceTable
+from citewise.research.records import Attempt, AttemptError, AttemptKind
 from citewise.store.evidence import EvidenceStore
 from citewise.store.runs import RunRecord, RunStore
-from citewise.store.schema import runs as runs_table
 
 __all__ = [
     "Component",
@@ -290,7 +297,7 @@ def ledger_for_run(record: RunRecord, prices: PriceTable) -> CostLedger:
     return CostLedger(
         run_id=record.run_id,
         kind=record.kind,
-        status=record.status,
+        status=record.status.value,
         created_at=record.created_at,
         accepted=is_accepted(record),
         lines=tuple(lines),
@@ -310,15 +317,8 @@ def cost_report(store: EvidenceStore, prices: PriceTable, since: date | datetime
     (0, None)
     """
     start = _start(since)
-    with store.engine.connect() as conn:
-        rows = conn.execute(sa.select(runs_table.c.id, runs_table.c.created_at)).all()
-    wanted = sorted(
-        (created, run_id)
-        for run_id, created in ((r[0], _utc(datetime.fromisoformat(r[1]))) for r in rows)
-        if start is None or created >= start
-    )
     run_store = RunStore(store)
-    ledgers = tuple(ledger_for_run(run_store.get(run_id), prices) for _, run_id in wanted)
+    ledgers = tuple(ledger_for_run(run_store.get(run_id), prices) for run_id in run_store.ids_since(start))
     return CostReport(
         since=start,
         currency=prices.currency,
@@ -331,23 +331,38 @@ def cost_report(store: EvidenceStore, prices: PriceTable, since: date | datetime
 
 
 def is_accepted(record: RunRecord) -> bool:
-    """True when the run's result holds an acceptance decision that accepted the report."""
-    acceptance = record.result.get("acceptance")
-    return isinstance(acceptance, Mapping) and acceptance.get("accepted") is True
+    """True when the run's latest verification accepted its report."""
+    verified = record.last(Verified)
+    return verified is not None and verified.acceptance.accepted
 
 
 # -- llm ----------------------------------------------------------------------------------------
 
 
-def _llm_calls(record: RunRecord) -> list[Mapping[str, Any]]:
-    calls: list[Mapping[str, Any]] = [e.payload for e in record.events if e.stage == "model_call"]
-    if calls:
-        return calls
-    # Ask runs record their one model call in the answer provenance instead of as an event.
-    answer = record.answer
-    if answer.get("requested_model") or (answer.get("path") == "model" and answer.get("model")):
-        return [answer]
-    return []
+@dataclass(frozen=True, slots=True)
+class _Call:
+    requested_model: str | None
+    model: str | None
+    prompt_tokens: int | None
+    completion_tokens: int | None
+    cached_tokens: int | None = None
+
+
+def _llm_calls(record: RunRecord) -> list[_Call]:
+    calls = [
+        _Call(e.requested_model, e.model, e.prompt_tokens, e.completion_tokens, e.cached_tokens)
+        for e in record.of(ModelCallEnded)
+        if e.outcome != "not_answered"
+    ]
+    # A call cut off by a crash may have been charged: priced at its estimated prompt, no output.
+    calls += [_Call(e.model, None, e.estimated_prompt_tokens, 0) for e in record.of(ModelCallInterrupted)]
+    answer = record.last(AnswerGiven)
+    if not calls and answer is not None:
+        # Ask runs record their one model call in the answer provenance.
+        p = answer.provenance
+        if p.requested_model or (p.path is AnswerPath.MODEL and p.model):
+            calls.append(_Call(p.requested_model, p.model, p.prompt_tokens, p.completion_tokens))
+    return calls
 
 
 def _llm_lines(record: RunRecord, prices: PriceTable) -> list[CostLine]:
@@ -355,14 +370,14 @@ def _llm_lines(record: RunRecord, prices: PriceTable) -> list[CostLine]:
     return list(_summed(lines))
 
 
-def _llm_line(call: Mapping[str, Any], prices: PriceTable) -> CostLine:
-    requested, reported = call.get("requested_model"), call.get("model")
+def _llm_line(call: _Call, prices: PriceTable) -> CostLine:
+    requested, reported = call.requested_model, call.model
     price = prices.model(requested, reported)
     item = price.model if price is not None else str(requested or reported or "unknown model")
-    prompt, completion = call.get("prompt_tokens"), call.get("completion_tokens")
+    prompt, completion = call.prompt_tokens, call.completion_tokens
     if prompt is None or completion is None:
         return CostLine(Component.LLM, item, 1, ZERO, "tokens", None, TokenCount(), "usage not reported")
-    cached = min(int(call.get("cached_tokens") or 0), int(prompt))
+    cached = min(int(call.cached_tokens or 0), int(prompt))
     tokens = TokenCount(input=int(prompt) - cached, cached_input=cached, output=int(completion))
     if price is None:
         return CostLine(Component.LLM, item, 1, Decimal(tokens.total), "tokens", None, tokens, "not in the price table")
@@ -377,17 +392,15 @@ def _attempt_lines(record: RunRecord, prices: PriceTable) -> list[CostLine]:
     credits = {Component.SEARCH: ZERO, Component.EXTRACTION: ZERO}
     billed = {Component.SEARCH: 0, Component.EXTRACTION: 0}
     pages = 0
-    for event in record.events:
-        attempt = event.payload.get("attempt") if event.stage == "attempt" else None
-        if not isinstance(attempt, Mapping) or attempt.get("cached"):
+    components = {AttemptKind.SEARCH: Component.SEARCH, AttemptKind.EXTRACT: Component.EXTRACTION}
+    for attempt in [e.attempt for e in record.of(AttemptEnded)] + _interrupted(record):
+        component = components.get(attempt.kind)
+        if attempt.cached or component is None:  # model attempts are priced from their model calls
             continue
-        component = {"search": Component.SEARCH, "extract": Component.EXTRACTION}.get(attempt.get("kind", ""))
-        if component is None:  # model attempts are priced from their model_call events
-            continue
-        if attempt.get("credits") is not None:
-            credits[component] += Decimal(str(attempt["credits"]))
+        if attempt.credits is not None:
+            credits[component] += Decimal(str(attempt.credits))
             billed[component] += 1
-        elif component is Component.EXTRACTION and not str(attempt.get("error_type") or "").startswith("Provider"):
+        elif component is Component.EXTRACTION and (attempt.error_kind is None or attempt.error_kind.billed):
             pages += 1
     lines = []
     for component in (Component.SEARCH, Component.EXTRACTION):
@@ -403,6 +416,14 @@ def _attempt_lines(record: RunRecord, prices: PriceTable) -> list[CostLine]:
             CostLine(Component.EXTRACTION, "pages", pages, Decimal(pages), "pages", pages * prices.extraction_per_page)
         )
     return lines
+
+
+def _interrupted(record: RunRecord) -> list[Attempt]:
+    """Calls cut off by a crash: the provider may have answered and charged."""
+    return [
+        Attempt(e.attempt_kind, e.target, e.round, False, e.noticed_at, error_kind=AttemptError.INTERRUPTED)
+        for e in record.of(AttemptInterrupted)
+    ]
 
 
 # -- assumptions ----------------------------------------------------------------------------------

@@ -17,18 +17,16 @@ from datetime import date, datetime
 from pathlib import Path
 from typing import Any
 
-import sqlalchemy as sa
 import yaml
 
 from citewise.errors import CitewiseError, InputError, ParseError
-from citewise.hashing import content_hash
 from citewise.ingest.base import ParsedDocument, Parser
 from citewise.ingest.decode import decode_text
 from citewise.ingest.registry import PARSERS, _load_builtin_parsers, get_parser
 from citewise.records import IngestOutcome, IngestResult, Provenance
-from citewise.search.local import IndexRow, index_rows, reindex
-from citewise.store.evidence import EvidenceStore, NewSection, utcnow
-from citewise.store.schema import sections
+from citewise.store.protocol import EvidenceStoreProtocol
+from citewise.store.records import NewSection, NewVersion
+from citewise.store.rows import utcnow
 
 __all__ = ["IngestOptions", "Manifest", "discover", "ingest_paths", "load_manifest"]
 
@@ -227,38 +225,30 @@ def _as_date(value: object) -> date | None:
 
 
 def store_document(
-    store: EvidenceStore, parsed: ParsedDocument, path: Path, options: IngestOptions, manifest_values: dict[str, Any]
+    store: EvidenceStoreProtocol,
+    parsed: ParsedDocument,
+    path: Path,
+    options: IngestOptions,
+    manifest_values: dict[str, Any],
 ) -> IngestResult:
     """Store one parsed document as a new version, or report it unchanged (one transaction)."""
     provenance, doc_id = provenance_for(parsed, path, options, manifest_values)
     _check_sections(parsed)
-    digest = content_hash(parsed.text)
-    source = parsed.source or str(path)
-    with store.transaction() as conn:
-        same = store.find_version_by_hash(conn, doc_id, digest)
-        if same is not None:
-            return IngestResult(source, IngestOutcome.UNCHANGED, doc_id, same["version"], same["section_count"])
-        new_sections = [
-            NewSection(s.section_id, s.heading, s.text, s.kind, s.deleted, s.reserved, s.deleted_parts)
-            for s in parsed.sections
-        ]
-        version_row_id, version = store.insert_version(
-            conn,
+    return store.store_version(
+        NewVersion(
             doc_id=doc_id,
             title=parsed.title,
-            fmt=parsed.format,
-            source=source,
+            format=parsed.format,
+            source=parsed.source or str(path),
             full_text=parsed.text,
             provenance=provenance,
-            metadata=parsed.metadata,
-            new_sections=new_sections,
+            sections=tuple(
+                NewSection(s.section_id, s.heading, s.text, s.kind, s.deleted, s.reserved, s.deleted_parts)
+                for s in parsed.sections
+            ),
+            metadata=dict(parsed.metadata),
         )
-        rows = conn.execute(
-            sa.select(sections.c.id, sections.c.heading, sections.c.text).where(sections.c.version_id == version_row_id)
-        )
-        index_rows(conn, (IndexRow(r.id, parsed.title, r.heading, r.text) for r in rows))
-    outcome = IngestOutcome.NEW_DOCUMENT if version == 1 else IngestOutcome.NEW_VERSION
-    return IngestResult(source, outcome, doc_id, version, len(new_sections))
+    )
 
 
 def _check_sections(parsed: ParsedDocument) -> None:
@@ -272,7 +262,7 @@ def _check_sections(parsed: ParsedDocument) -> None:
 
 
 def ingest_paths(
-    store: EvidenceStore,
+    store: EvidenceStoreProtocol,
     paths: Iterable[Path],
     options: IngestOptions | None = None,
     manifest: Manifest | None = None,
@@ -280,7 +270,7 @@ def ingest_paths(
 ) -> list[IngestResult]:
     """Ingest files and directories; one result per document (or per failed input)."""
     options = options or IngestOptions()
-    reindex(store)  # an index built by an older analyzer is rebuilt before new rows join it
+    store.reindex()  # an index built by an older analyzer is rebuilt before new rows join it
     results: list[IngestResult] = []
 
     def emit(result: IngestResult) -> None:
@@ -298,7 +288,7 @@ def ingest_paths(
 
 
 def _ingest_file(
-    store: EvidenceStore, path: Path, options: IngestOptions, manifest: Manifest | None
+    store: EvidenceStoreProtocol, path: Path, options: IngestOptions, manifest: Manifest | None
 ) -> Iterator[IngestResult]:
     try:
         data = path.read_bytes()

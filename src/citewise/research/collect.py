@@ -2,9 +2,9 @@
 
 ::
 
-    state = CollectionState()
+    state = ResearchState(question, BudgetUsage(Budget()))
     result = collect_round(round=1, queries=plan.queries, question=question, search=search,
-                           extractor=extractor, usage=BudgetUsage(Budget()), state=state)
+                           extractor=extractor, recorder=Recorder(events.append, state))
     result.new_sources     # S1, S2, ... with page text, excerpt and provenance
     result.attempts        # every search and extraction attempt, failures included
     result.stop            # StopReason.SEARCHES_EXHAUSTED / EXTRACTIONS_EXHAUSTED, or None
@@ -35,21 +35,22 @@ their outcomes are processed in the same fixed order. So budget accounting, dedu
 source ids are the same with ``concurrent=True`` as with ``concurrent=False``. Retries therefore
 come after the step's first calls, in query order, and one wait serves every call of a retry wave.
 
-``on_event(stage, payload)`` is called with JSON-ready payloads as each step is processed: stage
-``"attempt"`` for every attempt, ``"skip"`` for every skipped query or URL, ``"source"`` for every new
-source. :func:`attempt_from_payload` and :func:`source_from_payload` read them back (for resuming).
+Every step is recorded as a typed event through the :class:`~citewise.research.recorder.Recorder` as
+it is processed (``AttemptStarted`` before each call, ``AttemptEnded`` with the hits or the page text
+after it, ``Skipped``, ``SourceStored``), and the run's state changes only by applying those events.
+A round given ``replay`` (on resume) answers the calls already recorded from the record.
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass, replace
 
+from citewise.audit.events import SourceStored
 from citewise.errors import InputError
-from citewise.providers.base import Extractor, SearchProvider, SearchResponse
+from citewise.providers.base import Extractor, SearchProvider, SearchResponse, SearchResult
 from citewise.providers.errors import ProviderRateLimited
-from citewise.research.budget import BudgetUsage
 from citewise.research.extraction import (
     EMPTY_PAGE,
     EXTRACT_FAILED,
@@ -57,42 +58,22 @@ from citewise.research.extraction import (
     choose_pages,
     extract_pages,
 )
-from citewise.research.records import Attempt, AttemptKind, Source, StopReason
-from citewise.research.round import (
-    CollectionState,
-    EventHandler,
-    Round,
-    Skip,
-    attempt_from_payload,
-    bind,
-    jsonable,
-    make_attempt,
-    source_from_payload,
-)
+from citewise.research.recorder import Recorder
+from citewise.research.records import Attempt, AttemptKind, Skip, SkipReason, Source, StopReason
+from citewise.research.round import Call, RecordedCalls, Round, make_attempt
 from citewise.research.select import DEFAULT_EXCERPT_CHARS
-from citewise.research.urls import WEB_SCHEMES
+from citewise.research.state import CollectionState
+from citewise.research.urls import WEB_SCHEMES, query_key, without_credentials
 
 __all__ = [
     "EMPTY_PAGE",
     "EXTRACT_FAILED",
     "CollectionState",
-    "EventHandler",
     "RoundResult",
     "Skip",
-    "attempt_from_payload",
     "collect_round",
     "query_key",
-    "source_from_payload",
 ]
-
-
-def query_key(query: str) -> str:
-    """The form under which queries are deduplicated: spacing collapsed, case folded.
-
-    >>> query_key("  Deposit   PROTECTION ") == query_key("deposit protection")
-    True
-    """
-    return " ".join(query.split()).casefold()
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,24 +101,22 @@ def collect_round(
     question: str,
     search: SearchProvider,
     extractor: Extractor,
-    usage: BudgetUsage,
-    state: CollectionState,
+    recorder: Recorder,
     excerpt_chars: int = DEFAULT_EXCERPT_CHARS,
     pages_per_query: int = 2,
     concurrent: bool = True,
     retry_rate_limited: int = 1,
     sleep: Callable[[float], object] = time.sleep,
-    on_event: EventHandler | None = None,
+    replay: RecordedCalls | None = None,
 ) -> RoundResult:
     """Run one collection round; see the module docstring for the rules.
 
-    ``state`` is updated in place (tried queries and URLs, attempts, sources, the next source
-    number). Provider failures are recorded as failed attempts, never raised; anything else (a bug)
-    propagates.
+    The run's state (``recorder.state``) changes by the events the round records. Provider failures
+    are recorded as failed attempts, never raised; anything else (a bug) propagates.
     """
     if excerpt_chars < 1 or pages_per_query < 1 or retry_rate_limited < 0:
         raise InputError("excerpt_chars and pages_per_query must be at least 1, retry_rate_limited at least 0")
-    step = Round(round, usage, state, concurrent, sleep, on_event)
+    step = Round(round, recorder.state, recorder, concurrent, sleep, replay)
     searched = _search(step, queries, search, retry_rate_limited)
     groups = choose_pages(step, searched.answered, pages_per_query, getattr(extractor, "url_schemes", WEB_SCHEMES))
     pages = extract_pages(step, groups, extractor, retry_rate_limited)
@@ -146,10 +125,10 @@ def collect_round(
         for want in wanted:
             if want.normalized_url in found:
                 page, response = found[want.normalized_url]
-                sources.append(build_source(step, want, page, response, query, question, excerpt_chars))
-    for source in sources:
-        state.sources.append(source)
-        step.emit("source", {"source": jsonable(asdict(source))})
+                number = step.collection.next_source_number
+                source = build_source(step, number, want, page, response, query, question, excerpt_chars)
+                recorder.record(SourceStored(source))
+                sources.append(source)
     return RoundResult(
         new_sources=tuple(sources),
         attempts=tuple(step.attempts),
@@ -178,25 +157,25 @@ def _search(step: Round, queries: Sequence[str], provider: SearchProvider, retri
     for query in queries:
         key = query_key(query)
         if not key:
-            step.skip(Skip(AttemptKind.SEARCH, query, step.number, "empty_query"))
+            step.skip(Skip(AttemptKind.SEARCH, query, step.number, SkipReason.EMPTY_QUERY))
             continue
-        if key in step.state.tried_queries:
-            step.skip(Skip(AttemptKind.SEARCH, query, step.number, "already_tried"))
+        if key in step.collection.tried_queries:
+            step.skip(Skip(AttemptKind.SEARCH, query, step.number, SkipReason.ALREADY_TRIED))
             continue
-        if not step.spend("searches", StopReason.SEARCHES_EXHAUSTED):
+        if not step.begin(AttemptKind.SEARCH, query.strip(), StopReason.SEARCHES_EXHAUSTED):
             break
-        step.state.tried_queries.add(key)
         chosen.append(query.strip())
-        step.started(AttemptKind.SEARCH, query.strip())
     answers: list[SearchResponse | None] = [None] * len(chosen)
     wave = list(range(len(chosen)))
     for attempt_number in range(retries + 1):
-        outcomes = step.run([bind(provider.search, chosen[i]) for i in wave])
+        calls = [Call(AttemptKind.SEARCH, (chosen[i],), _bound(provider, chosen[i])) for i in wave]
+        outcomes = step.run(calls)
         limited: list[tuple[int, ProviderRateLimited]] = []
         for i, outcome in zip(wave, outcomes, strict=True):
             response = outcome.value
             credits = response.credits if response else None
-            step.record(make_attempt(AttemptKind.SEARCH, chosen[i], step.number, outcome, credits))
+            attempt = make_attempt(AttemptKind.SEARCH, chosen[i], step.number, outcome, credits)
+            step.end(attempt, search=_recordable(response))
             answers[i] = response
             if isinstance(outcome.error, ProviderRateLimited):
                 limited.append((i, outcome.error))
@@ -204,11 +183,31 @@ def _search(step: Round, queries: Sequence[str], provider: SearchProvider, retri
             break
         wave = []
         for i, _ in limited:
-            if not step.spend("searches", StopReason.SEARCHES_EXHAUSTED):
+            if not step.begin(AttemptKind.SEARCH, chosen[i], StopReason.SEARCHES_EXHAUSTED):
                 break
             wave.append(i)
-            step.started(AttemptKind.SEARCH, chosen[i])
         if not wave:
             break
         step.wait_before_retry([error for i, error in limited if i in wave])
     return _Searched(list(zip(chosen, answers, strict=True)))
+
+
+def _recordable(response: SearchResponse | None) -> SearchResponse | None:
+    """The answer as the audit record keeps it: a hit's ``user:password@`` is never recorded (such a
+    URL stays unusable when a resumed run reads the hits back, so it is skipped the same way)."""
+    if response is None:
+        return None
+    hits = tuple(_without_secret(hit) for hit in response.results)
+    return replace(response, results=hits)
+
+
+def _without_secret(hit: SearchResult) -> SearchResult:
+    safe = without_credentials(hit.url)
+    if safe == hit.url:
+        return hit
+    # Such a hit is never read; its title and snippet may repeat the URL, so they are not kept.
+    return replace(hit, url=safe, title="", content="")
+
+
+def _bound(provider: SearchProvider, query: str) -> Callable[[], SearchResponse]:
+    return lambda: provider.search(query)

@@ -8,23 +8,23 @@ a :class:`~citewise.research.records.Source`.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from citewise.providers.base import ExtractedPage, Extractor, ExtractResponse, SearchResponse, SearchResult
 from citewise.providers.errors import ProviderRateLimited
 from citewise.research.injection import injection_flags
-from citewise.research.records import AttemptKind, Source, StopReason
-from citewise.research.round import Outcome, Round, Skip, bind, make_attempt
+from citewise.research.records import AttemptError, AttemptKind, Skip, SkipReason, Source, StopReason
+from citewise.research.round import Call, Outcome, Round, make_attempt
 from citewise.research.select import select_passages
 from citewise.research.urls import WEB_SCHEMES, UnusableURL, normalize_url, without_credentials
 
 __all__ = ["EMPTY_PAGE", "EXTRACT_FAILED", "Found", "Wanted", "build_source", "choose_pages", "extract_pages"]
 
-EXTRACT_FAILED = "extract_failed"
+EXTRACT_FAILED = AttemptError.EXTRACT_FAILED.value
 """``Attempt.error_type`` of a URL the extractor reported it could not read."""
-EMPTY_PAGE = "empty_page"
+EMPTY_PAGE = AttemptError.EMPTY_PAGE.value
 """``Attempt.error_type`` of a page that came back without any text."""
 
 
@@ -54,16 +54,16 @@ def choose_pages(
                 normalized = normalize_url(hit.url, schemes=schemes)
             except UnusableURL as exc:
                 target = without_credentials(hit.url)  # a URL's password is never recorded
-                step.skip(Skip(AttemptKind.EXTRACT, target, step.number, "unusable_url", str(exc), query))
+                step.skip(Skip(AttemptKind.EXTRACT, target, step.number, SkipReason.UNUSABLE_URL, str(exc), query))
                 continue
-            if normalized in step.state.tried_urls:
-                step.skip(Skip(AttemptKind.EXTRACT, hit.url, step.number, "already_tried", normalized, query))
+            if normalized in step.collection.tried_urls:
+                skip = Skip(AttemptKind.EXTRACT, hit.url, step.number, SkipReason.ALREADY_TRIED, normalized, query)
+                step.skip(skip)
                 continue
-            if not step.spend("extractions", StopReason.EXTRACTIONS_EXHAUSTED):
+            exhausted = StopReason.EXTRACTIONS_EXHAUSTED
+            if not step.begin(AttemptKind.EXTRACT, hit.url.strip(), exhausted, normalized, query):
                 break
-            step.state.tried_urls.add(normalized)
             wanted.append(Wanted(hit, normalized))
-            step.started(AttemptKind.EXTRACT, hit.url, normalized_url=normalized)
         if wanted:
             groups.append((query, wanted))
         if step.stop is StopReason.EXTRACTIONS_EXHAUSTED:
@@ -96,23 +96,27 @@ def extract_pages(
             if outcome.value is None:
                 for want in wanted:
                     attempt = make_attempt(AttemptKind.EXTRACT, want.url, step.number, outcome)
-                    step.record(attempt, **_context(want, query))
+                    step.end(attempt, **_context(want, query))
                 if isinstance(outcome.error, ProviderRateLimited):
                     limited.append((g, wanted, outcome.error))
                 return
             found[g].update(_read_pages(step, wanted, outcome, query, schemes))
 
-        step.run([bind(extractor.extract, [w.url for w in wanted]) for _, wanted in current], handle)
+        calls = [
+            Call(AttemptKind.EXTRACT, tuple(w.url for w in wanted), _bound(extractor, [w.url for w in wanted]))
+            for _, wanted in current
+        ]
+        step.run(calls, handle)
         if not limited or attempt_number == retries:
             break
         wave = []
         for g, wanted, _ in limited:
             granted = []
             for want in wanted:
-                if not step.spend("extractions", StopReason.EXTRACTIONS_EXHAUSTED):
+                reason = StopReason.EXTRACTIONS_EXHAUSTED
+                if not step.begin(AttemptKind.EXTRACT, want.url, reason, want.normalized_url, query_of(groups, g)):
                     break
                 granted.append(want)
-                step.started(AttemptKind.EXTRACT, want.hit.url, normalized_url=want.normalized_url)
             if granted:
                 wave.append((g, granted))
             if step.stop is StopReason.EXTRACTIONS_EXHAUSTED:
@@ -140,17 +144,21 @@ def _read_pages(
     for want in wanted:
         key = _answer_key(want.url, schemes)
         answer = pages.get(key)
+        error: tuple[AttemptError, str] | None = None
         if answer is not None and answer.raw_content.strip():
             usable[want.normalized_url] = (answer, response)
-            error_type = error = None
         elif answer is not None:
-            error_type, error = EMPTY_PAGE, "the extractor returned no text for this page"
+            error = (AttemptError.EMPTY_PAGE, "the extractor returned no text for this page")
         else:
-            error_type, error = EXTRACT_FAILED, failures.get(key, "not in the extractor's answer")
-        step.record(
-            make_attempt(AttemptKind.EXTRACT, want.url, step.number, outcome, share, error_type, error),
-            **_context(want, query),
-        )
+            error = (AttemptError.EXTRACT_FAILED, failures.get(key, "not in the extractor's answer"))
+        attempt = make_attempt(AttemptKind.EXTRACT, want.url, step.number, outcome, share, error)
+        read = usable.get(want.normalized_url) if attempt.ok else None
+        if read is None:
+            usable.pop(want.normalized_url, None)  # a recorded failure stays a failure
+        if read is None:
+            step.end(attempt, **_context(want, query))
+        else:
+            step.end(attempt, page=read[0], answered_at=response.retrieved_at, **_context(want, query))
     return usable
 
 
@@ -167,6 +175,7 @@ def _answer_key(url: str, schemes: Sequence[str]) -> str:
 
 def build_source(
     step: Round,
+    number: int,
     want: Wanted,
     page: ExtractedPage,
     response: ExtractResponse,
@@ -174,8 +183,6 @@ def build_source(
     question: str,
     excerpt_chars: int,
 ) -> Source:
-    number = step.state.next_source_number
-    step.state.next_source_number += 1
     return Source(
         source_id=f"S{number}",
         url=want.hit.url,
@@ -195,3 +202,11 @@ def build_source(
 
 def _context(want: Wanted, query: str) -> dict[str, Any]:
     return {"query": query, "normalized_url": want.normalized_url, "rank": want.hit.rank}
+
+
+def query_of(groups: list[tuple[str, list[Wanted]]], index: int) -> str:
+    return groups[index][0]
+
+
+def _bound(extractor: Extractor, urls: list[str]) -> Callable[[], ExtractResponse]:
+    return lambda: extractor.extract(urls)

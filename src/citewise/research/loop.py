@@ -6,217 +6,231 @@
               -> draft ] ... until coverage passes, no new query remains, or a budget runs out
          -> final draft -> citation validation (one repair inside the budget) -> report
 
-Every step is written to the audit store as it happens, so a crash loses nothing already collected
-and ``resume`` continues without repeating a recorded call. The report is never "accepted" here:
+Every step is recorded as a typed event when it happens and the run's state is the fold of those
+events (:mod:`citewise.research.state`), so a crash loses nothing already collected and ``resume``
+continues from the same state without repeating a recorded call. While it works, the run renews its
+lease, so a run whose process died shows as interrupted. The report is never "accepted" here:
 acceptance is a separate decision of the verification layer.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import asdict, dataclass, field
-from typing import Any
+import threading
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 
+from citewise.audit.events import (
+    CollectionEnded,
+    DraftMade,
+    Event,
+    PlanMade,
+    ReviewMade,
+    RoundEnded,
+    RoundStarted,
+    RunConfigured,
+    RunFailed,
+)
+from citewise.research import steps
 from citewise.research.budget import BudgetExhausted, BudgetUsage
-from citewise.research.collect import CollectionState, collect_round, query_key
-from citewise.research.records import CoverageReview, Draft, ResearchPlan, Source, StopReason
+from citewise.research.collect import collect_round
+from citewise.research.context import ResearchResult, ResearchRun
+from citewise.research.recorder import Progress, Recorder
+from citewise.research.records import ResearchPlan, StopReason
+from citewise.research.resume import Restored, restore
+from citewise.research.round import RecordedCalls
 from citewise.research.settings import ResearchSettings
+from citewise.research.state import ResearchState
+from citewise.research.urls import query_key
 from citewise.store.evidence import EvidenceStore
-from citewise.store.runs import RunStore
+from citewise.store.runs import RunStatus, RunStore
 
-__all__ = ["ResearchResult", "research", "resume"]
+__all__ = ["HEARTBEAT_S", "ResearchResult", "research", "resume"]
 
-Progress = Callable[[str, dict[str, Any]], None]
-
-
-@dataclass(frozen=True)
-class ResearchResult:
-    """What a research run produced. ``status`` is ``report``, ``rejected`` or ``no_evidence``."""
-
-    run_id: str
-    """Audit record id."""
-    question: str
-    """The question."""
-    status: str
-    """``report`` (a validated draft), ``rejected`` (citations could not be validated) or ``no_evidence``."""
-    stop_reason: StopReason
-    """Why the loop stopped."""
-    markdown: str
-    """The full report (body, gaps and limitations, sources, how it was made)."""
-    plan: ResearchPlan
-    """The checklist the run followed."""
-    sources: tuple[Source, ...]
-    """Every source citewise extracted and stored."""
-    reviews: tuple[CoverageReview, ...]
-    """One coverage review per round."""
-    drafts: tuple[Draft, ...]
-    """One draft per round (the last is the final report body)."""
-    problems: tuple[str, ...] = ()
-    """Why the report was rejected, or what was removed from it (unknown ids, foreign URLs)."""
-    usage: dict[str, Any] = field(default_factory=dict)
-    """Budget used: rounds, searches, extractions, tokens."""
-    body: str | None = None
-    """The validated report body (the final draft after citewise's checks); None when rejected."""
-
-
-@dataclass
-class _Run:
-    """The mutable state of one run, owned by the controller alone."""
-
-    run_id: str
-    question: str
-    settings: ResearchSettings
-    runs: RunStore
-    progress: Progress | None
-    plan: ResearchPlan | None = None
-    usage: BudgetUsage | None = None
-    state: CollectionState = field(default_factory=CollectionState)
-    reviews: list[CoverageReview] = field(default_factory=list)
-    drafts: list[Draft] = field(default_factory=list)
-    pending_queries: list[str] = field(default_factory=list)
-    next_round: int = 1
-    resume_point: tuple[int, str, StopReason | None] | None = None
-
-    def record(self, stage: str, payload: dict[str, Any]) -> None:
-        self.runs.append(self.run_id, stage, payload)
-        if self.progress:
-            self.progress(stage, {**payload, "usage": self.usage_summary()})
-
-    def usage_summary(self) -> dict[str, Any]:
-        u = self.usage
-        if u is None:
-            return {}
-        return {
-            "round": max(self.next_round - 1, 0),
-            "rounds": f"{u.rounds}/{u.budget.max_rounds}",
-            "searches": f"{u.searches}/{u.budget.max_searches}",
-            "extractions": f"{u.extractions}/{u.budget.max_extractions}",
-            "tokens": u.tokens,
-        }
+HEARTBEAT_S = 10.0
+"""How often a working run renews its lease (besides every recorded event)."""
 
 
 def research(
     store: EvidenceStore, question: str, settings: ResearchSettings, progress: Progress | None = None
 ) -> ResearchResult:
     """Run the research loop for ``question`` and record every step."""
-    from citewise.research import steps
-
     runs = RunStore(store)
-    run = _Run(runs.create("research", question), question, settings, runs, progress)
-    run.usage = BudgetUsage(settings.budget)
-    run.record("settings", settings.describe())
-    try:
-        run.plan = steps.make_plan(run)
-        run.record("plan", asdict(run.plan))
-        run.pending_queries = list(run.plan.queries)
-        return _loop(run)
-    except BaseException as exc:
-        runs.finish(
-            run.run_id, outcome=None, retrieval={}, answer={}, result={"error": type(exc).__name__}, status="failed"
-        )
-        raise
+    run_id = runs.create("research", question)
+    state = ResearchState(question, BudgetUsage(settings.budget))
+    run = ResearchRun(run_id, settings, Recorder(lambda e: runs.append(run_id, e), state, progress))
+    with _closing(runs, run):
+        run.record(_configured(settings))
+        run.record(PlanMade(steps.make_plan(run)))
+        return _loop(run, list(_plan(run).queries))
 
 
 def resume(
     store: EvidenceStore, run_id: str, settings: ResearchSettings, progress: Progress | None = None
 ) -> ResearchResult:
-    """Continue a run that stopped part-way, without repeating any recorded call."""
-    from citewise.research.resume import restore
-
+    """Continue a run that stopped part-way, from its recorded state, without repeating a recorded call."""
     runs = RunStore(store)
-    run = _Run(run_id, "", settings, runs, progress)
-    restore(run, runs.get(run_id))
-    run.record("resume", {"from_round": run.next_round, "sources": len(run.state.sources)})
+    record = runs.get(run_id)
+    restored = restore(record, settings)
+    runs.take_over(run_id)
+    run = ResearchRun(run_id, settings, Recorder(lambda e: runs.append(run_id, e), restored.state, progress))
+    with _closing(runs, run):
+        for event in restored.notes:
+            run.record(event)
+        if run.state.plan is None:  # it stopped while planning: plan now (the cut-off call is counted)
+            run.record(PlanMade(steps.make_plan(run)))
+            return _loop(run, list(_plan(run).queries))
+        return _continue(run, restored)
+
+
+@contextmanager
+def _closing(runs: RunStore, run: ResearchRun) -> Iterator[None]:
+    """Keep the lease while working; close the run as finished or failed (everything stays recorded)."""
+    stop = threading.Event()
+    beat = threading.Thread(target=_heartbeat, args=(runs, run.run_id, stop), daemon=True, name="citewise-lease")
+    beat.start()
     try:
-        return _loop(run)
+        yield
     except BaseException as exc:
-        runs.finish(
-            run.run_id, outcome=None, retrieval={}, answer={}, result={"error": type(exc).__name__}, status="failed"
-        )
+        stop.set()
+        run.record(RunFailed(type(exc).__name__, str(exc)[:500]))
+        runs.finish(run.run_id, status=RunStatus.FAILED, outcome=None)
         raise
+    finally:
+        stop.set()
+        beat.join(timeout=5)
+    report = run.state.report
+    runs.finish(run.run_id, status=RunStatus.FINISHED, outcome=report.status.value if report else None)
 
 
-def _loop(run: _Run) -> ResearchResult:
-    assert run.plan is not None and run.usage is not None
+def _heartbeat(runs: RunStore, run_id: str, stop: threading.Event) -> None:
+    while not stop.wait(HEARTBEAT_S):
+        try:
+            runs.heartbeat(run_id)
+        except Exception:  # noqa: BLE001 - a missed beat is harmless; the next event renews the lease
+            continue
+
+
+def _configured(settings: ResearchSettings) -> RunConfigured:
+    def options(provider: object) -> dict[str, str]:
+        return {str(k): str(v) for k, v in (getattr(provider, "options", None) or {}).items()}
+
+    uses = settings.uses_models
+    return RunConfigured(
+        search=getattr(settings.search, "name", type(settings.search).__name__),
+        extract=getattr(settings.extractor, "name", type(settings.extractor).__name__),
+        planner_model=(settings.planner_model or "") if uses else "deterministic",
+        writer_model=(settings.writer_model or "") if uses else "deterministic",
+        budget=settings.budget,
+        concurrent=settings.concurrent,
+        pages_per_query=settings.pages_per_query,
+        search_options=options(settings.search),
+        extract_options=options(settings.extractor),
+    )
+
+
+def _plan(run: ResearchRun) -> ResearchPlan:
+    plan = run.state.plan
+    assert plan is not None
+    return plan
+
+
+def _continue(run: ResearchRun, restored: Restored) -> ResearchResult:
+    """Finish the round the run stopped in, from the step it stopped at, then go on as usual."""
+    state = run.state
+    if state.round is None:
+        return _loop(run, list(_plan(run).queries))
+    if not state.round_ended:
+        stop = _round(run, state.round, list(state.round_queries), restored.replay)
+    else:
+        stop = restored.round_stop or _after_round(run, state.round, state.collect_stop)
+    if stop is not None:
+        return steps.finish(run, stop)
+    return _loop(run)
+
+
+def _loop(run: ResearchRun, first: list[str] | None = None) -> ResearchResult:
+    """Rounds until a stop; the first one gets ``first`` (the planned queries), later ones the gaps'."""
+    state = run.state
     stop: StopReason | None = None
-    if run.resume_point is not None:
-        # Finish the round the run stopped in, from the step it stopped at, before any new round.
-        round_no, phase, collect_stop = run.resume_point
-        run.resume_point = None
-        stop = _continue_round(run, round_no, phase, collect_stop)
     while stop is None:
         try:
-            run.usage.spend("rounds")
+            state.usage.check_before("rounds")
         except BudgetExhausted:
             stop = StopReason.ROUNDS_EXHAUSTED
             break
-        round_no = run.next_round
-        run.next_round += 1
-        run.record("round_start", {"round": round_no, "queries": list(run.pending_queries)})
-        stop = _continue_round(run, round_no, "collect", None)
-    from citewise.research import steps
-
+        queries, first = (first if first is not None else _pending(run)), None
+        stop = _round(run, state.next_round, queries, None)
     return steps.finish(run, stop)
 
 
-def _continue_round(run: _Run, round_no: int, phase: str, collect_stop: StopReason | None) -> StopReason | None:
-    """Run a round from ``phase`` (collect, review, draft or end) to its end; the stop reason, if any."""
-    from citewise.research import steps
-
-    assert run.usage is not None
-    if phase == "collect":
-        result = collect_round(
-            round=round_no,
-            queries=run.pending_queries,
-            question=run.question,
-            search=run.settings.search,
-            extractor=run.settings.extractor,
-            usage=run.usage,
-            state=run.state,
-            excerpt_chars=run.settings.budget.excerpt_chars,
-            pages_per_query=run.settings.pages_per_query,
-            concurrent=run.settings.concurrent,
-            on_event=run.record,
-        )
-        collect_stop = result.stop
-        run.record("collected", {"round": round_no, "stop": collect_stop.value if collect_stop else None})
-        phase = "review"
+def _round(
+    run: ResearchRun, round_no: int, queries: list[str], replay: Sequence[Event] | None
+) -> StopReason | None:
+    """Run round ``round_no`` (collect, review, draft) to its end; the stop reason, if any. A round
+    that was under way when the run stopped is replayed against its recorded events."""
+    state = run.state
+    if state.round != round_no or state.round_ended:
+        run.record(RoundStarted(round_no, tuple(queries)))
+    if not state.collected:
+        _collect(run, round_no, queries, replay)
     try:
-        if phase == "review" and run.state.sources:
-            review = steps.review(run, round_no)
-            run.reviews.append(review)
-            run.record("review", asdict(review))
-            phase = "draft"
-        if phase == "draft" and run.reviews and run.reviews[-1].round == round_no:
-            draft = steps.draft(run, round_no, run.reviews[-1])
-            run.drafts.append(draft)
-            run.record("draft", asdict(draft))
+        if state.collection.sources and not _reviewed(state, round_no):
+            run.record(ReviewMade(steps.review(run, round_no)))
+        if _reviewed(state, round_no) and not any(d.round == round_no for d in state.drafts):
+            run.record(DraftMade(steps.draft(run, round_no, state.reviews[-1])))
     except BudgetExhausted as exhausted:
-        run.record("round_end", {"round": round_no, "stop": StopReason.TOKENS_EXHAUSTED.value})
+        run.record(RoundEnded(round_no, StopReason.TOKENS_EXHAUSTED))
         if exhausted.kind == "tokens":
             return StopReason.TOKENS_EXHAUSTED
         raise
-    run.record("round_end", {"round": round_no, "stop": collect_stop.value if collect_stop else None})
-    return _stop_after_round(run, round_no, collect_stop)
+    collect_stop = state.collect_stop
+    run.record(RoundEnded(round_no, collect_stop))
+    return _after_round(run, round_no, collect_stop)
 
 
-def _stop_after_round(run: _Run, round_no: int, collect_stop: StopReason | None) -> StopReason | None:
-    assert run.usage is not None
-    if run.reviews and run.reviews[-1].passed and run.reviews[-1].round == round_no:
+def _collect(run: ResearchRun, round_no: int, queries: list[str], replay: Sequence[Event] | None) -> None:
+    settings = run.settings
+    recorded = list(replay or ())
+    with run.recorder.replaying(recorded):
+        result = collect_round(
+            round=round_no,
+            queries=queries,
+            question=run.question,
+            search=settings.search,
+            extractor=settings.extractor,
+            recorder=run.recorder,
+            excerpt_chars=settings.budget.excerpt_chars,
+            pages_per_query=settings.pages_per_query,
+            concurrent=settings.concurrent,
+            replay=RecordedCalls(recorded) if replay is not None else None,
+        )
+    run.record(CollectionEnded(round_no, result.stop))
+
+
+def _reviewed(state: ResearchState, round_no: int) -> bool:
+    return bool(state.reviews) and state.reviews[-1].round == round_no
+
+
+def _after_round(run: ResearchRun, round_no: int, collect_stop: StopReason | None) -> StopReason | None:
+    state = run.state
+    if _reviewed(state, round_no) and state.reviews[-1].passed:
         return StopReason.COVERAGE_PASSED
     if collect_stop is not None:
         return collect_stop
-    if run.usage.tokens_exhausted():
+    if state.usage.tokens_exhausted():
         return StopReason.TOKENS_EXHAUSTED
-    tried = run.state.tried_queries
-    follow_ups: list[str] = []
-    for item in run.reviews[-1].items if run.reviews else ():
-        if item.follow_up and query_key(item.follow_up) not in tried and item.follow_up not in follow_ups:
-            follow_ups.append(item.follow_up)
-    if not run.reviews and run.plan is not None:
-        # Nothing usable was collected yet: only untried planned queries can still help.
-        follow_ups = [q for q in run.plan.queries if query_key(q) not in tried]
-    if not follow_ups:
-        return StopReason.NO_NEW_QUERIES if run.state.sources else StopReason.NO_EVIDENCE
-    run.pending_queries = follow_ups
+    if not _pending(run):
+        return StopReason.NO_NEW_QUERIES if state.collection.sources else StopReason.NO_EVIDENCE
     return None
+
+
+def _pending(run: ResearchRun) -> list[str]:
+    """The queries the next round gets: the last review's follow-ups not yet tried, or, while nothing
+    usable was collected, the planned queries not yet tried."""
+    state = run.state
+    tried = state.collection.tried_queries
+    if state.reviews:
+        wanted = [i.follow_up for i in state.reviews[-1].items if i.follow_up]
+    else:
+        wanted = list(_plan(run).queries)
+    return list(dict.fromkeys(q for q in wanted if query_key(q) not in tried))

@@ -13,12 +13,16 @@ from datetime import datetime
 
 __all__ = [
     "Attempt",
+    "AttemptError",
     "AttemptKind",
     "CoverageReview",
     "CoverageStatus",
     "Draft",
     "Quote",
+    "ReportStatus",
     "ResearchPlan",
+    "Skip",
+    "SkipReason",
     "Source",
     "StopReason",
     "TopicCoverage",
@@ -47,6 +51,29 @@ class AttemptKind(str, enum.Enum):
     MODEL = "model"
 
 
+class AttemptError(str, enum.Enum):
+    """Why an attempt produced no usable output (a typed field: code never reads the message)."""
+
+    RATE_LIMITED = "rate_limited"  #: the provider answered 429
+    TIMEOUT = "timeout"  #: no answer within the client's timeout
+    UNAVAILABLE = "unavailable"  #: connection failed, or a 5xx
+    BAD_REQUEST = "bad_request"  #: the provider refused the request as malformed
+    AUTH = "auth"  #: the key was missing or refused
+    FORBIDDEN = "forbidden"  #: the key may not do this
+    QUOTA_EXCEEDED = "quota_exceeded"  #: the plan's limit is used up
+    INVALID_RESPONSE = "invalid_response"  #: the answer could not be read
+    PROVIDER_ERROR = "provider_error"  #: any other provider failure
+    EXTRACT_FAILED = "extract_failed"  #: the extractor reported it could not read the page
+    EMPTY_PAGE = "empty_page"  #: the page came back without any text
+    INTERRUPTED = "interrupted"  #: the process stopped during the call; its result was never recorded
+
+    @property
+    def billed(self) -> bool:
+        """True when a page extractor may have charged for the call: it answered (a page it could not
+        read, an empty page), or the process died during it. A provider error is not billed."""
+        return self in (AttemptError.EXTRACT_FAILED, AttemptError.EMPTY_PAGE, AttemptError.INTERRUPTED)
+
+
 @dataclass(frozen=True, slots=True)
 class Attempt:
     """One search, extraction or model call, counted before it was made; failures included."""
@@ -62,7 +89,8 @@ class Attempt:
     started_at: datetime
     """When it started (UTC)."""
     error_type: str | None = None
-    """Exception class or failure kind (``ProviderRateLimited``, ``empty_page`` ...) when not ok."""
+    """Exception class or failure kind (``ProviderRateLimited``, ``empty_page`` ...) when not ok; for
+    people reading the record (code reads ``error_kind``)."""
     error: str | None = None
     """Short description of the failure (never contains a key)."""
     cached: bool = False
@@ -71,6 +99,10 @@ class Attempt:
     """Provider billing units used, when known."""
     latency_s: float | None = None
     """Wall time of the call."""
+    error_kind: AttemptError | None = None
+    """Why it failed, typed; None when ok."""
+    retry_after: float | None = None
+    """Seconds the provider asked to wait (rate limits), when it said."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -190,3 +222,38 @@ class StopReason(str, enum.Enum):
     TOKENS_EXHAUSTED = "tokens_exhausted"
     COST_EXHAUSTED = "cost_exhausted"
     NO_EVIDENCE = "no_evidence"
+
+
+
+class SkipReason(str, enum.Enum):
+    """Why a query or URL was not tried (no budget was spent on it)."""
+
+    EMPTY_QUERY = "empty_query"
+    ALREADY_TRIED = "already_tried"  #: earlier in the run or the round
+    UNUSABLE_URL = "unusable_url"  #: the URL could not be normalised or is not allowed
+
+
+@dataclass(frozen=True, slots=True)
+class Skip:
+    """A query or URL a round did not try, and why (no budget was spent on it)."""
+
+    kind: AttemptKind
+    """``search`` for a query, ``extract`` for a URL."""
+    target: str
+    """The query, or the URL as the search provider returned it (any ``user:password@`` removed)."""
+    round: int
+    """Round number."""
+    reason: SkipReason
+    """Empty query, already tried, or unusable URL."""
+    detail: str | None = None
+    """Why a URL is unusable, or which normalised URL was already tried."""
+    query: str | None = None
+    """For a URL: the query that found it."""
+
+
+class ReportStatus(str, enum.Enum):
+    """What the loop delivered (acceptance is a separate, later decision)."""
+
+    REPORT = "report"  #: a draft whose citations citewise validated
+    REJECTED = "rejected"  #: the draft's citations could not be validated
+    NO_EVIDENCE = "no_evidence"  #: no usable page content was obtained

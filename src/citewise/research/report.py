@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from citewise.research.records import Draft, StopReason
+from citewise.research.records import Draft, ReportStatus, StopReason
 from citewise.research.writer import gaps_section, sources_section
 
 if TYPE_CHECKING:
-    from citewise.research.loop import _Run
+    from citewise.research.context import ResearchRun
 
 __all__ = ["render_report"]
 
@@ -29,10 +29,13 @@ _STOPS = {
 }
 
 
-def render_report(run: _Run, final: Draft | None, status: str, stop: StopReason, problems: list[str]) -> str:
+def render_report(
+    run: ResearchRun, final: Draft | None, status: ReportStatus, stop: StopReason, problems: list[str]
+) -> str:
     """The report a reader gets for this run."""
+    state = run.state
     parts = [f"# {run.question}", ""]
-    if status == "no_evidence":
+    if status is ReportStatus.NO_EVIDENCE:
         parts += [
             "**No evidence.** citewise could not obtain usable page content for this question, so it",
             "gives no answer rather than an ungrounded one.",
@@ -48,11 +51,11 @@ def render_report(run: _Run, final: Draft | None, status: str, stop: StopReason,
         ]
     else:
         parts += [final.markdown.strip(), ""]
-    if run.reviews:
-        parts += [gaps_section(run.reviews[-1]).strip(), ""]
+    if state.reviews:
+        parts += [gaps_section(state.reviews[-1]).strip(), ""]
     cited = final.source_ids if final is not None else ()
-    if run.state.sources:
-        parts += [sources_section(run.state.sources, cited).strip(), ""]
+    if state.collection.sources:
+        parts += [sources_section(state.collection.sources, cited).strip(), ""]
     made_by = (
         "deterministic planner, reviewer and writer (no model key)"
         if not run.settings.uses_models
@@ -62,8 +65,8 @@ def render_report(run: _Run, final: Draft | None, status: str, stop: StopReason,
     parts += [
         "---",
         f"*Made by citewise with {made_by}; search: {getattr(run.settings.search, 'name', '?')}. "
-        f"Stopped because {_STOPS[stop]}. Used {usage.get('rounds')} rounds, {usage.get('searches')} searches, "
-        f"{usage.get('extractions')} page extractions. Run {run.run_id}. This report has not been through "
+        f"Stopped because {_STOPS[stop]}. Used {usage.rounds} rounds, {usage.searches} searches, "
+        f"{usage.extractions} page extractions. Run {run.run_id}. This report has not been through "
         f"verification and acceptance.*",
     ]
     return "\n".join(parts).rstrip() + "\n"

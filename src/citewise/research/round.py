@@ -1,38 +1,54 @@
 """The working state of one collection round, and how its provider calls are made.
 
-:class:`Round` holds what a round has done so far (attempts, skips, the stop reason), spends budget
-one attempt at a time, emits ``on_event`` payloads, and runs a step's calls sequentially or in a
-thread pool with outcomes always handled in call order (see :mod:`citewise.research.collect` for
-why). :func:`attempt_from_payload` and :func:`source_from_payload` read the emitted payloads back.
+:class:`Round` spends budget one attempt at a time (an :class:`AttemptStarted` event, recorded before
+the call), records every outcome and skip, and runs a step's calls sequentially or in a thread pool
+with outcomes always handled in call order (see :mod:`citewise.research.collect` for why).
+
+On resume a round is run again from its start: calls whose outcome was recorded are answered from the
+record (:class:`RecordedCalls`, never sent again), a call that was started but never answered is
+recorded as interrupted and made again only if budget is left, and everything else runs as usual.
 """
 
 from __future__ import annotations
 
-import enum
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections import defaultdict, deque
+from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, Generic, TypeVar
 
-from citewise.providers.errors import ProviderError, ProviderRateLimited
-from citewise.research.budget import BudgetExhausted, BudgetUsage
-from citewise.research.records import Attempt, AttemptKind, Source, StopReason
+from citewise.audit.events import AttemptEnded, AttemptInterrupted, AttemptStarted, Event, Skipped
+from citewise.providers.base import ExtractedPage, ExtractResponse
+from citewise.providers.errors import (
+    ProviderAuthError,
+    ProviderBadRequest,
+    ProviderError,
+    ProviderForbidden,
+    ProviderInvalidResponse,
+    ProviderQuotaExceeded,
+    ProviderRateLimited,
+    ProviderTimeout,
+    ProviderUnavailable,
+)
+from citewise.research.budget import BudgetExhausted
+from citewise.research.recorder import Recorder
+from citewise.research.records import Attempt, AttemptError, AttemptKind, Skip, StopReason
+from citewise.research.state import CollectionState, ResearchState
 
 __all__ = [
     "MAX_WAIT_S",
     "MAX_WORKERS",
+    "Call",
+    "CallInterrupted",
     "CollectionState",
-    "EventHandler",
     "Outcome",
+    "RecordedCalls",
     "Round",
     "Skip",
-    "attempt_from_payload",
-    "bind",
-    "jsonable",
+    "error_kind",
     "make_attempt",
-    "source_from_payload",
     "timed",
 ]
 
@@ -41,44 +57,30 @@ MAX_WAIT_S = 5.0
 MAX_WORKERS = 8
 """Threads for the calls of one step."""
 
-EventHandler = Callable[[str, dict[str, Any]], None]
-"""``on_event(stage, payload)``; see :mod:`citewise.research.collect`."""
-
 T = TypeVar("T")
 
-
-@dataclass
-class CollectionState:
-    """What a run has collected so far; owned and passed in by the loop, updated by each round."""
-
-    tried_queries: set[str] = field(default_factory=set)
-    """Keys (:func:`~citewise.research.collect.query_key`) of every query searched in the run."""
-    tried_urls: set[str] = field(default_factory=set)
-    """Normalised URLs of every page an extraction was attempted for."""
-    sources: list[Source] = field(default_factory=list)
-    """Every source of the run, in id order."""
-    attempts: list[Attempt] = field(default_factory=list)
-    """Every attempt of the run, in the order they were processed."""
-    next_source_number: int = 1
-    """The number of the next source id (``S<n>``)."""
+_BUDGET = {AttemptKind.SEARCH: "searches", AttemptKind.EXTRACT: "extractions"}
+_KINDS: tuple[tuple[type[ProviderError], AttemptError], ...] = (
+    (ProviderRateLimited, AttemptError.RATE_LIMITED),
+    (ProviderTimeout, AttemptError.TIMEOUT),
+    (ProviderUnavailable, AttemptError.UNAVAILABLE),
+    (ProviderQuotaExceeded, AttemptError.QUOTA_EXCEEDED),
+    (ProviderForbidden, AttemptError.FORBIDDEN),
+    (ProviderAuthError, AttemptError.AUTH),
+    (ProviderBadRequest, AttemptError.BAD_REQUEST),
+    (ProviderInvalidResponse, AttemptError.INVALID_RESPONSE),
+)
 
 
-@dataclass(frozen=True, slots=True)
-class Skip:
-    """A query or URL the round did not try, and why (no budget was spent on it)."""
+class CallInterrupted(ProviderError):
+    """A call cut off by a crash that could not be made again: no budget was left for it."""
 
-    kind: AttemptKind
-    """``search`` for a query, ``extract`` for a URL."""
-    target: str
-    """The query, or the URL as the search provider returned it (any ``user:password@`` removed)."""
-    round: int
-    """Round number."""
-    reason: str
-    """``empty_query``, ``already_tried`` (earlier in the run or the round) or ``unusable_url``."""
-    detail: str | None = None
-    """Why a URL is unusable, or which normalised URL was already tried."""
-    query: str | None = None
-    """For a URL: the query that found it."""
+
+def error_kind(error: ProviderError) -> AttemptError:
+    """The typed kind of a provider failure."""
+    if isinstance(error, CallInterrupted):
+        return AttemptError.INTERRUPTED
+    return next((kind for cls, kind in _KINDS if isinstance(error, cls)), AttemptError.PROVIDER_ERROR)
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,6 +91,41 @@ class Outcome(Generic[T]):
     error: ProviderError | None
     started_at: datetime
     latency_s: float
+    recorded: dict[str, Attempt] = field(default_factory=dict)
+    """For a call answered from the record: the recorded attempt of each target."""
+
+
+@dataclass(frozen=True, slots=True)
+class Call(Generic[T]):
+    """One provider call of a step: what it is for (the targets its budget was spent on) and how."""
+
+    kind: AttemptKind
+    targets: tuple[str, ...]
+    function: Callable[[], T]
+
+
+class RecordedCalls:
+    """The recorded outcomes of a round, by target, for answering a replayed call from the record."""
+
+    def __init__(self, events: Iterable[Event]) -> None:
+        self._ends: dict[tuple[AttemptKind, str], deque[AttemptEnded]] = defaultdict(deque)
+        self._interrupted: dict[tuple[AttemptKind, str], deque[AttemptInterrupted]] = defaultdict(deque)
+        for event in events:
+            if isinstance(event, AttemptEnded):
+                self._ends[(event.attempt.kind, event.attempt.target)].append(event)
+            elif isinstance(event, AttemptInterrupted):
+                self._interrupted[(event.attempt_kind, event.target)].append(event)
+
+    def take(self, kind: AttemptKind, targets: Sequence[str]) -> list[AttemptEnded] | None:
+        """The recorded ends of a call to ``targets`` (one each), or None when it was never answered."""
+        if not all(self._ends[(kind, t)] for t in targets):
+            return None
+        return [self._ends[(kind, t)].popleft() for t in targets]
+
+    def interruption(self, kind: AttemptKind, target: str) -> AttemptInterrupted | None:
+        """The recorded interruption of an earlier try at ``target``, if one was recorded."""
+        queue = self._interrupted[(kind, target)]
+        return queue.popleft() if queue else None
 
 
 @dataclass
@@ -96,65 +133,108 @@ class Round:
     """The working state of one round."""
 
     number: int
-    usage: BudgetUsage
-    state: CollectionState
+    state: ResearchState
+    recorder: Recorder
     concurrent: bool
     sleep: Callable[[float], object]
-    on_event: EventHandler | None
+    replay: RecordedCalls | None = None
     attempts: list[Attempt] = field(default_factory=list)
     skipped: list[Skip] = field(default_factory=list)
     stop: StopReason | None = None
+    _replayed_starts: set[tuple[AttemptKind, str]] = field(default_factory=set)
 
-    def spend(self, kind: str, reason: StopReason) -> bool:
-        """Spend one attempt of ``kind``; False (and the stop reason recorded) when none is left."""
+    @property
+    def collection(self) -> CollectionState:
+        return self.state.collection
+
+    def begin(
+        self,
+        kind: AttemptKind,
+        target: str,
+        reason: StopReason,
+        normalized_url: str | None = None,
+        query: str | None = None,
+    ) -> bool:
+        """Spend one attempt before the call (recorded, so a crash during the call still shows it);
+        False, with the stop reason noted, when none is left."""
         try:
-            self.usage.spend(kind)
+            self.state.usage.check_before(_BUDGET[kind])
         except BudgetExhausted:
             self.stop = self.stop or reason
             return False
+        new = self.recorder.record(AttemptStarted(kind, target, self.number, normalized_url, query))
+        if not new:
+            self._replayed_starts.add((kind, target))
         return True
 
-    def record(self, attempt: Attempt, **context: Any) -> None:
+    def end(self, attempt: Attempt, **details: Any) -> None:
+        """Record an attempt's outcome (with what it returned, for resume)."""
         self.attempts.append(attempt)
-        self.state.attempts.append(attempt)
-        self.emit("attempt", {"attempt": jsonable(asdict(attempt)), **context})
-
-    def started(self, kind: AttemptKind, target: str, **context: Any) -> None:
-        """Record, before the call, that budget was spent on it: a crash during the call then still
-        shows the spent attempt (and resume never repeats it)."""
-        self.emit("attempt_start", {"kind": kind.value, "target": target, "round": self.number, **context})
+        self.recorder.record(AttemptEnded(attempt, **details))
 
     def skip(self, skip: Skip) -> None:
         self.skipped.append(skip)
-        self.emit("skip", {"skip": jsonable(asdict(skip))})
-
-    def emit(self, stage: str, payload: dict[str, Any]) -> None:
-        if self.on_event is not None:
-            self.on_event(stage, payload)
+        self.recorder.record(Skipped(skip))
 
     def run(
-        self, calls: Sequence[Callable[[], T]], each: Callable[[int, Outcome[T]], object] | None = None
+        self, calls: Sequence[Call[T]], each: Callable[[int, Outcome[T]], object] | None = None
     ) -> list[Outcome[T]]:
         """Make the calls (in a thread pool when concurrent); outcomes in the order of ``calls``.
 
         ``each(index, outcome)`` handles every outcome in call order: in a sequential round right after
         its call returns, so a crash during a later call loses nothing already answered.
         """
-        if not self.concurrent or len(calls) < 2:
-            outcomes = []
-            for i, call in enumerate(calls):
-                outcomes.append(timed(call))
+        prepared = [self._prepare(call) for call in calls]
+        live = [i for i, p in enumerate(prepared) if not isinstance(p, Outcome)]
+        outcomes: list[Outcome[T] | None] = [p if isinstance(p, Outcome) else None for p in prepared]
+        if not self.concurrent or len(live) < 2:
+            for i in range(len(calls)):
+                if outcomes[i] is None:
+                    outcomes[i] = timed(calls[i].function)
                 if each is not None:
-                    each(i, outcomes[-1])
-            return outcomes
-        workers = min(len(calls), MAX_WORKERS)
-        with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="citewise-collect") as pool:
-            futures = [pool.submit(timed, call) for call in calls]
-            done = [future.result() for future in futures]
+                    each(i, outcomes[i])  # type: ignore[arg-type]
+            return [o for o in outcomes if o is not None]
+        with ThreadPoolExecutor(max_workers=min(len(live), MAX_WORKERS), thread_name_prefix="citewise-collect") as pool:
+            futures = {i: pool.submit(timed, calls[i].function) for i in live}
+            for i, future in futures.items():
+                outcomes[i] = future.result()
+        done = [o for o in outcomes if o is not None]
         for i, outcome in enumerate(done):
             if each is not None:
                 each(i, outcome)
         return done
+
+    def _prepare(self, call: Call[T]) -> Outcome[T] | Call[T]:
+        """A recorded outcome for a replayed call, an interrupted one made again (or not), or the call."""
+        if self.replay is None:
+            return call
+        ends = self.replay.take(call.kind, call.targets)
+        if ends is not None:
+            for target in call.targets:
+                self._replayed_starts.discard((call.kind, target))
+                interruption = self.replay.interruption(call.kind, target)
+                if interruption is not None:  # replay the interruption and the try that followed it
+                    self.recorder.record(interruption)
+                    start = AttemptStarted(call.kind, target, self.number, interruption.normalized_url)
+                    self.recorder.record(start)
+            return _from_record(call.kind, ends)
+        interrupted = [t for t in call.targets if (call.kind, t) in self._replayed_starts]
+        if not interrupted:
+            return call
+        now = datetime.now(UTC)
+        for target in interrupted:
+            self._replayed_starts.discard((call.kind, target))
+            self.recorder.record(AttemptInterrupted(call.kind, target, self.number, now))
+        budget = _BUDGET[call.kind]
+        if self.state.usage.remaining(budget) < len(interrupted):
+            self.stop = self.stop or (
+                StopReason.SEARCHES_EXHAUSTED if call.kind is AttemptKind.SEARCH else StopReason.EXTRACTIONS_EXHAUSTED
+            )
+            error = CallInterrupted("the run stopped during this call and no budget is left to repeat it", provider="-")
+            return Outcome(None, error, now, 0.0)
+        for target in interrupted:
+            self.recorder.record(AttemptStarted(call.kind, target, self.number))
+        return call
 
     def wait_before_retry(self, errors: Sequence[ProviderRateLimited]) -> None:
         """One wait for a wave of retries: the longest any of them was asked for, capped."""
@@ -162,8 +242,27 @@ class Round:
         self.sleep(max(waits))
 
 
-def bind(function: Callable[[Any], T], argument: Any) -> Callable[[], T]:
-    return lambda: function(argument)
+def _from_record(kind: AttemptKind, ends: Sequence[AttemptEnded]) -> Outcome[Any]:
+    first = ends[0].attempt
+    recorded = {e.attempt.target: e.attempt for e in ends}
+    at, latency = first.started_at, first.latency_s or 0.0
+    if first.error_kind is not None and first.error_kind not in (AttemptError.EXTRACT_FAILED, AttemptError.EMPTY_PAGE):
+        return Outcome(None, _rebuilt_error(first), at, latency, recorded)
+    if kind is AttemptKind.SEARCH:
+        return Outcome(ends[0].search, None, at, latency, recorded)
+    pages: tuple[ExtractedPage, ...] = tuple(e.page for e in ends if e.page is not None)
+    provider = pages[0].provider if pages else "-"
+    answered = next((e.answered_at for e in ends if e.answered_at is not None), at)
+    return Outcome(ExtractResponse(pages, (), provider, answered), None, at, latency, recorded)
+
+
+def _rebuilt_error(attempt: Attempt) -> ProviderError:
+    message = attempt.error or "recorded failure"
+    if attempt.error_kind is AttemptError.RATE_LIMITED:
+        return ProviderRateLimited(message, provider="-", retry_after=attempt.retry_after)
+    if attempt.error_kind is AttemptError.INTERRUPTED:
+        return CallInterrupted(message, provider="-")
+    return ProviderError(message, provider="-")
 
 
 def timed(call: Callable[[], T]) -> Outcome[T]:
@@ -181,47 +280,34 @@ def make_attempt(
     round_number: int,
     outcome: Outcome[Any],
     credits: float | None = None,
-    error_type: str | None = None,
-    error: str | None = None,
+    error: tuple[AttemptError, str] | None = None,
 ) -> Attempt:
+    """The attempt an outcome makes for ``target`` (the recorded one, for a call answered from the record).
+
+    ``error`` is a failure found in an answer (an unreadable or empty page): kind and description."""
+    if target in outcome.recorded:
+        return outcome.recorded[target]
+    kind_of_error: AttemptError | None = None
+    error_type = description = None
+    retry_after = None
     if outcome.error is not None:
-        error_type, error = type(outcome.error).__name__, str(outcome.error)
+        kind_of_error, error_type = error_kind(outcome.error), type(outcome.error).__name__
+        description = str(outcome.error)
+        retry_after = outcome.error.retry_after if isinstance(outcome.error, ProviderRateLimited) else None
+    elif error is not None:
+        kind_of_error, description = error
+        error_type = kind_of_error.value
     return Attempt(
         kind=kind,
         target=target,
         round=round_number,
-        ok=error_type is None,
+        ok=kind_of_error is None,
         started_at=outcome.started_at,
         error_type=error_type,
-        error=error,
+        error=description,
         credits=credits,
         latency_s=round(outcome.latency_s, 4),
+        error_kind=kind_of_error,
+        retry_after=retry_after,
     )
 
-
-def jsonable(value: Any) -> Any:
-    if isinstance(value, datetime):
-        return value.isoformat()
-    if isinstance(value, enum.Enum):
-        return value.value
-    if isinstance(value, Mapping):
-        return {str(k): jsonable(v) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return [jsonable(v) for v in value]
-    return value
-
-
-def attempt_from_payload(data: Mapping[str, Any]) -> Attempt:
-    """The :class:`Attempt` of an ``"attempt"`` event's ``payload["attempt"]``."""
-    values = dict(data)
-    values["kind"] = AttemptKind(values["kind"])
-    values["started_at"] = datetime.fromisoformat(values["started_at"])
-    return Attempt(**values)
-
-
-def source_from_payload(data: Mapping[str, Any]) -> Source:
-    """The :class:`Source` of a ``"source"`` event's ``payload["source"]``."""
-    values = dict(data)
-    values["retrieved_at"] = datetime.fromisoformat(values["retrieved_at"])
-    values["injection_flags"] = tuple(values.get("injection_flags") or ())
-    return Source(**values)

@@ -30,7 +30,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 from citewise.errors import InputError
 
-__all__ = ["DEFAULT_PORTS", "WEB_SCHEMES", "UnusableURL", "normalize_url", "without_credentials"]
+__all__ = ["DEFAULT_PORTS", "WEB_SCHEMES", "UnusableURL", "normalize_url", "query_key", "without_credentials"]
 
 WEB_SCHEMES: tuple[str, ...] = ("http", "https")
 """Schemes of pages that can be searched and read on the web."""
@@ -105,3 +105,12 @@ def _host(hostname: str, url: str) -> str:
 
 def _short(text: str, limit: int = 120) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def query_key(query: str) -> str:
+    """The form under which queries are deduplicated: spacing collapsed, case folded.
+
+    >>> query_key("  Deposit   PROTECTION ") == query_key("deposit protection")
+    True
+    """
+    return " ".join(query.split()).casefold()

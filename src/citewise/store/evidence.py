@@ -1,129 +1,101 @@
 """The evidence store: documents, versions, sections, review decisions and the search index.
 
-One :class:`EvidenceStore` wraps one database (SQLite by default, any SQLAlchemy URL in principle).
-Writes that belong together happen in one transaction: a document version, its sections and their
-index rows are stored whole or not at all.
+One :class:`EvidenceStore` wraps one database, SQLite or PostgreSQL, through SQLAlchemy; what
+differs between them (the search index, locking) sits behind small pieces of :mod:`citewise.store`.
+It implements :class:`~citewise.store.protocol.EvidenceStoreProtocol`, and
+``tests/store_conformance.py`` runs the same tests against both databases.
+
+Writes that belong together happen in one short transaction — a document version, its sections and
+their index rows are stored whole or not at all — retried a bounded number of times when another
+writer got in the way (see :mod:`citewise.store.connect`).
+
+>>> with EvidenceStore.open("sqlite://") as store:
+...     store.documents()
+[]
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
-from datetime import UTC, date, datetime
-from pathlib import Path
+from datetime import datetime
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine, RowMapping
 
 from citewise.errors import NotFoundError, StoreError
 from citewise.hashing import content_hash
-from citewise.records import (
-    Document,
-    DocumentVersion,
-    Provenance,
-    ReviewDecision,
-    ReviewStatus,
-    Section,
-    SectionKind,
-)
+from citewise.records import Document, DocumentVersion, IngestResult, ReviewDecision, ReviewStatus, Section
 from citewise.store import migrations
-from citewise.store.schema import document_versions, documents, review_decisions, sections
+from citewise.store.connect import (
+    advisory_lock,
+    describe_error,
+    redact,
+    store_engine,
+    write_retrying,
+    write_transaction,
+)
+from citewise.store.index import INDEX_LOCK, IndexRow, SearchIndex, index_is_current, mark_index_current
+from citewise.store.index_fts5 import Fts5Index
+from citewise.store.index_postings import PostingsIndex
+from citewise.store.records import HashMismatch, IndexMatch, NewSection, NewVersion, PendingReview, SectionMatch
+from citewise.store.reviews import decision_from_row, decisions_query, pending_reviews, record_decision
+from citewise.store.rows import section_from_row, section_hash, utcnow, version_from_row
+from citewise.store.schema import document_versions, documents, sections
+from citewise.store.versions import write_version
 
-__all__ = ["EvidenceStore", "HashMismatch", "NewSection", "section_hash", "store_engine"]
-
-
-def utcnow() -> datetime:
-    """Now, in UTC (one place, so tests and records agree on the clock)."""
-    return datetime.now(UTC)
-
-
-def _iso(value: datetime | date | None) -> str | None:
-    return value.isoformat() if value is not None else None
-
-
-def _date(value: str | None) -> date | None:
-    return date.fromisoformat(value) if value else None
-
-
-def _datetime(value: str | None) -> datetime | None:
-    return datetime.fromisoformat(value) if value else None
-
-
-def section_hash(heading: str, text: str) -> str:
-    """Content hash of a section: its heading and text, normalised."""
-    return content_hash(f"{heading}\n{text}")
-
-
-def store_engine(url: str) -> Engine:
-    """An engine for ``url``: a SQLAlchemy URL, or a plain path meaning a SQLite file."""
-    if "://" not in url:
-        path = Path(url).expanduser()
-        path.parent.mkdir(parents=True, exist_ok=True)
-        url = f"sqlite:///{path}"
-    engine = sa.create_engine(url)
-    if engine.dialect.name == "sqlite":
-
-        @sa.event.listens_for(engine, "connect")
-        def _sqlite_pragmas(dbapi_conn, _record):  # type: ignore[no-untyped-def]
-            cursor = dbapi_conn.cursor()
-            # WAL lets readers (search, the web UI) work while an ingest writes.
-            cursor.execute("PRAGMA journal_mode=WAL")
-            cursor.execute("PRAGMA foreign_keys=ON")
-            cursor.execute("PRAGMA synchronous=NORMAL")
-            cursor.close()
-
-    return engine
+__all__ = [
+    "EvidenceStore",
+    "HashMismatch",
+    "NewSection",
+    "NewVersion",
+    "section_from_row",
+    "section_hash",
+    "store_engine",
+    "utcnow",
+    "version_from_row",
+]
 
 
-@dataclass(frozen=True, slots=True)
-class NewSection:
-    """A section about to be stored (hash computed by the store)."""
-
-    section_id: str
-    heading: str
-    text: str
-    kind: SectionKind
-    deleted: bool = False
-    reserved: bool = False
-    deleted_parts: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True, slots=True)
-class HashMismatch:
-    """A stored hash that no longer matches its text."""
-
-    doc_id: str
-    version: int
-    section_id: str | None
-    stored: str
-    derived: str
+def _index_for(dialect: str) -> SearchIndex:
+    """The search index of a database dialect: FTS5 on SQLite, postings elsewhere (PostgreSQL)."""
+    return Fts5Index() if dialect == "sqlite" else PostingsIndex()
 
 
 class EvidenceStore:
-    """Documents with provenance, their versions and sections, review state and decisions."""
+    """Documents with provenance, their versions and sections, review state and decisions, and the
+    search index over them."""
 
     def __init__(self, engine: Engine, url: str) -> None:
         self.engine = engine
-        self.url = url
+        self.url = redact(url)
+        """Where the store is, password hidden (safe to show and to record)."""
+        self._url = url
+        self.index = _index_for(engine.dialect.name)
 
     @classmethod
     def open(cls, url: str) -> EvidenceStore:
-        """Open (creating and migrating as needed) the store at ``url``."""
+        """Open (creating and migrating as needed) the store at ``url``; StoreError in one line
+        when it cannot be used."""
         engine = store_engine(url)
+        store = cls(engine, url)
         try:
             migrations.migrate(engine)
-        except sa.exc.DatabaseError as exc:
+            # The index must match the analyzer before anything is added to it or searched:
+            # a fresh store is marked current, one built by an older analyzer is rebuilt now.
+            store.reindex()
+        except sa.exc.DBAPIError as exc:
             engine.dispose()
-            raise StoreError(f"cannot open the store at {url}: {exc.orig}") from exc
-        store = cls(engine, url)
-        # The search index must match the analyzer before anything is added to it or searched:
-        # a fresh store is marked current, one built by an older analyzer is rebuilt now.
-        from citewise.search.local import reindex
-
-        reindex(store)
+            raise StoreError(describe_error(exc, url)) from exc
+        except BaseException:
+            engine.dispose()
+            raise
         return store
+
+    @property
+    def dialect(self) -> str:
+        """``sqlite`` or ``postgresql``."""
+        return self.engine.dialect.name
 
     def close(self) -> None:
         """Release database connections."""
@@ -137,87 +109,26 @@ class EvidenceStore:
 
     @contextmanager
     def transaction(self) -> Iterator[Connection]:
-        """A connection in a transaction, committed on success and rolled back on error."""
-        with self.engine.begin() as conn:
+        """A connection in a write transaction, committed on success and rolled back on error."""
+        with write_transaction(self.engine) as conn:
             yield conn
+
+    def migrations(self) -> list[str]:
+        """Ids of the schema migrations this store has, in the order they were applied."""
+        return migrations.applied(self.engine)
 
     # -- documents and versions -------------------------------------------------------------
 
-    def latest_version_row(self, conn: Connection, doc_id: str) -> RowMapping | None:
-        """The newest stored version of ``doc_id``, or None."""
-        query = (
-            sa.select(document_versions)
-            .where(document_versions.c.doc_id == doc_id)
-            .order_by(document_versions.c.version.desc())
-            .limit(1)
-        )
-        return conn.execute(query).mappings().first()
-
-    def find_version_by_hash(self, conn: Connection, doc_id: str, digest: str) -> RowMapping | None:
-        """A stored version of ``doc_id`` with exactly this content hash, or None."""
-        query = sa.select(document_versions).where(
-            document_versions.c.doc_id == doc_id, document_versions.c.content_hash == digest
-        )
-        return conn.execute(query).mappings().first()
-
-    def insert_version(
-        self,
-        conn: Connection,
-        *,
-        doc_id: str,
-        title: str,
-        fmt: str,
-        source: str,
-        full_text: str,
-        provenance: Provenance,
-        metadata: dict[str, str],
-        new_sections: Sequence[NewSection],
-    ) -> tuple[int, int]:
-        """Store a new version (``review_required``) with its sections; return (row id, version)."""
-        now = _iso(utcnow())
-        previous = self.latest_version_row(conn, doc_id)
-        if previous is None:
-            conn.execute(sa.insert(documents).values(doc_id=doc_id, title=title, created_at=now))
-        else:
-            conn.execute(sa.update(documents).where(documents.c.doc_id == doc_id).values(title=title))
-        version = 1 if previous is None else previous["version"] + 1
-        result = conn.execute(
-            sa.insert(document_versions).values(
-                doc_id=doc_id,
-                version=version,
-                title=title,
-                content_hash=content_hash(full_text),
-                format=fmt,
-                status=ReviewStatus.REVIEW_REQUIRED.value,
-                source=source,
-                full_text=full_text,
-                issuing_authority=provenance.issuing_authority,
-                official_publisher=provenance.official_publisher,
-                retrieval_provider=provenance.retrieval_provider,
-                origin_url=provenance.origin_url,
-                retrieved_at=_iso(provenance.retrieved_at),
-                version_label=provenance.version_label,
-                promulgated_on=_iso(provenance.promulgated_on),
-                effective_on=_iso(provenance.effective_on),
-                language=provenance.language,
-                licence=provenance.licence,
-                permitted_uses=json.dumps(list(provenance.permitted_uses)),
-                metadata_json=json.dumps(metadata, ensure_ascii=False, sort_keys=True),
-                section_count=len(new_sections),
-                ingested_at=now,
-            )
-        )
-        key = result.inserted_primary_key
-        assert key is not None  # an INSERT always reports its key
-        version_row_id = int(key[0])
-        _insert_sections(conn, version_row_id, new_sections)
-        return version_row_id, version
+    def store_version(self, new: NewVersion) -> IngestResult:
+        """Store ``new`` as a new version (``review_required``) with its sections and index rows, or
+        report it ``unchanged`` when this exact content is already a version of the document."""
+        return write_retrying(self.engine, lambda conn: write_version(conn, new, self.index), url=self._url)
 
     def documents(self) -> list[Document]:
         """Every document, by id."""
         with self.engine.connect() as conn:
             rows = conn.execute(sa.select(documents).order_by(documents.c.doc_id)).mappings()
-            return [Document(r["doc_id"], r["title"], _datetime(r["created_at"])) for r in rows]  # type: ignore[arg-type]
+            return [Document(r["doc_id"], r["title"], datetime.fromisoformat(r["created_at"])) for r in rows]
 
     def versions(self, doc_id: str | None = None, *, status: ReviewStatus | None = None) -> list[DocumentVersion]:
         """Versions, optionally of one document and/or in one review status."""
@@ -231,19 +142,15 @@ class EvidenceStore:
 
     def version(self, doc_id: str, version: int | None = None) -> DocumentVersion:
         """One version (the newest when ``version`` is None); NotFoundError names what exists."""
-        return version_from_row(self.version_row(doc_id, version))
+        return version_from_row(self._version_row(doc_id, version))
 
-    def version_row(self, doc_id: str, version: int | None = None, conn: Connection | None = None) -> RowMapping:
-        """The stored row of one version."""
+    def _version_row(self, doc_id: str, version: int | None) -> RowMapping:
         query = sa.select(document_versions).where(document_versions.c.doc_id == doc_id)
         if version is None:
             query = query.order_by(document_versions.c.version.desc()).limit(1)
         else:
             query = query.where(document_versions.c.version == version)
-        if conn is None:
-            with self.engine.connect() as own:
-                row = own.execute(query).mappings().first()
-        else:
+        with self.engine.connect() as conn:
             row = conn.execute(query).mappings().first()
         if row is None:
             self._raise_not_found(doc_id, version)
@@ -257,33 +164,127 @@ class EvidenceStore:
 
     def sections(self, doc_id: str, version: int | None = None) -> list[Section]:
         """Sections of one version, in document order."""
-        row = self.version_row(doc_id, version)
+        row = self._version_row(doc_id, version)
         query = sa.select(sections).where(sections.c.version_id == row["id"]).order_by(sections.c.ordinal)
         with self.engine.connect() as conn:
             return [section_from_row(r, row["doc_id"], row["version"]) for r in conn.execute(query).mappings()]
 
+    def find_sections(
+        self, section_ids: Sequence[str], *, status: ReviewStatus = ReviewStatus.APPROVED
+    ) -> list[SectionMatch]:
+        """Sections (not deleted) with one of these ids, in versions of this status, by document."""
+        if not section_ids:
+            return []
+        query = (
+            sa.select(
+                document_versions.c.doc_id,
+                document_versions.c.version,
+                document_versions.c.title,
+                sections.c.section_id,
+                sections.c.heading,
+            )
+            .join(sections, sections.c.version_id == document_versions.c.id)
+            .where(
+                sections.c.section_id.in_(list(section_ids)),
+                document_versions.c.status == status.value,
+                sections.c.deleted.is_(False),
+            )
+            .order_by(document_versions.c.doc_id, document_versions.c.version, sections.c.ordinal)
+        )
+        with self.engine.connect() as conn:
+            return [SectionMatch(*row) for row in conn.execute(query)]
+
+    # -- review ------------------------------------------------------------------------------
+
+    def record_decision(
+        self,
+        doc_id: str,
+        version: int | None,
+        decision: ReviewStatus,
+        *,
+        reviewer: str,
+        reason: str,
+        section_id: str | None = None,
+    ) -> ReviewDecision:
+        """Approve or reject a version (the newest when ``version`` is None) or one of its sections,
+        record who, when and why, and settle which approved version is current.
+
+        ReviewError when the target is already in that state; NotFoundError names what exists.
+        """
+        if decision not in (ReviewStatus.APPROVED, ReviewStatus.REJECTED):
+            raise ValueError(f"a review decision is approved or rejected, not {decision.value}")
+        at = utcnow()
+        made = write_retrying(
+            self.engine,
+            lambda conn: record_decision(
+                conn, doc_id, version, decision, reviewer=reviewer, reason=reason, section_id=section_id, at=at
+            ),
+            url=self._url,
+        )
+        if made is None:
+            self._raise_not_found(doc_id, version)
+        return made  # type: ignore[return-value]
+
     def decisions(self, doc_id: str | None = None) -> list[ReviewDecision]:
         """Review decisions, oldest first."""
-        query = (
-            sa.select(review_decisions, document_versions.c.doc_id, document_versions.c.version)
-            .join(document_versions, review_decisions.c.version_id == document_versions.c.id)
-            .order_by(review_decisions.c.id)
-        )
-        if doc_id is not None:
-            query = query.where(document_versions.c.doc_id == doc_id)
         with self.engine.connect() as conn:
-            return [
-                ReviewDecision(
-                    doc_id=r["doc_id"],
-                    version=r["version"],
-                    section_id=r["section_id"],
-                    decision=ReviewStatus(r["decision"]),
-                    reviewer=r["reviewer"],
-                    reason=r["reason"],
-                    decided_at=datetime.fromisoformat(r["decided_at"]),
+            return [decision_from_row(r) for r in conn.execute(decisions_query(doc_id)).mappings()]
+
+    def pending_reviews(self) -> list[PendingReview]:
+        """Versions needing review, and approved versions that still have pending sections."""
+        with self.engine.connect() as conn:
+            return pending_reviews(conn)
+
+    # -- search index ------------------------------------------------------------------------
+
+    def search(self, terms: Sequence[str], limit: int) -> list[IndexMatch]:
+        """The ``limit`` best-scoring sections (BM25) for analysed query ``terms``, best first."""
+        with self.engine.connect() as conn:
+            ranked = self.index.match(conn, terms, limit)
+            if not ranked:
+                return []
+            query = (
+                sa.select(
+                    sections,
+                    document_versions.c.doc_id,
+                    document_versions.c.version,
+                    document_versions.c.title.label("version_title"),
+                    document_versions.c.status.label("version_status"),
                 )
-                for r in conn.execute(query).mappings()
-            ]
+                .join(document_versions, sections.c.version_id == document_versions.c.id)
+                .where(sections.c.id.in_([row_id for row_id, _ in ranked]))
+            )
+            rows = {r["id"]: r for r in conn.execute(query).mappings()}
+        return [
+            IndexMatch(
+                section=section_from_row(rows[row_id], rows[row_id]["doc_id"], rows[row_id]["version"]),
+                title=rows[row_id]["version_title"],
+                version_status=ReviewStatus(rows[row_id]["version_status"]),
+                score=score,
+            )
+            for row_id, score in ranked
+            if row_id in rows
+        ]
+
+    def reindex(self, *, force: bool = False) -> int:
+        """Rebuild the index when another analyzer built it (or ``force``); return rows indexed."""
+        if not force:
+            with self.engine.connect() as conn:
+                if index_is_current(conn):
+                    return 0
+        return write_retrying(self.engine, lambda conn: self._rebuild(conn, force), url=self._url)
+
+    def _rebuild(self, conn: Connection, force: bool) -> int:
+        advisory_lock(conn, INDEX_LOCK)  # waits for writers adding rows; keeps new ones out
+        if not index_is_current(conn, lock=True) or force:
+            self.index.clear(conn)
+            query = sa.select(sections.c.id, document_versions.c.title, sections.c.heading, sections.c.text).join(
+                document_versions, sections.c.version_id == document_versions.c.id
+            )
+            count = self.index.add(conn, (IndexRow(*row) for row in conn.execute(query)))
+            mark_index_current(conn)
+            return count
+        return 0
 
     # -- integrity ---------------------------------------------------------------------------
 
@@ -292,12 +293,13 @@ class EvidenceStore:
         checked = 0
         mismatches: list[HashMismatch] = []
         with self.engine.connect() as conn:
-            for v in conn.execute(sa.select(document_versions)).mappings():
+            versions = conn.execute(sa.select(document_versions).order_by(document_versions.c.id)).mappings().all()
+            for v in versions:
                 checked += 1
                 derived = content_hash(v["full_text"])
                 if derived != v["content_hash"]:
                     mismatches.append(HashMismatch(v["doc_id"], v["version"], None, v["content_hash"], derived))
-                query = sa.select(sections).where(sections.c.version_id == v["id"])
+                query = sa.select(sections).where(sections.c.version_id == v["id"]).order_by(sections.c.ordinal)
                 for s in conn.execute(query).mappings():
                     checked += 1
                     derived = section_hash(s["heading"], s["text"])
@@ -306,75 +308,3 @@ class EvidenceStore:
                             HashMismatch(v["doc_id"], v["version"], s["section_id"], s["content_hash"], derived)
                         )
         return checked, mismatches
-
-
-def _insert_sections(conn: Connection, version_row_id: int, new_sections: Sequence[NewSection]) -> None:
-    """Store a version's sections, each ``review_required`` with its content hash."""
-    if not new_sections:
-        return
-    conn.execute(
-        sa.insert(sections),
-        [
-            {
-                "version_id": version_row_id,
-                "section_id": s.section_id,
-                "ordinal": ordinal,
-                "heading": s.heading,
-                "text": s.text,
-                "content_hash": section_hash(s.heading, s.text),
-                "kind": s.kind.value,
-                "status": ReviewStatus.REVIEW_REQUIRED.value,
-                "deleted": s.deleted,
-                "reserved": s.reserved,
-                "deleted_parts": json.dumps(list(s.deleted_parts), ensure_ascii=False),
-            }
-            for ordinal, s in enumerate(new_sections)
-        ],
-    )
-
-
-def version_from_row(r: RowMapping) -> DocumentVersion:
-    """A :class:`DocumentVersion` from a stored row."""
-    provenance = Provenance(
-        issuing_authority=r["issuing_authority"],
-        official_publisher=r["official_publisher"],
-        retrieval_provider=r["retrieval_provider"],
-        origin_url=r["origin_url"],
-        retrieved_at=_datetime(r["retrieved_at"]),
-        version_label=r["version_label"],
-        promulgated_on=_date(r["promulgated_on"]),
-        effective_on=_date(r["effective_on"]),
-        language=r["language"],
-        licence=r["licence"],
-        permitted_uses=tuple(json.loads(r["permitted_uses"])),
-    )
-    return DocumentVersion(
-        doc_id=r["doc_id"],
-        version=r["version"],
-        title=r["title"],
-        content_hash=r["content_hash"],
-        format=r["format"],
-        provenance=provenance,
-        status=ReviewStatus(r["status"]),
-        ingested_at=datetime.fromisoformat(r["ingested_at"]),
-        section_count=r["section_count"],
-        metadata=json.loads(r["metadata_json"]),
-    )
-
-
-def section_from_row(r: RowMapping, doc_id: str, version: int) -> Section:
-    """A :class:`Section` from a stored row."""
-    return Section(
-        doc_id=doc_id,
-        version=version,
-        section_id=r["section_id"],
-        ordinal=r["ordinal"],
-        heading=r["heading"],
-        text=r["text"],
-        content_hash=r["content_hash"],
-        kind=SectionKind(r["kind"]),
-        status=ReviewStatus(r["status"]),
-        deleted=bool(r["deleted"]),
-        reserved=bool(r["reserved"]),
-        deleted_parts=tuple(json.loads(r["deleted_parts"])),
-    )

@@ -1,45 +1,68 @@
-"""The audit store: runs and their events.
+"""The audit store: runs and their typed events.
 
-A run is created before any work starts and every step is appended as an event when it happens, so
-a run that crashes still shows everything it collected. Payloads are JSON made from citewise's own
-records; API keys never reach them (keys live in :class:`~citewise.config.Secret` values, which refuse
-to serialise).
+A run is created before any work starts and every step is appended as a typed event
+(:mod:`citewise.audit.events`) when it happens, so a run that crashes still shows everything it
+collected. Appending is the only write to a run's history: verification and claim reviews append
+events too. Each append also renews the run's lease (its owner and last sign of life), so a run whose
+process died reads as ``interrupted`` instead of ``running`` forever. API keys never reach the
+payloads (keys live in :class:`~citewise.config.Secret` values, which refuse to serialise).
 """
 
 from __future__ import annotations
 
+import enum
 import json
+import os
 import secrets
+import socket
+from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import datetime
-from typing import Any
+from datetime import datetime, timedelta
+from typing import Any, TypeVar
 
 import sqlalchemy as sa
+from sqlalchemy.engine import Connection, RowMapping
 
-from citewise.errors import NotFoundError
+from citewise.audit import legacy
+from citewise.audit.events import Event, decode, encode
+from citewise.errors import NotFoundError, StoreError
+from citewise.serial import SerialError
 from citewise.store.evidence import EvidenceStore, utcnow
-from citewise.store.schema import run_events, runs
+from citewise.store.schema import claim_ledgers, claim_reviews, run_events, runs
 
-__all__ = ["RunEvent", "RunRecord", "RunStore"]
+__all__ = ["STALE_AFTER", "RecordedEvent", "RunRecord", "RunStatus", "RunStore", "this_process"]
+
+E = TypeVar("E", bound=Event)
+
+STALE_AFTER = timedelta(seconds=120)
+"""A running run whose lease was not renewed for this long, by a process that cannot be checked
+directly, is shown as interrupted (research runs renew it every few seconds while they work)."""
+
+
+class RunStatus(str, enum.Enum):
+    """Where a run stands."""
+
+    RUNNING = "running"  #: its process is working on it
+    FINISHED = "finished"  #: it ended with an outcome
+    FAILED = "failed"  #: it stopped with an error (everything collected is kept; research can resume)
+    INTERRUPTED = "interrupted"  #: its process died (no heartbeat); research can resume
 
 
 @dataclass(frozen=True, slots=True)
-class RunEvent:
-    """One step of a run, in order."""
+class RecordedEvent:
+    """One event of a run, in order."""
 
     seq: int
     """1, 2, ... within the run."""
-    stage: str
-    """What happened (``retrieve``, ``gate``, ``rank``, ``compose`` ...)."""
-    payload: dict[str, Any]
-    """What was recorded for the step."""
     at: datetime
-    """When (UTC)."""
+    """When it was recorded (UTC)."""
+    event: Event
+    """What happened."""
 
 
 @dataclass(frozen=True, slots=True)
 class RunRecord:
-    """A run as stored: what was asked, how it ended, with retrieval and answer provenance apart."""
+    """A run as stored: what was asked, how it stands, and every event."""
 
     run_id: str
     """Identifier (``ask-YYYYMMDD-HHMMSS-xxxxxx``)."""
@@ -49,26 +72,52 @@ class RunRecord:
     """The question, verbatim."""
     mode: str
     """``active`` or ``shadow``."""
-    status: str
-    """``running``, ``finished`` or ``failed``."""
+    status: RunStatus
+    """Running, finished, failed or interrupted."""
     outcome: str | None
-    """The recorded outcome (e.g. ``deterministic_evidence_fallback``)."""
+    """The recorded outcome (e.g. ``deterministic_evidence_fallback``, ``report``)."""
     created_at: datetime
     """When the run started (UTC)."""
     finished_at: datetime | None
     """When it ended (UTC), if it did."""
-    retrieval: dict[str, Any]
-    """Retrieval provenance: plan, candidates, gate decisions, ranking, violations."""
-    answer: dict[str, Any]
-    """Answer provenance: path, model, prompt version, fallback reason."""
-    result: dict[str, Any]
-    """What the user was given (answer text, citations, clarification, handoff ...)."""
-    events: tuple[RunEvent, ...] = ()
-    """Every step, in order."""
+    heartbeat_at: datetime | None = None
+    """The run's last sign of life (UTC)."""
+    events: tuple[RecordedEvent, ...] = ()
+    """Every event, in order (empty in listings)."""
+
+    def of(self, cls: type[E]) -> list[E]:
+        """Every event of type ``cls``, in order."""
+        return [r.event for r in self.events if isinstance(r.event, cls)]
+
+    def last(self, cls: type[E]) -> E | None:
+        """The latest event of type ``cls``, if any."""
+        found = self.of(cls)
+        return found[-1] if found else None
+
+
+def this_process() -> str:
+    """The lease owner name of this process: ``host:pid``."""
+    return f"{socket.gethostname()}:{os.getpid()}"
+
+
+def _alive(owner: str | None) -> bool | None:
+    """True/False when ``owner`` is a process on this host (checked directly); None when unknown."""
+    if not owner or ":" not in owner:
+        return None
+    host, _, pid = owner.rpartition(":")
+    if host != socket.gethostname() or not pid.isdigit():
+        return None
+    try:
+        os.kill(int(pid), 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
 
 
 def _dumps(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False, sort_keys=True, default=str)
+    return json.dumps(value, ensure_ascii=False, sort_keys=True)
 
 
 class RunStore:
@@ -78,7 +127,7 @@ class RunStore:
         self.store = store
 
     def create(self, kind: str, question: str, mode: str = "active") -> str:
-        """Start a run; returns its id."""
+        """Start a run owned by this process; returns its id."""
         now = utcnow()
         run_id = f"{kind}-{now:%Y%m%d-%H%M%S}-{secrets.token_hex(3)}"
         with self.store.transaction() as conn:
@@ -88,50 +137,56 @@ class RunStore:
                     kind=kind,
                     question=question,
                     mode=mode,
-                    status="running",
+                    status=RunStatus.RUNNING.value,
                     created_at=now.isoformat(),
                     retrieval_json="{}",
                     answer_json="{}",
                     result_json="{}",
+                    heartbeat_at=now.isoformat(),
+                    lease_owner=this_process(),
                 )
             )
         return run_id
 
-    def append(self, run_id: str, stage: str, payload: dict[str, Any]) -> int:
-        """Record one step now; returns its sequence number."""
+    def append(self, run_id: str, event: Event) -> int:
+        """Record one event now (and renew the run's lease); returns its sequence number."""
+        kind, payload = encode(event)
+        now = utcnow().isoformat()
         with self.store.transaction() as conn:
             last = conn.execute(sa.select(sa.func.max(run_events.c.seq)).where(run_events.c.run_id == run_id)).scalar()
             seq = (last or 0) + 1
             conn.execute(
-                sa.insert(run_events).values(
-                    run_id=run_id, seq=seq, stage=stage, payload=_dumps(payload), at=utcnow().isoformat()
-                )
+                sa.insert(run_events).values(run_id=run_id, seq=seq, stage=kind, payload=_dumps(payload), at=now)
             )
+            conn.execute(sa.update(runs).where(runs.c.id == run_id).values(heartbeat_at=now))
         return seq
 
-    def finish(
-        self,
-        run_id: str,
-        *,
-        outcome: str | None,
-        retrieval: dict[str, Any],
-        answer: dict[str, Any],
-        result: dict[str, Any],
-        status: str = "finished",
-    ) -> None:
-        """Close a run with its outcome and provenance."""
+    def heartbeat(self, run_id: str) -> None:
+        """Renew the run's lease: it is still being worked on."""
+        with self.store.transaction() as conn:
+            conn.execute(sa.update(runs).where(runs.c.id == run_id).values(heartbeat_at=utcnow().isoformat()))
+
+    def take_over(self, run_id: str) -> None:
+        """Make this process the run's owner again (resume): it is running, not finished."""
         with self.store.transaction() as conn:
             conn.execute(
                 sa.update(runs)
                 .where(runs.c.id == run_id)
                 .values(
-                    status=status,
-                    outcome=outcome,
-                    finished_at=utcnow().isoformat(),
-                    retrieval_json=_dumps(retrieval),
-                    answer_json=_dumps(answer),
-                    result_json=_dumps(result),
+                    status=RunStatus.RUNNING.value,
+                    finished_at=None,
+                    heartbeat_at=utcnow().isoformat(),
+                    lease_owner=this_process(),
                 )
+            )
+
+    def finish(self, run_id: str, *, status: RunStatus, outcome: str | None) -> None:
+        """Close a run with its status and outcome (the outcome's details are its events)."""
+        with self.store.transaction() as conn:
+            conn.execute(
+                sa.update(runs)
+                .where(runs.c.id == run_id)
+                .values(status=status.value, outcome=outcome, finished_at=utcnow().isoformat())
             )
 
     def list(self, limit: int = 50) -> list[RunRecord]:
@@ -140,34 +195,105 @@ class RunStore:
         with self.store.engine.connect() as conn:
             return [_record(r) for r in conn.execute(query).mappings()]
 
+    def ids_since(self, since: datetime | None) -> tuple[str, ...]:
+        """Ids of the runs created at or after ``since`` (all when None), oldest first."""
+        with self.store.engine.connect() as conn:
+            rows = conn.execute(sa.select(runs.c.id, runs.c.created_at)).all()
+        chosen = sorted((_utc(datetime.fromisoformat(created)), run_id) for run_id, created in rows)
+        return tuple(run_id for created, run_id in chosen if since is None or created >= since)
+
     def get(self, run_id: str) -> RunRecord:
-        """One run with its events; NotFoundError names how to list them."""
+        """One run with its typed events; NotFoundError names how to list them."""
         with self.store.engine.connect() as conn:
             row = conn.execute(sa.select(runs).where(runs.c.id == run_id)).mappings().first()
             if row is None:
                 raise NotFoundError(f"no run {run_id!r}; see `citewise runs list`")
-            events = conn.execute(
+            rows = conn.execute(
                 sa.select(run_events).where(run_events.c.run_id == run_id).order_by(run_events.c.seq)
             ).mappings()
-            recorded = tuple(
-                RunEvent(e["seq"], e["stage"], json.loads(e["payload"]), datetime.fromisoformat(e["at"]))
-                for e in events
-            )
+            events = [_event(run_id, e) for e in rows]
+            if _has_legacy_result(row):
+                events = _with_legacy_run_data(conn, row, events)
         record = _record(row)
-        return RunRecord(**{**{f: getattr(record, f) for f in record.__dataclass_fields__}, "events": recorded})
+        return RunRecord(**{**{f: getattr(record, f) for f in record.__dataclass_fields__}, "events": tuple(events)})
 
 
-def _record(r: sa.RowMapping) -> RunRecord:
+def _event(run_id: str, e: RowMapping) -> RecordedEvent:
+    payload = json.loads(e["payload"])
+    at = datetime.fromisoformat(e["at"])
+    try:
+        event = decode(e["stage"], payload) if "v" in payload else legacy.decode_step(e["stage"], payload)
+    except SerialError as exc:
+        raise StoreError(f"run {run_id} event {e['seq']} ({e['stage']}) cannot be read: {exc}") from exc
+    return RecordedEvent(e["seq"], at, event)
+
+
+def _has_legacy_result(row: RowMapping) -> bool:
+    return any(row[c] not in (None, "", "{}") for c in ("retrieval_json", "answer_json", "result_json"))
+
+
+def _with_legacy_run_data(conn: Connection, row: RowMapping, events: list[RecordedEvent]) -> list[RecordedEvent]:
+    """A run written before typed events: its run-level JSON and verification tables as events."""
+    ledgers = conn.execute(
+        sa.select(claim_ledgers).where(claim_ledgers.c.run_id == row["id"]).order_by(claim_ledgers.c.id)
+    ).mappings()
+    reviews = conn.execute(
+        sa.select(claim_reviews).where(claim_reviews.c.run_id == row["id"]).order_by(claim_reviews.c.id)
+    ).mappings()
+    extra = legacy.run_events(
+        kind=row["kind"],
+        outcome=row["outcome"],
+        retrieval=json.loads(row["retrieval_json"] or "{}"),
+        answer=json.loads(row["answer_json"] or "{}"),
+        result=json.loads(row["result_json"] or "{}"),
+        ledgers=[dict(r) for r in ledgers],
+        reviews=[dict(r) for r in reviews],
+    )
+    return _merged(events, extra, row)
+
+
+def _merged(
+    events: list[RecordedEvent], extra: Iterable[tuple[datetime | None, Event]], row: RowMapping
+) -> list[RecordedEvent]:
+    end = datetime.fromisoformat(row["finished_at"] or row["created_at"])
+    seq = max((e.seq for e in events), default=0)
+    out = list(events)
+    for at, event in sorted(extra, key=lambda pair: (pair[0] or end)):
+        seq += 1
+        out.append(RecordedEvent(seq, at or end, event))
+    return out
+
+
+def _utc(moment: datetime) -> datetime:
+    from datetime import UTC
+
+    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
+
+
+def _status(r: RowMapping) -> RunStatus:
+    status = RunStatus(r["status"])
+    if status is not RunStatus.RUNNING:
+        return status
+    alive = _alive(r.get("lease_owner"))
+    if alive is False:
+        return RunStatus.INTERRUPTED
+    beat = r.get("heartbeat_at")
+    if alive is None and beat and utcnow() - _utc(datetime.fromisoformat(beat)) > STALE_AFTER:
+        return RunStatus.INTERRUPTED
+    if alive is None and not beat:
+        return RunStatus.INTERRUPTED  # written before leases existed and never finished
+    return status
+
+
+def _record(r: RowMapping) -> RunRecord:
     return RunRecord(
         run_id=r["id"],
         kind=r["kind"],
         question=r["question"],
         mode=r["mode"],
-        status=r["status"],
+        status=_status(r),
         outcome=r["outcome"],
         created_at=datetime.fromisoformat(r["created_at"]),
         finished_at=datetime.fromisoformat(r["finished_at"]) if r["finished_at"] else None,
-        retrieval=json.loads(r["retrieval_json"]),
-        answer=json.loads(r["answer_json"]),
-        result=json.loads(r["result_json"]),
+        heartbeat_at=datetime.fromisoformat(r["heartbeat_at"]) if r.get("heartbeat_at") else None,
     )

@@ -120,6 +120,8 @@ runs = sa.Table(
     sa.Column("retrieval_json", sa.Text, nullable=False),
     sa.Column("answer_json", sa.Text, nullable=False),
     sa.Column("result_json", sa.Text, nullable=False),
+    sa.Column("heartbeat_at", sa.String(40)),
+    sa.Column("lease_owner", sa.Text),
 )
 
 run_events = sa.Table(

@@ -15,6 +15,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from citewise.audit.events import AnswerGiven, ReportMade
+from citewise.research.records import ReportStatus
 from citewise.store.runs import RunRecord
 from citewise.verify.records import Acceptance, ClaimKind, Decision, LedgerEntry
 
@@ -30,17 +32,19 @@ def decide_acceptance(
 ) -> Acceptance:
     """Accept or reject the run's report, with every reason."""
     reasons: list[str] = []
-    if record.kind == "research" and record.result.get("status") != "report":
-        reasons.append(f"no validated report (status {record.result.get('status')})")
-    if record.kind == "ask" and record.outcome not in _ANSWERED:
-        reasons.append(f"the ask ended in {record.outcome}, not an answer")
+    report = record.last(ReportMade)
+    if record.kind == "research" and (report is None or report.status is not ReportStatus.REPORT):
+        reasons.append(f"no validated report (status {report.status.value if report else 'none'})")
+    answer = record.last(AnswerGiven)
+    if record.kind == "ask" and (answer is None or answer.outcome.value not in _ANSWERED):
+        reasons.append(f"the ask ended in {answer.outcome.value if answer else record.outcome}, not an answer")
     facts = [e for e in entries if e.claim.kind is ClaimKind.FACT]
     if not facts and not reasons:
         reasons.append("the report makes no factual claim that could be verified")
     unsupported = [e.claim.claim_id for e in facts if e.decision is not Decision.SUPPORTED]
     if unsupported:
         reasons.append(f"factual claims not supported: {', '.join(unsupported)}")
-    untraceable = [e.claim.claim_id for e in entries for c in e.checks if c.reason == "cites no stored source"]
+    untraceable = [e.claim.claim_id for e in entries for c in e.checks if not c.traceable]
     if untraceable:
         reasons.append(f"claims citing no stored source: {', '.join(sorted(set(untraceable)))}")
     if unresolved_conflicts:

@@ -27,7 +27,7 @@ from typing import Final
 from citewise.search.analyze import analyze
 from citewise.verify.claims import claim_scope
 from citewise.verify.figures import Figure, date_parts, figures
-from citewise.verify.records import Claim, ClaimKind, Decision, SupportCheck
+from citewise.verify.records import Claim, ClaimKind, Conflict, Decision, SupportCheck
 
 __all__ = [
     "DUPLICATE_SIMILARITY",
@@ -43,46 +43,6 @@ METRIC_SIMILARITY: Final = 0.6
 DUPLICATE_SIMILARITY: Final = 0.8
 """Least character-shingle Jaccard similarity for two spans or pages to count as one source."""
 SHINGLE: Final = 5
-
-
-@dataclass(frozen=True, slots=True)
-class Conflict:
-    """Two claims from different sources that give different figures for the same thing."""
-
-    first: Claim
-    """One claim."""
-    second: Claim
-    """The other claim."""
-    first_source: str
-    """The source the first claim rests on."""
-    second_source: str
-    """The source the second claim rests on."""
-    entity: str
-    """What both claims are about (a named entity, or the claims' leading term)."""
-    metric: str
-    """The measured quantity, as the metric terms both claims share."""
-    period: str | None
-    """The date or period both claims name, if any."""
-    first_value: str
-    """The first claim's figure, as written."""
-    second_value: str
-    """The second claim's figure, as written."""
-    first_conditions: tuple[str, ...]
-    """Qualifiers of the first claim (``이상``, ``only`` ...)."""
-    second_conditions: tuple[str, ...]
-    """Qualifiers of the second claim."""
-
-    def describe(self) -> str:
-        """Both values with their sources and conditions, in one line."""
-
-        def side(value: str, source: str, conditions: tuple[str, ...]) -> str:
-            return f"{value} [{source}]" + (f" ({', '.join(conditions)})" if conditions else "")
-
-        when = f" in {self.period}" if self.period else ""
-        return (
-            f"{self.entity} {self.metric}{when}: {side(self.first_value, self.first_source, self.first_conditions)}"
-            f" vs {side(self.second_value, self.second_source, self.second_conditions)}"
-        )
 
 
 @dataclass(frozen=True, slots=True)

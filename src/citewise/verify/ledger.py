@@ -9,12 +9,12 @@ the decision and the action — built from the audit record and the evidence sto
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
 from citewise.answer.deterministic import strip_deleted_parts
+from citewise.audit.events import AnswerGiven, ReportMade, SourceStored
 from citewise.store.evidence import EvidenceStore
 from citewise.store.runs import RunRecord
 from citewise.verify.claims import claim_scope, extract_claims
@@ -36,33 +36,28 @@ class CitedText:
     """The preserved text a claim must be supported by."""
 
 
-_EVIDENCE = re.compile(r"^(E\d+)=(.+)@(\d+):(.+)$")
-
-
 def cited_texts(store: EvidenceStore, record: RunRecord) -> dict[str, CitedText]:
     """Every citable id of the run with its stored text: research sources, or ask evidence."""
     texts: dict[str, CitedText] = {}
-    for event in record.events:
-        if event.stage == "source":
-            s = event.payload["source"]
-            texts[s["source_id"]] = CitedText(s["source_id"], s.get("url"), s.get("page_text") or s.get("content", ""))
-    for ref in record.retrieval.get("evidence") or []:
-        match = _EVIDENCE.match(ref)
-        if not match:
-            continue
-        ident, doc_id, version, section_id = match.groups()
-        section = next((s for s in store.sections(doc_id, int(version)) if s.section_id == section_id), None)
+    for stored in record.of(SourceStored):
+        s = stored.source
+        texts[s.source_id] = CitedText(s.source_id, s.url, s.page_text or s.content)
+    answer = record.last(AnswerGiven)
+    for ref in answer.evidence if answer is not None else ():
+        section = next((s for s in store.sections(ref.doc_id, ref.version) if s.section_id == ref.section_id), None)
         if section is not None:
-            origin = store.version(doc_id, int(version)).provenance.origin_url
-            texts[ident] = CitedText(ident, origin, strip_deleted_parts(section.text))
+            origin = store.version(ref.doc_id, ref.version).provenance.origin_url
+            texts[ref.evidence_id] = CitedText(ref.evidence_id, origin, strip_deleted_parts(section.text))
     return texts
 
 
 def report_text(record: RunRecord) -> str:
     """The text whose claims are verified: the validated research body, or the ask answer."""
     if record.kind == "research":
-        return str(record.result.get("body") or "")
-    return str(record.result.get("text") or "")
+        report = record.last(ReportMade)
+        return (report.body or "") if report is not None else ""
+    answer = record.last(AnswerGiven)
+    return answer.text if answer is not None else ""
 
 
 _CONTRADICTIONS = ("wrong number", "negation mismatch", "overstated scope", "date")
@@ -133,7 +128,8 @@ def build_ledger(
         )
         unknown = [i for i in claim.cited_ids if i not in texts]
         checks += tuple(
-            SupportCheck(i, None, False, (), Decision.UNSUPPORTED, "cites no stored source") for i in unknown
+            SupportCheck(i, None, False, (), Decision.UNSUPPORTED, "cites no stored source", traceable=False)
+            for i in unknown
         )
         if claim.kind is not ClaimKind.FACT and any(_about_the_source(c) for c in checks):
             # A cited sentence that the source states ("사용자는 ... 하여야 한다" in a statute), or

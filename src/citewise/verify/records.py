@@ -15,6 +15,7 @@ __all__ = [
     "Claim",
     "ClaimKind",
     "ClaimScope",
+    "Conflict",
     "Decision",
     "LedgerAction",
     "LedgerEntry",
@@ -97,6 +98,8 @@ class SupportCheck:
     """Why, in a sentence."""
     judge: str = "deterministic"
     """``deterministic`` or the model id that judged."""
+    traceable: bool = True
+    """False when the cited id names no stored, extracted source (the citation cannot be traced)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,3 +140,43 @@ class Acceptance:
     """``citewise`` or the person who overrode it."""
     counts: dict[str, int] = field(default_factory=dict)
     """Claims by decision."""
+
+
+@dataclass(frozen=True, slots=True)
+class Conflict:
+    """Two claims from different sources that give different figures for the same thing."""
+
+    first: Claim
+    """One claim."""
+    second: Claim
+    """The other claim."""
+    first_source: str
+    """The source the first claim rests on."""
+    second_source: str
+    """The source the second claim rests on."""
+    entity: str
+    """What both claims are about (a named entity, or the claims' leading term)."""
+    metric: str
+    """The measured quantity, as the metric terms both claims share."""
+    period: str | None
+    """The date or period both claims name, if any."""
+    first_value: str
+    """The first claim's figure, as written."""
+    second_value: str
+    """The second claim's figure, as written."""
+    first_conditions: tuple[str, ...]
+    """Qualifiers of the first claim (``이상``, ``only`` ...)."""
+    second_conditions: tuple[str, ...]
+    """Qualifiers of the second claim."""
+
+    def describe(self) -> str:
+        """Both values with their sources and conditions, in one line."""
+
+        def side(value: str, source: str, conditions: tuple[str, ...]) -> str:
+            return f"{value} [{source}]" + (f" ({', '.join(conditions)})" if conditions else "")
+
+        when = f" in {self.period}" if self.period else ""
+        return (
+            f"{self.entity} {self.metric}{when}: {side(self.first_value, self.first_source, self.first_conditions)}"
+            f" vs {side(self.second_value, self.second_source, self.second_conditions)}"
+        )

@@ -1,21 +1,20 @@
-"""Verifying a recorded run: build its claim ledger, find conflicts, decide acceptance, persist all
-of it — and let a person override claim decisions (who, when, why), which can change acceptance."""
+"""Verifying a recorded run: build its claim ledger, find conflicts, decide acceptance, and append all
+of it to the run as a :class:`~citewise.audit.events.Verified` event — and let a person override claim
+decisions (a :class:`~citewise.audit.events.ClaimReviewed` event: who, why, and when), which can
+change acceptance. Nothing an earlier stage recorded is rewritten."""
 
 from __future__ import annotations
 
-import json
-from dataclasses import asdict, dataclass, replace
+from dataclasses import dataclass, replace
 from typing import Any
 
-import sqlalchemy as sa
-
+from citewise.audit.events import ClaimReviewed, Verified
 from citewise.errors import InputError, NotFoundError
-from citewise.store.evidence import EvidenceStore, utcnow
-from citewise.store.runs import RunStore
-from citewise.store.schema import claim_ledgers, claim_reviews, runs
+from citewise.store.evidence import EvidenceStore
+from citewise.store.runs import RunRecord, RunStore
 from citewise.verify.acceptance import decide_acceptance
 from citewise.verify.conflicts import Conflict, find_conflicts
-from citewise.verify.ledger import Judge, build_ledger, cited_texts, entry_json
+from citewise.verify.ledger import Judge, build_ledger, cited_texts
 from citewise.verify.records import Acceptance, Decision, LedgerEntry
 
 __all__ = ["Verification", "model_judge", "review_claim", "verify_run"]
@@ -37,10 +36,9 @@ class Verification:
     """Version of the verifier."""
 
 
-def _overrides(store: EvidenceStore, run_id: str) -> dict[str, tuple[str, str, str]]:
-    query = sa.select(claim_reviews).where(claim_reviews.c.run_id == run_id).order_by(claim_reviews.c.id)
-    with store.engine.connect() as conn:
-        return {r.claim_id: (r.decision, r.reviewer, r.reason) for r in conn.execute(query)}
+def _overrides(record: RunRecord) -> dict[str, tuple[str, str, str]]:
+    """The latest reviewer decision on each claim."""
+    return {r.claim_id: (r.decision.value, r.reviewer, r.reason) for r in record.of(ClaimReviewed)}
 
 
 def _conflicts(entries: list[LedgerEntry]) -> list[Conflict]:
@@ -64,9 +62,10 @@ def verify_run(
 
     ``judge`` adds a model's second opinion on deterministically supported claims (it can only make
     a verdict stricter); ``judge_name`` is recorded in the verifier version."""
-    record = RunStore(store).get(run_id)
+    runs = RunStore(store)
+    record = runs.get(run_id)
     texts = cited_texts(store, record)
-    overrides = _overrides(store, run_id)
+    overrides = _overrides(record)
     entries = build_ledger(record, texts, overrides, judge)
     conflicts = _conflicts(entries)
     reviewed = {cid for cid in overrides}
@@ -77,37 +76,13 @@ def verify_run(
     )
     if judge_name:
         acceptance = replace(acceptance, verifier_version=f"{acceptance.verifier_version}+judge:{judge_name}")
-    _persist(store, run_id, entries, conflicts, acceptance)
+    runs.append(run_id, Verified(acceptance.verifier_version, tuple(entries), tuple(conflicts), acceptance))
     return Verification(run_id, tuple(entries), tuple(conflicts), acceptance, acceptance.verifier_version)
 
 
 def _resolved(conflict: Conflict, reviewed: set[str]) -> bool:
     """A conflict is explained once a reviewer decided on both claims it involves."""
     return {conflict.first.claim_id, conflict.second.claim_id} <= reviewed
-
-
-def _persist(
-    store: EvidenceStore, run_id: str, entries: list[LedgerEntry], conflicts: list[Conflict], acceptance: Acceptance
-) -> None:
-    accepted = asdict(acceptance)
-    with store.transaction() as conn:
-        conn.execute(
-            sa.insert(claim_ledgers).values(
-                run_id=run_id,
-                verifier_version=acceptance.verifier_version,
-                created_at=utcnow().isoformat(),
-                entries_json=json.dumps([entry_json(e) for e in entries], ensure_ascii=False, default=str),
-                conflicts_json=json.dumps([asdict(c) for c in conflicts], ensure_ascii=False, default=str),
-                acceptance_json=json.dumps(accepted, ensure_ascii=False),
-            )
-        )
-        row = conn.execute(sa.select(runs.c.result_json).where(runs.c.id == run_id)).scalar_one()
-        result = json.loads(row)
-        result["acceptance"] = {**accepted, "decided_at": utcnow().isoformat()}
-        result["ledger"] = [entry_json(e) for e in entries]
-        conn.execute(
-            sa.update(runs).where(runs.c.id == run_id).values(result_json=json.dumps(result, ensure_ascii=False))
-        )
 
 
 def review_claim(
@@ -125,15 +100,5 @@ def review_claim(
     known = {e.claim.claim_id for e in build_ledger(record, cited_texts(store, record))}
     if claim_id not in known:
         raise NotFoundError(f"run {run_id} has no claim {claim_id!r}; it has {', '.join(sorted(known)) or 'none'}")
-    with store.transaction() as conn:
-        conn.execute(
-            sa.insert(claim_reviews).values(
-                run_id=run_id,
-                claim_id=claim_id,
-                decision=chosen.value,
-                reviewer=reviewer.strip(),
-                reason=reason.strip(),
-                decided_at=utcnow().isoformat(),
-            )
-        )
+    RunStore(store).append(run_id, ClaimReviewed(claim_id, chosen, reviewer.strip(), reason.strip()))
     return verify_run(store, run_id)

@@ -1,0 +1,694 @@
+"""The run record's events: a closed set of frozen, documented records, one per thing that happens.
+
+Every stage of ``ask`` and ``research`` appends events as it works; verification and reviews append
+theirs afterwards (nothing rewrites an earlier event). Readers — resume, verify, cost, export, the
+CLI, the Python API — get these typed records from the store and never read a payload by key.
+
+Each event has a ``kind`` discriminator (:class:`EventKind`); :func:`encode` and :func:`decode` are
+the one serialiser (:mod:`citewise.serial`), and every stored payload carries :data:`SCHEMA_VERSION`.
+Runs written before typed events existed are read through :mod:`citewise.audit.legacy`.
+
+::
+
+    research: RunConfigured, PlanMade, (RoundStarted, AttemptStarted, AttemptEnded, Skipped,
+              SourceStored, CollectionEnded, ModelCallStarted, ModelCallEnded, ReviewMade, DraftMade,
+              RoundEnded)*, RepairAsked?, ReportMade
+    ask:      AskPlanned, CandidatesRetrieved, GateDecided, Ranked, AnswerGiven
+    after:    Verified, ClaimReviewed (any number); RunResumed, AttemptInterrupted,
+              ModelCallInterrupted, RunFailed where they happened
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+from datetime import date, datetime
+from typing import Any, ClassVar
+
+from citewise.answer.records import (
+    AnswerProvenance,
+    AskOutcome,
+    Citation,
+    ClarificationOption,
+    ShadowComparison,
+)
+from citewise.evidence.rules import Exclusion
+from citewise.providers.base import ExtractedPage, SearchResponse
+from citewise.research.budget import Budget
+from citewise.research.records import (
+    Attempt,
+    AttemptKind,
+    CoverageReview,
+    Draft,
+    ReportStatus,
+    ResearchPlan,
+    Skip,
+    Source,
+    StopReason,
+)
+from citewise.serial import SerialError, from_data, to_data
+from citewise.verify.records import Acceptance, Conflict, Decision, LedgerEntry
+
+__all__ = [
+    "EVENT_TYPES",
+    "SCHEMA_VERSION",
+    "AnswerGiven",
+    "AskPlanned",
+    "AttemptEnded",
+    "AttemptInterrupted",
+    "AttemptStarted",
+    "CandidateRef",
+    "CandidatesRetrieved",
+    "ClaimReviewed",
+    "CollectionEnded",
+    "DraftMade",
+    "EvidenceRef",
+    "Event",
+    "EventKind",
+    "GateDecided",
+    "GateVerdict",
+    "LegacyStep",
+    "ModelCallEnded",
+    "ModelCallInterrupted",
+    "ModelCallStarted",
+    "ModelRetried",
+    "PlanMade",
+    "RankViolation",
+    "Ranked",
+    "RepairAsked",
+    "ReportMade",
+    "ReviewMade",
+    "RoundEnded",
+    "RoundStarted",
+    "RunConfigured",
+    "RunFailed",
+    "RunResumed",
+    "Skipped",
+    "SourceStored",
+    "UsageSummary",
+    "Verified",
+    "decode",
+    "encode",
+]
+
+SCHEMA_VERSION = 1
+"""Version of the stored event payloads (``"v"`` in each one); payloads without it are legacy."""
+
+
+class EventKind(str, enum.Enum):
+    """What an event records; stored as the event's ``kind``."""
+
+    RUN_CONFIGURED = "run_configured"
+    PLAN_MADE = "plan_made"
+    ROUND_STARTED = "round_started"
+    ATTEMPT_STARTED = "attempt_started"
+    ATTEMPT_ENDED = "attempt_ended"
+    ATTEMPT_INTERRUPTED = "attempt_interrupted"
+    SKIPPED = "skipped"
+    SOURCE_STORED = "source_stored"
+    COLLECTION_ENDED = "collection_ended"
+    MODEL_CALL_STARTED = "model_call_started"
+    MODEL_CALL_ENDED = "model_call_ended"
+    MODEL_CALL_INTERRUPTED = "model_call_interrupted"
+    MODEL_RETRIED = "model_retried"
+    REVIEW_MADE = "review_made"
+    DRAFT_MADE = "draft_made"
+    REPAIR_ASKED = "repair_asked"
+    ROUND_ENDED = "round_ended"
+    RUN_RESUMED = "run_resumed"
+    REPORT_MADE = "report_made"
+    RUN_FAILED = "run_failed"
+    ASK_PLANNED = "ask_planned"
+    CANDIDATES_RETRIEVED = "candidates_retrieved"
+    GATE_DECIDED = "gate_decided"
+    RANKED = "ranked"
+    ANSWER_GIVEN = "answer_given"
+    VERIFIED = "verified"
+    CLAIM_REVIEWED = "claim_reviewed"
+    LEGACY_STEP = "legacy_step"
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """Base of every event; ``kind`` says which one it is."""
+
+    kind: ClassVar[EventKind]
+
+
+# -- research ---------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class RunConfigured(Event):
+    """How a research run was set up (names and limits; never a key)."""
+
+    kind: ClassVar[EventKind] = EventKind.RUN_CONFIGURED
+    search: str
+    """Search provider's registry name."""
+    extract: str
+    """Extractor's registry name."""
+    planner_model: str
+    """Planner model id, or ``deterministic``."""
+    writer_model: str
+    """Writer model id, or ``deterministic``."""
+    budget: Budget
+    """The run's hard limits."""
+    concurrent: bool
+    """Whether a step's provider calls ran in a thread pool."""
+    pages_per_query: int
+    """New pages tried per query at most."""
+    search_options: dict[str, str] | None = None
+    """The search provider's settings that change its answers (depth, topic ...)."""
+    extract_options: dict[str, str] | None = None
+    """The extractor's settings that change its answers."""
+
+
+@dataclass(frozen=True, slots=True)
+class PlanMade(Event):
+    """The planner's checklist."""
+
+    kind: ClassVar[EventKind] = EventKind.PLAN_MADE
+    plan: ResearchPlan
+    """Sub-questions and first queries."""
+
+
+@dataclass(frozen=True, slots=True)
+class RoundStarted(Event):
+    """A collection round began (its round budget already spent)."""
+
+    kind: ClassVar[EventKind] = EventKind.ROUND_STARTED
+    round: int
+    """Round number (1-based)."""
+    queries: tuple[str, ...]
+    """The queries the round was given."""
+
+
+@dataclass(frozen=True, slots=True)
+class AttemptStarted(Event):
+    """Budget was spent on a search or extraction, before the call was made."""
+
+    kind: ClassVar[EventKind] = EventKind.ATTEMPT_STARTED
+    attempt_kind: AttemptKind
+    """Search or extract."""
+    target: str
+    """The query, or the URL as the search provider returned it."""
+    round: int
+    """Round number."""
+    normalized_url: str | None = None
+    """For a URL: its normalised form (the dedupe key)."""
+    query: str | None = None
+    """For a URL: the query that found it."""
+
+
+@dataclass(frozen=True, slots=True)
+class AttemptEnded(Event):
+    """A search or extraction answered (or failed), with what it returned, so a resumed run reuses it."""
+
+    kind: ClassVar[EventKind] = EventKind.ATTEMPT_ENDED
+    attempt: Attempt
+    """The attempt, ok or not."""
+    normalized_url: str | None = None
+    """For a URL: its normalised form."""
+    query: str | None = None
+    """For a URL: the query that found it."""
+    rank: int | None = None
+    """For a URL: its rank in that query's answer."""
+    search: SearchResponse | None = None
+    """For a successful search: the hits (leads, not evidence)."""
+    page: ExtractedPage | None = None
+    """For a page read with usable text: the text as the extractor returned it."""
+    answered_at: datetime | None = None
+    """For an extraction that answered: when the answer arrived (it becomes ``retrieved_at``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class AttemptInterrupted(Event):
+    """A call whose budget was spent but whose result was never recorded (the process died during
+    it); found on resume. It stays spent, and the call is made again only inside the budget."""
+
+    kind: ClassVar[EventKind] = EventKind.ATTEMPT_INTERRUPTED
+    attempt_kind: AttemptKind
+    """Search or extract."""
+    target: str
+    """The query or URL."""
+    round: int
+    """Round number."""
+    noticed_at: datetime
+    """When the resume found it (UTC)."""
+    normalized_url: str | None = None
+    """For a URL: its normalised form."""
+
+
+@dataclass(frozen=True, slots=True)
+class Skipped(Event):
+    """A query or URL not tried, and why."""
+
+    kind: ClassVar[EventKind] = EventKind.SKIPPED
+    skip: Skip
+    """What and why."""
+
+
+@dataclass(frozen=True, slots=True)
+class SourceStored(Event):
+    """A page with usable text became a source (its id assigned now)."""
+
+    kind: ClassVar[EventKind] = EventKind.SOURCE_STORED
+    source: Source
+    """The source, with its full page text and the excerpt given to models."""
+
+
+@dataclass(frozen=True, slots=True)
+class CollectionEnded(Event):
+    """The searches and extractions of a round are done."""
+
+    kind: ClassVar[EventKind] = EventKind.COLLECTION_ENDED
+    round: int
+    """Round number."""
+    stop: StopReason | None = None
+    """A budget that ran out during collection, if one did."""
+
+
+@dataclass(frozen=True, slots=True)
+class ModelCallStarted(Event):
+    """A model call is about to be sent; if no :class:`ModelCallEnded` follows, the provider may still
+    have charged for it (see :class:`ModelCallInterrupted`)."""
+
+    kind: ClassVar[EventKind] = EventKind.MODEL_CALL_STARTED
+    purpose: str
+    """``plan``, ``review``, ``draft`` or ``repair``."""
+    model: str
+    """The requested model id."""
+    estimated_prompt_tokens: int
+    """A conservative estimate of the prompt's tokens, from its characters."""
+
+
+@dataclass(frozen=True, slots=True)
+class ModelCallEnded(Event):
+    """A model call answered or failed, with its usage."""
+
+    kind: ClassVar[EventKind] = EventKind.MODEL_CALL_ENDED
+    purpose: str
+    """``plan``, ``review``, ``draft``, ``repair`` (or ``answer`` for ask)."""
+    requested_model: str | None
+    """The model id citewise asked for."""
+    model: str | None
+    """The model id the endpoint reported."""
+    outcome: str
+    """``ok`` or the error kind."""
+    prompt_tokens: int | None = None
+    """Prompt tokens reported."""
+    completion_tokens: int | None = None
+    """Completion tokens reported."""
+    cached_tokens: int | None = None
+    """Cached prompt tokens reported."""
+    latency_s: float | None = None
+    """Wall time of the call."""
+
+
+@dataclass(frozen=True, slots=True)
+class ModelCallInterrupted(Event):
+    """A model call cut off by a crash (started, never ended): counted in the token budget and the
+    cost ledger with its estimated prompt tokens, since the provider may have charged for it."""
+
+    kind: ClassVar[EventKind] = EventKind.MODEL_CALL_INTERRUPTED
+    purpose: str
+    """What the call was for."""
+    model: str
+    """The requested model id."""
+    estimated_prompt_tokens: int
+    """The estimate recorded when it started."""
+
+
+@dataclass(frozen=True, slots=True)
+class ModelRetried(Event):
+    """A transient model failure is retried once, inside the budget."""
+
+    kind: ClassVar[EventKind] = EventKind.MODEL_RETRIED
+    purpose: str
+    """What the call was for."""
+    error: str
+    """The failure's class name (for people reading the record)."""
+    wait_s: float
+    """Seconds waited before the retry."""
+
+
+@dataclass(frozen=True, slots=True)
+class ReviewMade(Event):
+    """A round's coverage review, its quotes verified by citewise."""
+
+    kind: ClassVar[EventKind] = EventKind.REVIEW_MADE
+    review: CoverageReview
+    """The review."""
+
+
+@dataclass(frozen=True, slots=True)
+class DraftMade(Event):
+    """A draft composed after a review (or repaired after a failed citation check)."""
+
+    kind: ClassVar[EventKind] = EventKind.DRAFT_MADE
+    draft: Draft
+    """The draft."""
+
+
+@dataclass(frozen=True, slots=True)
+class RepairAsked(Event):
+    """The final draft failed citation validation; the writer is asked once to repair it."""
+
+    kind: ClassVar[EventKind] = EventKind.REPAIR_ASKED
+    problems: tuple[str, ...]
+    """What failed."""
+
+
+@dataclass(frozen=True, slots=True)
+class RoundEnded(Event):
+    """A round is over."""
+
+    kind: ClassVar[EventKind] = EventKind.ROUND_ENDED
+    round: int
+    """Round number."""
+    stop: StopReason | None = None
+    """Why the loop must stop after it, when a budget ran out in it."""
+
+
+@dataclass(frozen=True, slots=True)
+class RunResumed(Event):
+    """The run was continued from its record after it stopped part-way."""
+
+    kind: ClassVar[EventKind] = EventKind.RUN_RESUMED
+    from_round: int
+    """The round it continues in (or the next one)."""
+    sources: int
+    """Sources already stored."""
+    interrupted_attempts: int = 0
+    """Calls found started but never finished."""
+    interrupted_model_calls: int = 0
+    """Model calls found started but never finished."""
+
+
+@dataclass(frozen=True, slots=True)
+class UsageSummary:
+    """What a run used of its budget."""
+
+    round: int
+    """Rounds started."""
+    rounds: str
+    """``used/limit``."""
+    searches: str
+    """``used/limit``."""
+    extractions: str
+    """``used/limit``."""
+    tokens: int
+    """Model tokens counted (interrupted calls included, estimated)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ReportMade(Event):
+    """What the research loop delivered (acceptance is decided later, by verification)."""
+
+    kind: ClassVar[EventKind] = EventKind.REPORT_MADE
+    status: ReportStatus
+    """Report, rejected or no evidence."""
+    stop_reason: StopReason
+    """Why the loop stopped."""
+    markdown: str
+    """The whole report as delivered (body, gaps, sources, how it was made)."""
+    body: str | None
+    """The validated body (the final draft after citewise's checks); None when rejected."""
+    problems: tuple[str, ...]
+    """Why it was rejected, or what was removed from it."""
+    usage: UsageSummary
+    """Budget used."""
+    path: str
+    """``model`` or ``deterministic``: which path wrote the text."""
+    planner: str
+    """Model id that planned, or ``deterministic``."""
+    writer: str
+    """Model id that wrote, or ``deterministic``."""
+    prompt_versions: dict[str, str] | None = None
+    """Prompt versions by purpose (None without models)."""
+    queries: tuple[str, ...] = ()
+    """Every query searched in the run (their dedupe keys)."""
+
+
+@dataclass(frozen=True, slots=True)
+class RunFailed(Event):
+    """The run stopped with an error; everything recorded before it stays."""
+
+    kind: ClassVar[EventKind] = EventKind.RUN_FAILED
+    error: str
+    """The error's class name."""
+    message: str
+    """Its message (keys never reach it: they live in redacted values)."""
+
+
+# -- ask --------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class AskPlanned(Event):
+    """The retrieval plan an ask ran under."""
+
+    kind: ClassVar[EventKind] = EventKind.ASK_PLANNED
+    pairs: tuple[str, ...]
+    """Exact ``DOC:SECTION`` pairs allowed (empty: any)."""
+    docs: tuple[str, ...]
+    """Documents allowed (empty: any)."""
+    origins: tuple[str, ...]
+    """Origins allowed (empty: any)."""
+    required_uses: tuple[str, ...]
+    """Uses every eligible licence must permit."""
+    as_of: date | None
+    """The date whose version in force is used; None: latest."""
+    approval_required: bool
+    """Whether approval is required."""
+    rules: tuple[str, ...]
+    """Gate rules evaluated, in order."""
+
+
+@dataclass(frozen=True, slots=True)
+class CandidateRef:
+    """One candidate offered to the gate."""
+
+    doc_id: str
+    """Document id."""
+    version: int
+    """Version number."""
+    section_id: str
+    """Section id."""
+    score: float | None = None
+    """Search score; None for a section the plan named exactly."""
+
+    def __str__(self) -> str:
+        return f"{self.doc_id}@{self.version}:{self.section_id}"
+
+
+@dataclass(frozen=True, slots=True)
+class CandidatesRetrieved(Event):
+    """What search (and the plan's exact pairs) offered, before any gate."""
+
+    kind: ClassVar[EventKind] = EventKind.CANDIDATES_RETRIEVED
+    candidates: tuple[CandidateRef, ...]
+    """In search order, then the plan's pairs."""
+
+
+@dataclass(frozen=True, slots=True)
+class GateVerdict:
+    """The gate's decision on one candidate."""
+
+    ref: str
+    """``doc@version:section``."""
+    eligible: bool
+    """True when every rule passed."""
+    reasons: tuple[Exclusion, ...] = ()
+    """Every failed rule."""
+    duplicates: tuple[str, ...] = ()
+    """Passages collapsed into this one."""
+
+
+@dataclass(frozen=True, slots=True)
+class GateDecided(Event):
+    """Every candidate's eligibility, decided before ranking."""
+
+    kind: ClassVar[EventKind] = EventKind.GATE_DECIDED
+    on: date
+    """The date the version policy was evaluated for."""
+    decisions: tuple[GateVerdict, ...]
+    """One per candidate."""
+
+
+@dataclass(frozen=True, slots=True)
+class RankViolation:
+    """Something a ranker did besides reordering."""
+
+    kind: str
+    """The violation kind (``injected``, ``duplicated``, ``altered`` ...)."""
+    detail: str
+    """What exactly."""
+
+
+@dataclass(frozen=True, slots=True)
+class Ranked(Event):
+    """The ranker's order, or why it was discarded."""
+
+    kind: ClassVar[EventKind] = EventKind.RANKED
+    ranker: str
+    """Ranker name."""
+    accepted: bool
+    """False when a contract violation discarded its order."""
+    order: tuple[str, ...]
+    """The order used."""
+    violations: tuple[RankViolation, ...] = ()
+    """Contract violations."""
+
+
+@dataclass(frozen=True, slots=True)
+class EvidenceRef:
+    """An evidence id of an answer and the exact section behind it."""
+
+    evidence_id: str
+    """``E1``, ``E2`` ..."""
+    doc_id: str
+    """Document id."""
+    version: int
+    """Version number."""
+    section_id: str
+    """Section id."""
+
+    def __str__(self) -> str:
+        return f"{self.doc_id}@{self.version}:{self.section_id}"
+
+
+@dataclass(frozen=True, slots=True)
+class AnswerGiven(Event):
+    """What the user was given by ``ask``, with answer provenance apart from retrieval provenance."""
+
+    kind: ClassVar[EventKind] = EventKind.ANSWER_GIVEN
+    outcome: AskOutcome
+    """Which of the five outcomes."""
+    text: str
+    """The text shown."""
+    provenance: AnswerProvenance
+    """Which path produced the text, which model, which prompt version, why a fallback."""
+    evidence: tuple[EvidenceRef, ...] = ()
+    """The evidence ids the answer could cite."""
+    citations: tuple[Citation, ...] = ()
+    """Its citations with their quotes."""
+    options: tuple[ClarificationOption, ...] = ()
+    """For a clarification: what the user may have meant."""
+    gap: str | None = None
+    """For a handoff: what the evidence does not cover."""
+    gated_on: date | None = None
+    """The date the gate evaluated versions for."""
+    candidates: int = 0
+    """Candidates gated."""
+    eligible: tuple[str, ...] = ()
+    """Eligible passages."""
+    exclusions: dict[str, int] | None = None
+    """Exclusions counted by reason."""
+    ranker: str | None = None
+    """The ranker."""
+    ranking_accepted: bool = True
+    """Whether its order was used."""
+    ranking_violations: tuple[str, ...] = ()
+    """Its violations."""
+    shadow: ShadowComparison | None = None
+    """In shadow mode: the comparison with the existing answer."""
+
+
+# -- after the run ------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Verified(Event):
+    """A verification of the run's report: the claim ledger, conflicts and the acceptance decision.
+
+    Re-verifying appends another; the latest one is in force."""
+
+    kind: ClassVar[EventKind] = EventKind.VERIFIED
+    verifier_version: str
+    """Version of the verifier (and judge, if one was used)."""
+    entries: tuple[LedgerEntry, ...]
+    """The claim ledger."""
+    conflicts: tuple[Conflict, ...]
+    """Conflicts found, side by side."""
+    acceptance: Acceptance
+    """The decision."""
+
+
+@dataclass(frozen=True, slots=True)
+class ClaimReviewed(Event):
+    """A person's decision on one claim (who, why; the event's time says when)."""
+
+    kind: ClassVar[EventKind] = EventKind.CLAIM_REVIEWED
+    claim_id: str
+    """The claim (``C3``)."""
+    decision: Decision
+    """Their decision."""
+    reviewer: str
+    """Who."""
+    reason: str
+    """Why."""
+
+
+@dataclass(frozen=True, slots=True)
+class LegacyStep(Event):
+    """A step of a run recorded before typed events, with no typed counterpart (shown, never read)."""
+
+    kind: ClassVar[EventKind] = EventKind.LEGACY_STEP
+    stage: str
+    """The stage name it was filed under."""
+    detail: str
+    """Its payload as JSON text."""
+
+
+EVENT_TYPES: dict[EventKind, type[Event]] = {
+    cls.kind: cls
+    for cls in (
+        RunConfigured,
+        PlanMade,
+        RoundStarted,
+        AttemptStarted,
+        AttemptEnded,
+        AttemptInterrupted,
+        Skipped,
+        SourceStored,
+        CollectionEnded,
+        ModelCallStarted,
+        ModelCallEnded,
+        ModelCallInterrupted,
+        ModelRetried,
+        ReviewMade,
+        DraftMade,
+        RepairAsked,
+        RoundEnded,
+        RunResumed,
+        ReportMade,
+        RunFailed,
+        AskPlanned,
+        CandidatesRetrieved,
+        GateDecided,
+        Ranked,
+        AnswerGiven,
+        Verified,
+        ClaimReviewed,
+        LegacyStep,
+    )
+}
+"""Every event type by kind: the closed set."""
+
+
+def encode(event: Event) -> tuple[str, dict[str, Any]]:
+    """``(kind, payload)`` for storing ``event``; the payload carries the schema version."""
+    data = to_data(event)
+    data["v"] = SCHEMA_VERSION
+    return event.kind.value, data
+
+
+def decode(kind: str, payload: dict[str, Any]) -> Event:
+    """The event stored as ``(kind, payload)``; :class:`~citewise.serial.SerialError` when it does not fit."""
+    try:
+        cls = EVENT_TYPES[EventKind(kind)]
+    except ValueError:
+        raise SerialError(f"unknown event kind {kind!r}") from None
+    data = {k: v for k, v in payload.items() if k != "v"}
+    return from_data(cls, data)

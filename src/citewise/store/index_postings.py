@@ -1,0 +1,128 @@
+"""The PostgreSQL search index: postings of analysed terms, ranked by BM25 computed as FTS5 does.
+
+Tables (created by migration m006): ``index_terms`` holds one row per (term, section) with the
+term's count in the title, heading and body; ``index_sizes`` holds each section's length in terms
+(all three fields). For a query of terms q₁…qₙ, a section D scores
+
+    Σᵢ idf(qᵢ) · f(qᵢ, D) · (k1 + 1) / (f(qᵢ, D) + k1 · (1 − b + b · |D| / avgdl))
+
+with f the field-weighted count (title ×1, heading ×2, body ×1), |D| the section's length, avgdl
+the mean length, idf = ln((N − n + 0.5) / (n + 0.5)) floored at 1e-6 (n sections contain the term,
+N sections in all), k1 = 1.2 and b = 0.75 — term for term what SQLite's ``bm25()`` computes, so
+the two backends rank alike.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Iterator, Sequence
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Connection
+
+from citewise.search.analyze import analyze
+from citewise.store.index import BM25_B, BM25_K1, COLUMN_WEIGHTS, IndexRow
+
+__all__ = ["PostingsIndex"]
+
+_meta = sa.MetaData()
+index_terms = sa.Table(
+    "index_terms",
+    _meta,
+    sa.Column("term", sa.String(200), primary_key=True),
+    sa.Column("row_id", sa.Integer, primary_key=True),
+    sa.Column("title_tf", sa.Integer, nullable=False),
+    sa.Column("heading_tf", sa.Integer, nullable=False),
+    sa.Column("body_tf", sa.Integer, nullable=False),
+)
+index_sizes = sa.Table(
+    "index_sizes",
+    _meta,
+    sa.Column("row_id", sa.Integer, primary_key=True),
+    sa.Column("length", sa.Integer, nullable=False),
+)
+
+_BATCH = 5000
+
+_MATCH = f"""
+WITH stats AS (
+    SELECT count(*)::float8 AS n, GREATEST(COALESCE(sum(length), 0), 1)::float8 AS total FROM index_sizes
+), df AS (
+    SELECT term, count(*)::float8 AS hits FROM index_terms WHERE term = ANY(:terms) GROUP BY term
+), idf AS (
+    SELECT df.term, ln((stats.n - df.hits + 0.5) / (df.hits + 0.5)) AS raw FROM df, stats
+)
+SELECT t.row_id,
+       sum(CASE WHEN idf.raw <= 0 THEN 1e-6 ELSE idf.raw END
+           * f.freq * {BM25_K1 + 1.0}
+           / (f.freq + {BM25_K1} * ({1.0 - BM25_B} + {BM25_B} * z.length * stats.n / stats.total))) AS score
+FROM index_terms t
+JOIN idf ON idf.term = t.term
+JOIN index_sizes z ON z.row_id = t.row_id
+CROSS JOIN stats
+CROSS JOIN LATERAL (
+    SELECT ({COLUMN_WEIGHTS[0]} * t.title_tf + {COLUMN_WEIGHTS[1]} * t.heading_tf
+            + {COLUMN_WEIGHTS[2]} * t.body_tf)::float8 AS freq
+) f
+WHERE t.term = ANY(:terms)
+GROUP BY t.row_id
+ORDER BY score DESC, t.row_id
+LIMIT :limit
+"""
+
+
+def _postings(rows: Iterable[IndexRow]) -> Iterator[tuple[list[dict[str, object]], dict[str, object]]]:
+    for r in rows:
+        fields = (Counter(analyze(r.title)), Counter(analyze(r.heading)), Counter(analyze(r.text)))
+        terms = set().union(*fields)
+        postings: list[dict[str, object]] = [
+            {
+                "term": term,
+                "row_id": r.rowid,
+                "title_tf": fields[0][term],
+                "heading_tf": fields[1][term],
+                "body_tf": fields[2][term],
+            }
+            for term in sorted(terms)
+        ]
+        yield postings, {"row_id": r.rowid, "length": sum(sum(c.values()) for c in fields)}
+
+
+class PostingsIndex:
+    """BM25 over a postings table (PostgreSQL)."""
+
+    def add(self, conn: Connection, rows: Iterable[IndexRow]) -> int:
+        """Index ``rows`` in the caller's transaction; return how many."""
+        count = 0
+        terms: list[dict[str, object]] = []
+        sizes: list[dict[str, object]] = []
+        for postings, size in _postings(rows):
+            terms.extend(postings)
+            sizes.append(size)
+            count += 1
+            if len(terms) >= _BATCH:
+                self._flush(conn, terms, sizes)
+        self._flush(conn, terms, sizes)
+        return count
+
+    @staticmethod
+    def _flush(conn: Connection, terms: list[dict[str, object]], sizes: list[dict[str, object]]) -> None:
+        if terms:
+            conn.execute(sa.insert(index_terms), terms)
+        if sizes:
+            conn.execute(sa.insert(index_sizes), sizes)
+        terms.clear()
+        sizes.clear()
+
+    def clear(self, conn: Connection) -> None:
+        """Empty both tables."""
+        # DELETE, not TRUNCATE: searches keep reading the old index until the rebuild commits.
+        conn.execute(sa.delete(index_terms))
+        conn.execute(sa.delete(index_sizes))
+
+    def match(self, conn: Connection, terms: Sequence[str], limit: int) -> list[tuple[int, float]]:
+        """Best ``limit`` sections for any of ``terms`` by BM25 (higher is better)."""
+        if not terms:
+            return []
+        rows = conn.execute(sa.text(_MATCH), {"terms": list(terms), "limit": limit})
+        return [(int(row_id), float(score)) for row_id, score in rows]
