@@ -15,7 +15,8 @@ the two backends rank alike.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Sequence
+from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
@@ -42,7 +43,7 @@ index_sizes = sa.Table(
     sa.Column("length", sa.Integer, nullable=False),
 )
 
-_BATCH = 5000
+_TERM_COLUMNS = "term, row_id, title_tf, heading_tf, body_tf"
 
 _MATCH = f"""
 WITH stats AS (
@@ -71,48 +72,36 @@ LIMIT :limit
 """
 
 
-def _postings(rows: Iterable[IndexRow]) -> Iterator[tuple[list[dict[str, object]], dict[str, object]]]:
-    for r in rows:
-        fields = (Counter(analyze(r.title)), Counter(analyze(r.heading)), Counter(analyze(r.text)))
-        terms = set().union(*fields)
-        postings: list[dict[str, object]] = [
-            {
-                "term": term,
-                "row_id": r.rowid,
-                "title_tf": fields[0][term],
-                "heading_tf": fields[1][term],
-                "body_tf": fields[2][term],
-            }
-            for term in sorted(terms)
-        ]
-        yield postings, {"row_id": r.rowid, "length": sum(sum(c.values()) for c in fields)}
+def _postings(row: IndexRow) -> tuple[list[tuple[str, int, int, int, int]], tuple[int, int]]:
+    """One section's postings (term, row, title tf, heading tf, body tf) and its (row, length)."""
+    fields = (Counter(analyze(row.title)), Counter(analyze(row.heading)), Counter(analyze(row.text)))
+    title, heading, body = fields
+    postings = [(t, row.rowid, title[t], heading[t], body[t]) for t in sorted(set().union(*fields))]
+    return postings, (row.rowid, sum(sum(c.values()) for c in fields))
 
 
 class PostingsIndex:
     """BM25 over a postings table (PostgreSQL)."""
 
     def add(self, conn: Connection, rows: Iterable[IndexRow]) -> int:
-        """Index ``rows`` in the caller's transaction; return how many."""
-        count = 0
-        terms: list[dict[str, object]] = []
-        sizes: list[dict[str, object]] = []
-        for postings, size in _postings(rows):
-            terms.extend(postings)
-            sizes.append(size)
-            count += 1
-            if len(terms) >= _BATCH:
-                self._flush(conn, terms, sizes)
-        self._flush(conn, terms, sizes)
-        return count
+        """Index ``rows`` in the caller's transaction; return how many.
 
-    @staticmethod
-    def _flush(conn: Connection, terms: list[dict[str, object]], sizes: list[dict[str, object]]) -> None:
-        if terms:
-            conn.execute(sa.insert(index_terms), terms)
-        if sizes:
-            conn.execute(sa.insert(index_sizes), sizes)
-        terms.clear()
-        sizes.clear()
+        Postings go in by COPY: a section has a few hundred distinct terms (Hangul bigrams), and
+        row-by-row INSERTs made ingesting the statute corpus three times slower than on SQLite.
+        """
+        driver: Any = conn.connection.dbapi_connection  # psycopg, inside the caller's transaction
+        sizes: list[tuple[int, int]] = []
+        with driver.cursor() as cursor:
+            with cursor.copy(f"COPY index_terms ({_TERM_COLUMNS}) FROM STDIN") as copy:
+                for row in rows:
+                    postings, size = _postings(row)
+                    for posting in postings:
+                        copy.write_row(posting)
+                    sizes.append(size)
+            with cursor.copy("COPY index_sizes (row_id, length) FROM STDIN") as copy:
+                for size in sizes:
+                    copy.write_row(size)
+        return len(sizes)
 
     def clear(self, conn: Connection) -> None:
         """Empty both tables."""
