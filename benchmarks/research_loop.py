@@ -23,14 +23,16 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from citewise.audit.events import AttemptEnded, ModelCallEnded  # noqa: E402
 from citewise.config import Secret  # noqa: E402
 from citewise.llm import ChatClient, ModelSettings  # noqa: E402
 from citewise.providers.tavily import TavilyConnection, TavilyExtract, TavilySearch, TavilySettings  # noqa: E402
 from citewise.research import prompts  # noqa: E402
 from citewise.research.loop import research  # noqa: E402
+from citewise.research.records import AttemptKind  # noqa: E402
 from citewise.research.settings import ResearchSettings  # noqa: E402
 from citewise.store.evidence import EvidenceStore  # noqa: E402
-from citewise.store.runs import RunStore  # noqa: E402
+from citewise.store.runs import RunRecord, RunStore  # noqa: E402
 from citewise.testing import FakeOpenAIServer, FakeReply, FakeTavilyServer  # noqa: E402
 from citewise.testing.fake_tavily import FakeExtractReply, FakeSearchReply  # noqa: E402
 
@@ -134,24 +136,21 @@ class _Model:
         return FakeReply(json.dumps(body), delay=self.delay)
 
 
-def _floor(record: Any) -> tuple[float, float]:
+def _floor(record: RunRecord) -> tuple[float, float]:
     """(critical-path floor, total network wait) from the recorded latencies."""
     floor = total = 0.0
-    per_round: dict[int, dict[str, float]] = {}
-    round_no = 0
-    for event in record.events:
-        if event.stage == "round_start":
-            round_no = event.payload["round"]
-        elif event.stage == "attempt":
-            a = event.payload["attempt"]
-            slot = per_round.setdefault(a["round"], {"search": 0.0, "extract": 0.0})
-            slot[a["kind"]] = max(slot.get(a["kind"], 0.0), a["latency_s"] or 0.0)
-            total += a["latency_s"] or 0.0
-        elif event.stage == "model_call":
-            floor += event.payload["latency_s"]
-            total += event.payload["latency_s"]
-    del round_no
-    floor += sum(r["search"] + r["extract"] for r in per_round.values())
+    per_round: dict[int, dict[AttemptKind, float]] = {}
+    for recorded in record.events:
+        event = recorded.event
+        if isinstance(event, AttemptEnded):
+            a = event.attempt
+            slot = per_round.setdefault(a.round, {AttemptKind.SEARCH: 0.0, AttemptKind.EXTRACT: 0.0})
+            slot[a.kind] = max(slot.get(a.kind, 0.0), a.latency_s or 0.0)
+            total += a.latency_s or 0.0
+        elif isinstance(event, ModelCallEnded):
+            floor += event.latency_s or 0.0
+            total += event.latency_s or 0.0
+    floor += sum(r[AttemptKind.SEARCH] + r[AttemptKind.EXTRACT] for r in per_round.values())
     return floor, total
 
 

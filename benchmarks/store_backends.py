@@ -32,7 +32,7 @@ from collections.abc import Callable, Iterator
 from contextlib import ExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Protocol
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -41,6 +41,9 @@ from benchmarks import baselines, research_loop, retrieval_quality, scale  # noq
 
 from citewise import Citewise  # noqa: E402
 from citewise.records import IngestOutcome  # noqa: E402
+
+if TYPE_CHECKING:
+    from citewise.testing.postgres import PostgresCluster
 
 BACKENDS = {"sqlite": "SQLite", "postgresql": "PostgreSQL"}
 """Backend names (as ``--backends`` takes them) and column headings."""
@@ -66,12 +69,12 @@ class SqliteBackend:
 
 @dataclass
 class PostgresBackend:
-    """A new database per store on one throwaway server (a ``citewise.testing.postgres.PostgresCluster``)."""
+    """A new database per store on one throwaway server."""
 
-    cluster: Any
+    cluster: PostgresCluster
 
     def new_store(self, label: str) -> str:
-        return str(self.cluster.create_database(label))
+        return self.cluster.create_database(label)
 
 
 class BackendUnavailable(Exception):
