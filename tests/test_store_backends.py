@@ -3,6 +3,7 @@ the two backends' search rankings against each other, and what each says when it
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -165,3 +166,33 @@ def test_a_sqlite_path_that_cannot_be_a_store_is_one_line(tmp_path: Path) -> Non
     not_a_store.write_text("just some notes, long enough to be read as a header " * 4, encoding="utf-8")
     assert "not a SQLite database" in _one_clear_line(_cli_store_info(str(not_a_store)))
     assert "unable to open" in _one_clear_line(_cli_store_info(str(tmp_path)))
+
+
+def test_ingest_review_search_reindex_and_info_from_the_command_line(
+    backend_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from typer.testing import CliRunner
+
+    from citewise.cli import app
+
+    monkeypatch.setenv("CITEWISE_STORE", backend_url)
+    monkeypatch.setenv("COLUMNS", "200")
+    runner = CliRunner()
+
+    def cli(*args: str) -> str:
+        result = runner.invoke(app, list(args))
+        assert result.exit_code == 0, (result.output, result.exception)
+        return result.output
+
+    sample = REPO / "examples" / "corpus"
+    cli("ingest", str(sample), "--json")
+    cli("review", "apply", str(sample / "review.yaml"))
+    before = json.loads(cli("search", "보증금 회수", "--json"))
+    assert before and not before[0]["unapproved"]
+    assert json.loads(cli("store", "reindex", "--json")) == {"indexed": 291}
+    assert json.loads(cli("search", "보증금 회수", "--json")) == before
+    info = json.loads(cli("store", "info", "--json"))
+    assert info["documents"] == 4 and info["versions"] == 5
+    assert info["migrations"][-1] == migrations.MIGRATIONS[-1].id
+    assert "@" not in info["store"] or ":***@" in info["store"]
+    assert json.loads(cli("store", "verify", "--json"))["ok"]
