@@ -124,6 +124,25 @@ class StoreConformance:
             assert isinstance(store, EvidenceStoreProtocol)
             assert store.migrations() == [m.id for m in migrations.MIGRATIONS]
 
+    def test_concurrent_first_openings_apply_each_migration_once(self, store_url: str) -> None:
+        opened: list[list[str]] = []
+        errors: list[BaseException] = []
+
+        def open_store() -> None:
+            try:
+                with EvidenceStore.open(store_url) as store:
+                    opened.append(store.migrations())
+            except BaseException as exc:  # collected: a thread's failure must fail the test
+                errors.append(exc)
+
+        threads = [threading.Thread(target=open_store) for _ in range(6)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        assert errors == []
+        assert opened == [[m.id for m in migrations.MIGRATIONS]] * 6
+
     def test_the_migrated_schema_matches_the_declared_tables(self, evidence_store: EvidenceStore) -> None:
         inspector = sa.inspect(evidence_store.engine)
         for table in schema_metadata.sorted_tables:

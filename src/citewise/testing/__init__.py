@@ -5,6 +5,10 @@ client libraries run unpatched against it. They need only the standard library (
 
 - :class:`FakeOpenAIServer` (:mod:`citewise.testing.fake_openai`): OpenAI-compatible Chat Completions.
 - :class:`FakeTavilyServer` (:mod:`citewise.testing.fake_tavily`): Tavily Search and Extract.
+
+Beside them, :mod:`citewise.testing.postgres` starts a real, throwaway PostgreSQL server (initdb into
+a temporary directory, a loopback port) for testing against a PostgreSQL store; as a pytest plugin it
+gives the fixtures ``postgres_cluster`` and ``postgres_url``.
 """
 
 from citewise.testing.fake_openai import FakeError, FakeOpenAIServer, FakeRaw, FakeReply, ReceivedRequest
