@@ -196,3 +196,13 @@ def test_ingest_review_search_reindex_and_info_from_the_command_line(
     assert info["migrations"][-1] == migrations.MIGRATIONS[-1].id
     assert "@" not in info["store"] or ":***@" in info["store"]
     assert json.loads(cli("store", "verify", "--json"))["ok"]
+
+
+def test_without_postgresql_binaries_the_reason_says_how_to_get_them(monkeypatch: pytest.MonkeyPatch) -> None:
+    from citewise.testing import postgres
+
+    monkeypatch.setattr(postgres, "find_bindir", lambda: None)
+    with pytest.raises(postgres.PostgresUnavailable, match="apt-get install postgresql"):
+        PostgresCluster.start()
+    with pytest.raises(postgres.PostgresUnavailable, match="CITEWISE_PG_BINDIR"):
+        PostgresCluster.start(Path("/nonexistent"))

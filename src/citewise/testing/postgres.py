@@ -99,7 +99,7 @@ class PostgresCluster:
     def start(cls, bindir: Path | None = None) -> PostgresCluster:
         """initdb and start a server on a free loopback port (PostgresUnavailable if impossible)."""
         bindir = bindir or find_bindir()
-        if bindir is None:
+        if bindir is None or not (bindir / "initdb").is_file():
             raise PostgresUnavailable(
                 "no PostgreSQL binaries (initdb, pg_ctl) found: install Debian's postgresql package "
                 f"(apt-get install postgresql) or set {BINDIR_ENV}"
