@@ -9,6 +9,12 @@ import citewise
 pytestmark = pytest.mark.unit
 
 EXPECTED = {
+    "Budget",
+    "ResearchResult",
+    "ResearchSettings",
+    "RunRecord",
+    "RunStatus",
+    "Verification",
     "AnswerPath",
     "AnswerProvenance",
     "AskOutcome",

@@ -38,10 +38,21 @@ from citewise.records import (
     Section,
     SectionKind,
 )
+from citewise.research.budget import Budget
+from citewise.research.context import ResearchResult
+from citewise.research.settings import ResearchSettings
+from citewise.store.runs import RunRecord, RunStatus
+from citewise.verify.service import Verification
 
 __version__ = "0.1.0"
 
 __all__ = [
+    "Budget",
+    "ResearchResult",
+    "ResearchSettings",
+    "RunRecord",
+    "RunStatus",
+    "Verification",
     "AnswerPath",
     "AnswerProvenance",
     "AskOutcome",

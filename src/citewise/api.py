@@ -10,11 +10,15 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import date, datetime
 from pathlib import Path
 from typing import Any
 
 from citewise.answer.result import AskResult, AskSettings
+from citewise.audit.export import export_run
 from citewise.config import resolve_store_url
+from citewise.cost import CostReport, cost_report
+from citewise.cost.prices import PriceTable, load_prices
 from citewise.eval.retrieval import RetrievalReport, evaluate, load_queries
 from citewise.evidence.plan import RetrievalPlan
 from citewise.ingest.pipeline import IngestOptions, ingest_paths, load_manifest
@@ -27,10 +31,16 @@ from citewise.records import (
     SearchHit,
     Section,
 )
+from citewise.research.configure import research_settings
+from citewise.research.context import ResearchResult
+from citewise.research.recorder import Progress
+from citewise.research.settings import ResearchSettings
 from citewise.review import PendingReview, apply_manifest, decide, pending
 from citewise.search import local
 from citewise.store.evidence import EvidenceStore, HashMismatch
 from citewise.store.runs import RunRecord, RunStore
+from citewise.verify.ledger import Judge
+from citewise.verify.service import Verification, review_claim, verify_run
 
 __all__ = ["Citewise"]
 
@@ -137,12 +147,64 @@ class Citewise:
         against the store."""
         return RetrievalPlan.from_values(self.store, **values)
 
+    def research(
+        self,
+        question: str,
+        settings: ResearchSettings | None = None,
+        progress: Progress | None = None,
+        **configure: Any,
+    ) -> ResearchResult:
+        """Run the research loop (see ``citewise research``); the run is recorded as it goes.
+
+        Without ``settings``, they come from the environment and ``configure`` (``search``,
+        ``extract``, ``planner_model``, ``writer_model``, ``no_model``, ``budget``, ``concurrent``):
+        with no keys, the local store and the deterministic components."""
+        from citewise.research.loop import research
+
+        if settings is not None:
+            return research(self.store, question, settings, progress)
+        with research_settings(self.store, **configure) as configured:
+            return research(self.store, question, configured, progress)
+
+    def resume(
+        self,
+        run_id: str,
+        settings: ResearchSettings | None = None,
+        progress: Progress | None = None,
+        **configure: Any,
+    ) -> ResearchResult:
+        """Continue a research run that stopped part-way, repeating no recorded call."""
+        from citewise.research.loop import resume
+
+        if settings is not None:
+            return resume(self.store, run_id, settings, progress)
+        with research_settings(self.store, **configure) as configured:
+            return resume(self.store, run_id, configured, progress)
+
+    def verify(self, run_id: str, judge: Judge | None = None, judge_name: str | None = None) -> Verification:
+        """Claim ledger, conflicts and acceptance of a run (see ``citewise verify``), recorded on the run."""
+        return verify_run(self.store, run_id, judge, judge_name)
+
+    def review_claim(self, run_id: str, claim_id: str, decision: str, *, reviewer: str, reason: str) -> Verification:
+        """A person's decision on one claim (who, why), then verification again."""
+        return review_claim(self.store, run_id, claim_id, decision, reviewer=reviewer, reason=reason)
+
+    def cost(self, prices: str | Path | PriceTable | None = None, since: date | datetime | None = None) -> CostReport:
+        """Cost by component and per accepted report (see ``citewise cost``); ``prices`` is a table or its
+        file (default: ``CITEWISE_PRICES``)."""
+        table = prices if isinstance(prices, PriceTable) else load_prices(Path(prices) if prices else None)
+        return cost_report(self.store, table, since)
+
+    def export(self, run_id: str, fmt: str = "md") -> str:
+        """A recorded run as ``md``, ``json`` or ``html`` text."""
+        return export_run(self.run(run_id), fmt)
+
     def runs(self, limit: int = 50) -> list[RunRecord]:
         """Recorded runs, newest first."""
         return RunStore(self.store).list(limit)
 
     def run(self, run_id: str) -> RunRecord:
-        """One recorded run with its steps."""
+        """One recorded run with its typed events."""
         return RunStore(self.store).get(run_id)
 
     # -- store -------------------------------------------------------------------------------

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import os
 import time
-from contextlib import ExitStack
 from typing import Annotated, Any
 
 import typer
@@ -14,7 +12,7 @@ from rich.text import Text
 
 from citewise.audit.events import Event, EventKind
 from citewise.cli.common import JsonOpt, StoreOpt, console, emit_json, err_console, handle_errors, open_api
-from citewise.errors import ConfigError, InputError
+from citewise.errors import InputError
 from citewise.research.state import ResearchState
 
 __all__ = ["research"]
@@ -35,62 +33,6 @@ _NOW = {
     EventKind.ROUND_ENDED: "next round",
     EventKind.REPORT_MADE: "done",
 }
-
-
-def _providers(api: Any, search: str | None, extract: str | None, stack: ExitStack) -> tuple[Any, Any]:
-    from citewise.providers.local import LocalExtractor, LocalSearch
-
-    chosen = search or ("tavily" if os.environ.get("TAVILY_API_KEY") else "local")
-    if chosen == "local":
-        if extract not in (None, "none", "local"):
-            raise InputError("--search local reads pages from the local store; use --extract local (or leave it out)")
-        return LocalSearch(api.store), LocalExtractor(api.store)
-    if chosen != "tavily":
-        raise InputError(f"unknown search provider {chosen!r}; valid: tavily, local")
-    from citewise.providers.tavily import TavilyConnection, TavilyExtract, TavilySearch
-
-    connection = stack.enter_context(TavilyConnection())
-    extractor: Any = TavilyExtract(connection=connection)
-    if extract == "none":
-        extractor = _NoExtraction()
-    elif extract not in (None, "tavily"):
-        raise InputError(f"unknown extractor {extract!r}; valid: tavily, none")
-    return TavilySearch(connection=connection), extractor
-
-
-class _NoExtraction:
-    """``--extract none``: no page is read, so no source exists (a snippet is never a read page)."""
-
-    name = "none"
-    options: dict[str, object] = {}
-
-    def extract(self, urls: Any) -> Any:
-        from datetime import UTC, datetime
-
-        from citewise.providers.base import ExtractFailure, ExtractResponse
-
-        failures = tuple(ExtractFailure(u, "extraction disabled (--extract none)") for u in urls)
-        return ExtractResponse((), failures, "none", datetime.now(UTC))
-
-    def close(self) -> None:
-        """Nothing to release."""
-
-
-def _models(planner: str | None, writer: str | None, no_model: bool) -> tuple[Any, str | None, str | None]:
-    if no_model:
-        return None, None, None
-    from citewise.llm import ChatClient, model_configured
-
-    planner = planner or os.environ.get("PLANNER_MODEL")
-    writer = writer or os.environ.get("WRITER_MODEL") or planner
-    planner = planner or writer
-    if not model_configured():
-        return None, None, None
-    if not planner:
-        raise ConfigError(
-            "a model key is set but no model is named: set PLANNER_MODEL and WRITER_MODEL (or pass --no-model)"
-        )
-    return ChatClient.from_env(), planner, writer
 
 
 @handle_errors
@@ -119,33 +61,31 @@ def research(
     With no keys it runs on the local evidence store with the deterministic planner and writer, and
     says so in the report."""
     from citewise.research.budget import Budget
+    from citewise.research.configure import research_settings
     from citewise.research.loop import research as run_research
     from citewise.research.loop import resume
-    from citewise.research.settings import ResearchSettings
 
     if (question is None) == (resume_run is None):
         raise InputError("give a QUESTION, or --resume RUN to continue a stopped run")
     budget = Budget(max_rounds=rounds, max_searches=searches, max_extractions=pages, max_tokens=max_tokens)
-    with ExitStack() as stack, open_api(store) as api:
-        search_provider, extractor = _providers(api, search, extract, stack)
-        client, planner, writer = _models(planner_model, writer_model, no_model)
-        if client is not None:
-            stack.callback(client.close)
-        settings = ResearchSettings(
-            search=search_provider,
-            extractor=extractor,
+    with (
+        open_api(store) as api,
+        research_settings(
+            api.store,
+            search=search,
+            extract=extract,
+            planner_model=planner_model,
+            writer_model=writer_model,
+            no_model=no_model,
             budget=budget,
-            client=client,
-            planner_model=planner,
-            writer_model=writer,
             concurrent=not sequential,
-        )
-        with _progress(json_out) as progress:
-            if resume_run:
-                result = resume(api.store, resume_run, settings, progress)
-            else:
-                assert question is not None
-                result = run_research(api.store, question, settings, progress)
+        ) as settings,_progress(json_out) as progress
+    ):
+        if resume_run:
+            result = resume(api.store, resume_run, settings, progress)
+        else:
+            assert question is not None
+            result = run_research(api.store, question, settings, progress)
     if json_out:
         emit_json(result)
         return
