@@ -80,6 +80,23 @@ def _postings(row: IndexRow) -> tuple[list[tuple[str, int, int, int, int]], tupl
     return postings, (row.rowid, sum(sum(c.values()) for c in fields))
 
 
+#: Refresh the planner's statistics when the index grew by more than this share since they were taken.
+ANALYZE_GROWTH = 0.2
+
+
+def _analyze_if_grown(conn: Connection, *, added: int) -> None:
+    """ANALYZE the index tables when their statistics are missing or stale.
+
+    Without statistics (a new store, a large ingest) the planner scans every posting instead of
+    the query terms' postings: 75 ms instead of 12 ms per search at twice the statute corpus.
+    Autovacuum would catch up, but only a minute or so later.
+    """
+    known = conn.execute(sa.text("SELECT reltuples FROM pg_class WHERE oid = 'index_sizes'::regclass")).scalar()
+    if added and (known is None or known <= 0 or added > ANALYZE_GROWTH * known):
+        conn.execute(sa.text("ANALYZE index_terms"))
+        conn.execute(sa.text("ANALYZE index_sizes"))
+
+
 class PostingsIndex:
     """BM25 over a postings table (PostgreSQL)."""
 
@@ -101,6 +118,7 @@ class PostingsIndex:
             with cursor.copy("COPY index_sizes (row_id, length) FROM STDIN") as copy:
                 for size in sizes:
                     copy.write_row(size)
+        _analyze_if_grown(conn, added=len(sizes))
         return len(sizes)
 
     def clear(self, conn: Connection) -> None:
