@@ -45,7 +45,7 @@ __all__ = [
 ]
 
 STORE_SETTING = "CITEWISE_STORE"
-_SETTING = f"{STORE_SETTING} (or --store)"
+_SETTING = f"from {STORE_SETTING} or --store"
 _FORMS = "a SQLite path, sqlite:///PATH or postgresql+psycopg://USER:PASSWORD@HOST:PORT/DATABASE"
 
 #: How long a SQLite writer waits for another writer's lock before giving up (seconds).
@@ -77,12 +77,16 @@ def _parse(url: str) -> sa.URL:
     try:
         parsed = sa.engine.make_url(url)
     except (sa.exc.ArgumentError, ValueError) as exc:
-        raise StoreError(f"{_SETTING} is not a database URL: {redact(url)!r}; expected {_FORMS}") from exc
+        raise StoreError(
+            f"the store setting {redact(url)!r} ({_SETTING}) is not a database URL; expected {_FORMS}"
+        ) from exc
     backend = parsed.get_backend_name()
     if backend in ("postgres", "postgresql") and "+" not in parsed.drivername:
         return parsed.set(drivername="postgresql+psycopg")
     if backend not in ("sqlite", "postgresql"):
-        raise StoreError(f"{_SETTING} names a {backend} database ({redact(url)}); citewise stores are {_FORMS}")
+        raise StoreError(
+            f"the store setting {redact(url)} ({_SETTING}) names a {backend} database; citewise stores are {_FORMS}"
+        )
     return parsed
 
 
@@ -182,8 +186,9 @@ def describe_error(exc: sa.exc.DBAPIError | sa.exc.SQLAlchemyError, url: str) ->
     text = first.lower()
     if "password authentication failed" in text or "no password supplied" in text:
         return f"cannot log in to {where}: {_quoted_user(first)}; fix the user or password in {STORE_SETTING}"
-    if "does not exist" in text and "database" in text:
-        return f"{where}: {first.split('FATAL:')[-1].strip()}; create it (createdb NAME) or fix {STORE_SETTING}"
+    missing = re.search(r'database "([^"]*)" does not exist', first)
+    if missing:
+        return f"{where}: {missing[0]}; create it (createdb {missing[1]}) or fix {STORE_SETTING}"
     if "connection refused" in text or "could not connect" in text or "timeout expired" in text:
         return f"cannot connect to {where}: no PostgreSQL server answers there; start it or fix {STORE_SETTING}"
     if "could not translate host name" in text or "name or service not known" in text:
