@@ -101,7 +101,7 @@ def test_the_main_job_gives_the_same_typed_records_on_sqlite_and_postgresql(
         assert web.last(Verified) is not None and "## Claim ledger" in job["exports"]["md"]
         assert job["cost"].runs == 3
         keyless = job["records"]["keyless"]
-        assert len(keyless.of(Verified)) == 2  # verified, then again after the claim review
+        assert len(keyless.of(Verified)) == 3  # at delivery, by verify, and again after the claim review
     for name in ("ask", "web", "keyless"):
         one, other = _events(on_sqlite["records"][name]), _events(on_postgres["records"][name])
         assert one == other, _diff(one, other)

@@ -47,7 +47,7 @@ from citewise.research.records import (
     StopReason,
 )
 from citewise.serial import SerialError, from_data, to_data
-from citewise.verify.records import Acceptance, Conflict, Decision, LedgerEntry
+from citewise.verify.records import Acceptance, Conflict, Decision, Finding, LedgerEntry
 
 __all__ = [
     "EVENT_TYPES",
@@ -280,6 +280,9 @@ class ModelCallStarted(Event):
     """The requested model id."""
     estimated_prompt_tokens: int
     """A conservative estimate of the prompt's tokens, from its characters."""
+    max_reply_tokens: int | None = None
+    """The reply cap sent with the call (lowered to what the token and money caps leave); None in
+    records made before caps were checked per call."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -428,6 +431,16 @@ class ReportMade(Event):
     """Prompt versions by purpose (None without models)."""
     queries: tuple[str, ...] = ()
     """Every query searched in the run (their dedupe keys)."""
+    verified: bool = False
+    """True when the body was verified claim by claim before delivery (then a :class:`Verified`
+    event follows); False for ``--no-verify`` and for runs recorded before verified delivery."""
+    removed: tuple[Finding, ...] = ()
+    """Claims taken out of the draft before delivery (unsupported, or citing no stored source)."""
+    marked: tuple[Finding, ...] = ()
+    """Claims kept but marked as unverified (``--unsupported mark``)."""
+    salvaged: bool = False
+    """True when no written draft survived and the deterministic writer composed the report from
+    verified quotes."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -6,6 +6,7 @@ import typer
 
 from citewise.cli import docs, eval, review, runs, store
 from citewise.cli.ask import ask
+from citewise.cli.common import EXIT_CODES_HELP
 from citewise.cli.cost import cost
 from citewise.cli.ingest import ingest
 from citewise.cli.research import research
@@ -23,8 +24,8 @@ app = typer.Typer(
 )
 app.command()(ingest)
 app.command()(search)
-app.command()(ask)
-app.command()(research)
+app.command(epilog=EXIT_CODES_HELP)(ask)
+app.command(epilog=EXIT_CODES_HELP)(research)
 app.command()(cost)
 app.command()(verify)
 app.add_typer(review.app, name="review")

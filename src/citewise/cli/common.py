@@ -14,11 +14,40 @@ from typing import Annotated, Any, TypeVar
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 
 from citewise.api import Citewise
 from citewise.errors import CitewiseError, UserError
 
-__all__ = ["JsonOpt", "StoreOpt", "console", "emit_json", "err_console", "handle_errors", "open_api", "to_jsonable"]
+__all__ = [
+    "EXIT_CODES_HELP",
+    "ExitCode",
+    "JsonOpt",
+    "StoreOpt",
+    "console",
+    "emit_json",
+    "err_console",
+    "handle_errors",
+    "open_api",
+    "to_jsonable",
+]
+
+
+class ExitCode(enum.IntEnum):
+    """What ``citewise research`` and ``citewise ask`` exit with, for scripts (README: Exit codes)."""
+
+    ACCEPTED = 0  #: a report (or answer) was delivered and accepted
+    RUN_ERROR = 1  #: the run failed (a provider or model error); its evidence is kept, research can resume
+    USER_ERROR = 2  #: bad input or configuration; nothing ran
+    NOT_ACCEPTED = 3  #: delivered, but not accepted (or not verified: --no-verify; a clarification; a handoff)
+    NO_EVIDENCE = 4  #: no usable evidence, so no answer was given
+    BUDGET_EXHAUSTED = 5  #: a budget ran out before any report could be delivered
+
+
+EXIT_CODES_HELP = (
+    "Exit codes: 0 accepted; 3 delivered but not accepted; 4 no evidence; 5 budget exhausted before a report; "
+    "2 user or configuration error; 1 run failed (evidence kept)."
+)
 
 console = Console(soft_wrap=False)
 err_console = Console(stderr=True)
@@ -40,8 +69,12 @@ def handle_errors(func: F) -> F:
         try:
             return func(*args, **kwargs)
         except CitewiseError as exc:
-            err_console.print(f"[bold red]error:[/] {exc}", highlight=False, markup=True)
-            raise typer.Exit(2 if isinstance(exc, UserError) else 1) from None
+            code = ExitCode.USER_ERROR if isinstance(exc, UserError) else ExitCode.RUN_ERROR
+            if kwargs.get("json_out"):  # --json always prints one complete object
+                error = {"kind": type(exc).__name__, "message": str(exc), "user_error": isinstance(exc, UserError)}
+                emit_json({"error": error, "exit_code": int(code)})
+            err_console.print(f"[bold red]error:[/] {escape(str(exc))}", highlight=False, markup=True)
+            raise typer.Exit(int(code)) from None
 
     return wrapper  # type: ignore[return-value]
 

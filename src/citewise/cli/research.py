@@ -11,9 +11,22 @@ from rich.markdown import Markdown
 from rich.text import Text
 
 from citewise.audit.events import Event, EventKind
-from citewise.cli.common import JsonOpt, StoreOpt, console, emit_json, err_console, handle_errors, open_api
+from citewise.cli.common import (
+    ExitCode,
+    JsonOpt,
+    StoreOpt,
+    console,
+    emit_json,
+    err_console,
+    handle_errors,
+    open_api,
+    to_jsonable,
+)
 from citewise.errors import InputError
+from citewise.research.context import ResearchResult
+from citewise.research.records import ReportStatus, StopReason
 from citewise.research.state import ResearchState
+from citewise.verify.records import UnsupportedAction
 
 __all__ = ["research"]
 
@@ -47,27 +60,49 @@ def research(
     planner_model: Annotated[str | None, typer.Option("--planner-model", help="Default: PLANNER_MODEL.")] = None,
     writer_model: Annotated[str | None, typer.Option("--writer-model", help="Default: WRITER_MODEL.")] = None,
     no_model: Annotated[bool, typer.Option("--no-model", help="Deterministic planner, reviewer and writer.")] = False,
-    rounds: Annotated[int, typer.Option("--rounds", help="Round budget.")] = 3,
-    searches: Annotated[int, typer.Option("--searches", help="Search-attempt budget.")] = 8,
-    pages: Annotated[int, typer.Option("--pages", help="Page-extraction budget.")] = 12,
-    max_tokens: Annotated[int | None, typer.Option("--max-tokens", help="Model token cap.")] = None,
+    rounds: Annotated[int | None, typer.Option("--rounds", help="Round budget (CITEWISE_MAX_ROUNDS; 3).")] = None,
+    searches: Annotated[
+        int | None, typer.Option("--searches", help="Search-attempt budget (CITEWISE_MAX_SEARCHES; 8).")
+    ] = None,
+    pages: Annotated[
+        int | None, typer.Option("--pages", help="Page-extraction budget (CITEWISE_MAX_PAGES; 12).")
+    ] = None,
+    max_tokens: Annotated[
+        int | None, typer.Option("--max-tokens", help="Model token cap, never crossed (CITEWISE_MAX_TOKENS).")
+    ] = None,
+    max_cost: Annotated[
+        float | None, typer.Option("--max-cost", help="Model money cap in USD, never crossed (CITEWISE_MAX_COST).")
+    ] = None,
+    prices: Annotated[
+        str | None, typer.Option("--prices", help="Price table for --max-cost (CITEWISE_PRICES; else built-in).")
+    ] = None,
     sequential: Annotated[bool, typer.Option("--sequential", help="No concurrent calls within a round.")] = False,
     resume_run: Annotated[str | None, typer.Option("--resume", help="Continue a run that stopped part-way.")] = None,
+    no_verify: Annotated[
+        bool, typer.Option("--no-verify", help="Deliver the draft without checking its claims (recorded).")
+    ] = False,
+    unsupported: Annotated[
+        str, typer.Option("--unsupported", help="remove (default) or mark factual claims verification did not support.")
+    ] = "remove",
     store: StoreOpt = None,
     json_out: JsonOpt = False,
 ) -> None:
-    """Plan, search, extract, review coverage, follow up on gaps, and write a cited report.
+    """Plan, search, extract, review coverage, follow up on gaps, and write a cited report whose every
+    claim is verified against the stored pages before you read it.
 
     With no keys it runs on the local evidence store with the deterministic planner and writer, and
     says so in the report."""
-    from citewise.research.budget import Budget
+    from citewise.research.budget import budget_from_env
     from citewise.research.configure import research_settings
     from citewise.research.loop import research as run_research
     from citewise.research.loop import resume
 
     if (question is None) == (resume_run is None):
         raise InputError("give a QUESTION, or --resume RUN to continue a stopped run")
-    budget = Budget(max_rounds=rounds, max_searches=searches, max_extractions=pages, max_tokens=max_tokens)
+    action = _unsupported_action(unsupported)
+    budget = budget_from_env(
+        max_rounds=rounds, max_searches=searches, max_extractions=pages, max_tokens=max_tokens, max_cost_usd=max_cost
+    )
     with (
         open_api(store) as api,
         research_settings(
@@ -78,23 +113,58 @@ def research(
             writer_model=writer_model,
             no_model=no_model,
             budget=budget,
+            prices=prices,
             concurrent=not sequential,
-        ) as settings,_progress(json_out) as progress
+            verify=not no_verify,
+            unsupported=action,
+        ) as settings,
+        _progress(json_out) as progress,
     ):
         if resume_run:
             result = resume(api.store, resume_run, settings, progress)
         else:
             assert question is not None
             result = run_research(api.store, question, settings, progress)
+    code = exit_code(result)
     if json_out:
-        emit_json(result)
-        return
-    console.print(Markdown(result.markdown))
-    console.print(
-        f"[dim]status: {result.status.value} · stopped: {result.stop_reason.value} · run: {result.run_id}[/]"
-    )
-    if result.status != "report":
-        raise typer.Exit(1)
+        emit_json({**to_jsonable(result), "exit_code": int(code)})
+    else:
+        console.print(Markdown(result.markdown))
+        verdict = "not verified" if result.acceptance is None else (
+            "accepted" if result.acceptance.accepted else "not accepted"
+        )
+        console.print(
+            f"[dim]status: {result.status.value} · {verdict} · stopped: {result.stop_reason.value}"
+            f" · run: {result.run_id}[/]"
+        )
+    if code is not ExitCode.ACCEPTED:
+        raise typer.Exit(int(code))
+
+
+_BUDGET_STOPS = {
+    StopReason.ROUNDS_EXHAUSTED,
+    StopReason.SEARCHES_EXHAUSTED,
+    StopReason.EXTRACTIONS_EXHAUSTED,
+    StopReason.TOKENS_EXHAUSTED,
+    StopReason.COST_EXHAUSTED,
+}
+
+
+def exit_code(result: ResearchResult) -> ExitCode:
+    """The exit code of a research run (see :class:`~citewise.cli.common.ExitCode`)."""
+    if result.status is ReportStatus.NO_EVIDENCE:
+        return ExitCode.BUDGET_EXHAUSTED if result.stop_reason in _BUDGET_STOPS else ExitCode.NO_EVIDENCE
+    if result.acceptance is not None and result.acceptance.accepted:
+        return ExitCode.ACCEPTED
+    return ExitCode.NOT_ACCEPTED
+
+
+def _unsupported_action(value: str) -> UnsupportedAction:
+    try:
+        return UnsupportedAction(value)
+    except ValueError:
+        valid = ", ".join(a.value for a in UnsupportedAction)
+        raise InputError(f"--unsupported must be one of: {valid} (got {value!r})") from None
 
 
 class _progress:
@@ -121,7 +191,7 @@ class _progress:
         line = (
             f"{elapsed:5.0f} s · round {state.round or 0} · searches {u.searches}/{b.max_searches}"
             f" · pages {u.extractions}/{b.max_extractions} · sources {len(state.collection.sources)}"
-            f" · tokens {u.tokens} · {_NOW[event.kind]}"
+            f" · tokens {u.tokens}{f'/{b.max_tokens}' if b.max_tokens else ''} · {_NOW[event.kind]}"
         )
         if self.live is not None:
             self.live.update(Text(line))

@@ -13,18 +13,21 @@ deterministic planner, reviewer and writer otherwise. Connections are closed on 
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import ExitStack, contextmanager
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any
 
 from citewise.errors import ConfigError, InputError
 from citewise.providers.base import ExtractFailure, ExtractResponse
-from citewise.research.budget import Budget
+from citewise.cost.prices import PriceTable, load_prices
+from citewise.research.budget import Budget, budget_from_env
 from citewise.research.settings import ResearchSettings
 from citewise.store.evidence import EvidenceStore
+from citewise.verify.records import UnsupportedAction
 
-__all__ = ["NoExtraction", "research_settings"]
+__all__ = ["NoExtraction", "priced_models", "research_settings"]
 
 
 class NoExtraction:
@@ -79,6 +82,24 @@ def _models(planner: str | None, writer: str | None, no_model: bool) -> tuple[An
     return ChatClient.from_env(), planner, writer
 
 
+def priced_models(
+    budget: Budget, prices: str | Path | PriceTable | None, models: Iterable[str | None]
+) -> PriceTable | None:
+    """The price table a money cap is kept with (None without a cap): ``prices`` or its file, else
+    ``CITEWISE_PRICES``, else the built-in table. A model it cannot price is a :class:`ConfigError`:
+    the cap could not be kept, so nothing starts."""
+    if budget.max_cost_usd is None:
+        return prices if isinstance(prices, PriceTable) else None
+    table = prices if isinstance(prices, PriceTable) else load_prices(prices)
+    missing = sorted({m for m in models if m and table.model(m) is None})
+    if missing:
+        raise ConfigError(
+            f"--max-cost cannot be kept: {', '.join(repr(m) for m in missing)} not in the price table "
+            f"({table.origin}); add {'it' if len(missing) == 1 else 'them'} to a table passed with --prices"
+        )
+    return table
+
+
 @contextmanager
 def research_settings(
     store: EvidenceStore,
@@ -90,19 +111,32 @@ def research_settings(
     no_model: bool = False,
     budget: Budget | None = None,
     concurrent: bool = True,
+    prices: str | Path | PriceTable | None = None,
+    verify: bool = True,
+    unsupported: UnsupportedAction = UnsupportedAction.REMOVE,
 ) -> Iterator[ResearchSettings]:
-    """Settings for one or more research runs, with their connections open while inside."""
+    """Settings for one or more research runs, with their connections open while inside.
+
+    Without ``budget``, the budget comes from ``CITEWISE_MAX_*`` (:func:`budget_from_env`). A money
+    cap is priced from ``prices`` (a table or its file; default ``CITEWISE_PRICES``, else the built-in
+    table); a planner or writer model the table cannot price refuses to start, since the cap could not
+    be kept."""
+    budget = budget or budget_from_env()
     with ExitStack() as stack:
-        search_provider, extractor = _providers(store, search, extract, stack)
         client, planner, writer = _models(planner_model, writer_model, no_model)
         if client is not None:
             stack.callback(client.close)
+        table = priced_models(budget, prices, (planner, writer) if client is not None else ())
+        search_provider, extractor = _providers(store, search, extract, stack)
         yield ResearchSettings(
             search=search_provider,
             extractor=extractor,
-            budget=budget or Budget(),
+            budget=budget,
+            prices=table,
             client=client,
             planner_model=planner,
             writer_model=writer,
             concurrent=concurrent,
+            verify=verify,
+            unsupported=unsupported,
         )

@@ -17,6 +17,7 @@ from citewise.research.records import (
 )
 from citewise.research.settings import ResearchSettings
 from citewise.research.state import ResearchState
+from citewise.verify.records import Acceptance, Finding
 
 __all__ = ["ResearchResult", "ResearchRun"]
 
@@ -84,4 +85,9 @@ class ResearchResult:
     problems: tuple[str, ...] = ()
     """Why the report was rejected, or what was removed from it (unknown ids, foreign URLs)."""
     body: str | None = None
-    """The validated report body (the final draft after citewise's checks); None when rejected."""
+    """The delivered body: the final draft after citewise's checks, verified claim by claim; None
+    when there is no evidence."""
+    acceptance: Acceptance | None = None
+    """The acceptance decision on the delivered body (None with ``--no-verify``)."""
+    removed: tuple[Finding, ...] = ()
+    """Claims taken out before delivery, with the reason."""

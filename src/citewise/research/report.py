@@ -7,13 +7,16 @@ was made. A rejected or evidence-less run says so instead of showing an unground
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from citewise.research.records import Draft, ReportStatus, StopReason
-from citewise.research.writer import gaps_section, sources_section
+from citewise.research.records import ReportStatus, Source, StopReason
+from citewise.research.writer import cited_ids, gaps_section, sources_section
+from citewise.verify.records import Decision, Finding
 
 if TYPE_CHECKING:
     from citewise.research.context import ResearchRun
+    from citewise.research.deliver import Delivered
 
 __all__ = ["render_report"]
 
@@ -29,44 +32,88 @@ _STOPS = {
 }
 
 
-def render_report(
-    run: ResearchRun, final: Draft | None, status: ReportStatus, stop: StopReason, problems: list[str]
-) -> str:
-    """The report a reader gets for this run."""
+def render_report(run: ResearchRun, delivered: Delivered, stop: StopReason, problems: list[str]) -> str:
+    """The report a reader gets for this run: the verification decision first, then the verified
+    body, the gaps (with what was removed before delivery), the sources and how it was made."""
     state = run.state
     parts = [f"# {run.question}", ""]
-    if status is ReportStatus.NO_EVIDENCE:
+    if delivered.status is ReportStatus.NO_EVIDENCE or delivered.body is None:
         parts += [
-            "**No evidence.** citewise could not obtain usable page content for this question, so it",
-            "gives no answer rather than an ungrounded one.",
-            "",
-        ]
-    elif final is None:
-        parts += [
-            "**Report rejected.** The draft's citations could not be validated against citewise's stored",
-            "sources, so no report text is shown:",
+            "**No evidence.** citewise could not obtain usable page content (or a verified quote) for this",
+            "question, so it gives no answer rather than an ungrounded one.",
             "",
             *[f"- {p}" for p in problems],
             "",
         ]
     else:
-        parts += [final.markdown.strip(), ""]
+        parts += [*_verdict(delivered), "", *_flags(state.collection.sources)]
+        parts += [delivered.body.strip(), ""]
     if state.reviews:
         parts += [gaps_section(state.reviews[-1]).strip(), ""]
-    cited = final.source_ids if final is not None else ()
+    if delivered.removed:
+        parts += ["### Removed before delivery", "", *[_removed(f) for f in delivered.removed], ""]
+    cited = cited_ids(delivered.body or "")
     if state.collection.sources:
         parts += [sources_section(state.collection.sources, cited).strip(), ""]
+    parts += ["---", _made_by(run, delivered, stop)]
+    return "\n".join(parts).rstrip() + "\n"
+
+
+def _verdict(delivered: Delivered) -> list[str]:
+    delivery = delivered.delivery
+    if delivery is None:
+        return ["**Not verified.** Verification was switched off for this run (`--no-verify`): no claim of "
+                "this report was checked against the stored pages."]
+    acceptance = delivery.acceptance
+    counts = acceptance.counts
+    summary = (
+        f"{sum(counts.values())} claims checked against the stored page text: "
+        f"{counts.get(Decision.SUPPORTED.value, 0)} supported, "
+        f"{counts.get(Decision.UNREVIEWED.value, 0)} labelled as inference or recommendation"
+        + (f", {len(delivered.removed)} removed before delivery" if delivered.removed else "")
+        + (f", {len(delivery.marked)} marked unverified" if delivery.marked else "")
+        + "."
+    )
+    head = "**Accepted**" if acceptance.accepted else "**Not accepted**"
+    lines = [f"{head} ({acceptance.verifier_version}): " + "; ".join(acceptance.reasons) + ".", "", summary]
+    if delivered.salvaged:
+        lines += ["", "The written draft did not survive verification; this report is composed from verified "
+                  "quotes by the deterministic writer."]
+    return lines
+
+
+def _flags(sources: Sequence[Source]) -> list[str]:
+    flagged = [s for s in sources if s.injection_flags]
+    if not flagged:
+        return []
+    lines = [
+        f"> **Warning:** [{s.source_id}] contains text that reads like instructions to an AI "
+        f"({', '.join(s.injection_flags)}); it was treated as data, never followed."
+        for s in flagged
+    ]
+    return [*lines, ""]
+
+
+def _removed(finding: Finding) -> str:
+    sentence = " ".join(finding.sentence.split())
+    return f"- “{sentence}” — {finding.decision.value}: {' '.join(finding.reason.split())}"
+
+
+def _made_by(run: ResearchRun, delivered: Delivered, stop: StopReason) -> str:
+    settings = run.settings
     made_by = (
         "deterministic planner, reviewer and writer (no model key)"
-        if not run.settings.uses_models
-        else (f"planner {run.settings.planner_model}, writer {run.settings.writer_model}")
+        if not settings.uses_models
+        else f"planner {settings.planner_model}, writer {settings.writer_model}"
     )
     usage = run.usage_summary()
-    parts += [
-        "---",
-        f"*Made by citewise with {made_by}; search: {getattr(run.settings.search, 'name', '?')}. "
+    checked = (
+        "Every claim was verified against the stored page text before delivery."
+        if delivered.delivery is not None
+        else "This report was not verified."
+    )
+    return (
+        f"*Made by citewise with {made_by}; search: {getattr(settings.search, 'name', '?')}. "
         f"Stopped because {_STOPS[stop]}. Used {usage.rounds} rounds, {usage.searches} searches, "
-        f"{usage.extractions} page extractions. Run {run.run_id}. This report has not been through "
-        f"verification and acceptance.*",
-    ]
-    return "\n".join(parts).rstrip() + "\n"
+        f"{usage.extractions} page extractions. Run {run.run_id}. {checked}*"
+    )

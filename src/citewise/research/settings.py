@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from citewise.research.budget import Budget
+from citewise.verify.records import UnsupportedAction
 
 __all__ = ["ResearchSettings"]
 
@@ -20,7 +21,9 @@ class ResearchSettings:
     extractor: Any
     """An :class:`~citewise.providers.base.Extractor`."""
     budget: Budget = field(default_factory=Budget)
-    """Hard limits (rounds, searches, page extractions, optional tokens)."""
+    """Hard limits (rounds, searches, page extractions, optional tokens and money)."""
+    prices: Any = None
+    """The :class:`~citewise.cost.prices.PriceTable` a money cap is priced from (needed with one)."""
     client: Any = None
     """A :class:`citewise.llm.ChatClient`, or None: deterministic planning, review and writing."""
     planner_model: str | None = None
@@ -33,6 +36,10 @@ class ResearchSettings:
     """New pages tried per query, so later queries keep budget."""
     sleep: Any = time.sleep
     """How the loop waits before a bounded retry (injectable for tests)."""
+    verify: bool = True
+    """Verify the final draft claim by claim before it is delivered (``--no-verify``: the record says so)."""
+    unsupported: UnsupportedAction = UnsupportedAction.REMOVE
+    """What happens to a factual claim verification did not support: removed, or marked inline."""
 
     @property
     def uses_models(self) -> bool:
@@ -53,6 +60,7 @@ class ResearchSettings:
                 "max_searches": self.budget.max_searches,
                 "max_extractions": self.budget.max_extractions,
                 "max_tokens": self.budget.max_tokens,
+                "max_cost_usd": self.budget.max_cost_usd,
                 "excerpt_chars": self.budget.excerpt_chars,
             },
             "concurrent": self.concurrent,

@@ -1,10 +1,14 @@
 """The steps of the loop that talk to a planner or writer (model or deterministic), and the final
-report. Each model call is recorded before it is sent (with an estimate of its prompt) and after it
-returns (with its usage), so a call cut off by a crash still counts in the budget and the cost."""
+report. Each model call is checked against the token and money caps and recorded just before it is
+sent (with a high estimate of its prompt and the reply cap it is sent with) and after it returns
+(with its usage), so a run never ends above a cap and a call cut off by a crash still counts in the
+budget and the cost."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
+from decimal import Decimal
 from typing import TypeVar
 
 from citewise.audit.events import (
@@ -14,16 +18,19 @@ from citewise.audit.events import (
     ModelRetried,
     RepairAsked,
     ReportMade,
+    Verified,
 )
-from citewise.llm import ModelError, ModelRateLimited
+from citewise.llm import ModelError, ModelRateLimited, ModelTruncated, PendingRequest
 from citewise.research import planner as planning
 from citewise.research import prompts
 from citewise.research import review as reviewing
 from citewise.research import writer as writing
 from citewise.research.budget import BudgetExhausted
 from citewise.research.context import ResearchResult, ResearchRun
+from citewise.research.deliver import Delivered, deliver_report
 from citewise.research.records import CoverageReview, Draft, ReportStatus, ResearchPlan, StopReason
 from citewise.research.report import render_report
+from citewise.research.revise import REVISE_PROMPT_VERSION
 
 __all__ = ["draft", "finish", "make_plan", "review"]
 
@@ -31,8 +38,12 @@ T = TypeVar("T")
 
 
 def _model_call(run: ResearchRun, purpose: str, model: str, call: Callable[[], T]) -> T:
-    """Make one model call, inside the token budget, with one bounded retry for transient failures
-    (rate limit, server error, timeout); every call is recorded with its usage, failed ones too."""
+    """Make one model call inside the budget, with one bounded retry for transient failures (rate
+    limit, server error, timeout); every call is recorded with its usage, failed ones too.
+
+    The token and money caps are checked just before each request goes out (:class:`_Admission`),
+    with a high estimate of the request: a call that would cross a cap is not made
+    (:class:`BudgetExhausted`), and one that fits only with a smaller reply cap is sent with it."""
     usage = run.state.usage
     if usage.tokens_exhausted():
         raise BudgetExhausted("tokens", usage.tokens, usage.budget.max_tokens or 0)
@@ -47,23 +58,55 @@ def _model_call(run: ResearchRun, purpose: str, model: str, call: Callable[[], T
         return _recorded(run, purpose, model, call)
 
 
-def estimated_prompt_tokens(run: ResearchRun) -> int:
-    """A conservative estimate of a call's prompt tokens: every excerpt and the question, at two
-    characters a token (Korean text runs close to one), plus the instructions."""
-    chars = len(run.question) + sum(len(s.content) for s in run.state.collection.sources)
-    return chars // 2 + 1500
+@dataclass
+class _Admission:
+    """Before each request of one model call: check the caps (:meth:`BudgetUsage.admit
+    <citewise.research.budget.BudgetUsage.admit>`) with the request's estimated prompt and reply cap,
+    lower the reply cap to what they leave, and record the call's start."""
+
+    run: ResearchRun
+    purpose: str
+    lowered_by: str | None = None
+    """``tokens`` or ``cost`` when a cap lowered the reply cap of the last request."""
+    sent: int = 0
+    """Requests let through."""
+
+    def __call__(self, request: PendingRequest) -> int:
+        estimate = request.estimated_prompt_tokens
+        admitted = self.run.state.usage.admit(
+            request.model,
+            prompt_tokens=estimate,
+            max_reply=request.max_completion_tokens,
+            prices=self.run.settings.prices,
+        )
+        self.lowered_by = admitted.limited_by
+        self.run.record(ModelCallStarted(self.purpose, request.model, estimate, admitted.max_reply))
+        self.sent += 1
+        return admitted.max_reply
 
 
 def _recorded(run: ResearchRun, purpose: str, model: str, call: Callable[[], T]) -> T:
+    admission = _Admission(run, purpose)
+    try:
+        return _sent(run, purpose, model, call, admission)
+    except Exception as exc:
+        # A reply cut off at a cap-lowered reply cap used what the cap left: the cap is reached.
+        if admission.lowered_by is not None and _cut_off(exc):
+            raise _cap_reached(run, admission.lowered_by) from exc
+        raise
+
+
+def _sent(run: ResearchRun, purpose: str, model: str, call: Callable[[], T], admission: _Admission) -> T:
     client = run.settings.client
     seen = len(client.calls)
-    run.record(ModelCallStarted(purpose, model, estimated_prompt_tokens(run)))
     try:
-        return call()
+        with client.admitting(admission):
+            return call()
     finally:
-        if len(client.calls) == seen:  # failed before the client could record the call
+        records = client.calls[seen:]
+        for _ in range(admission.sent - len(records)):  # let through, but failed before the client recorded it
             run.record(ModelCallEnded(purpose, model, None, "not_answered"))
-        for record in client.calls[seen:]:
+        for record in records:
             usage = record.usage
             run.record(
                 ModelCallEnded(
@@ -77,6 +120,23 @@ def _recorded(run: ResearchRun, purpose: str, model: str, call: Callable[[], T])
                     latency_s=record.latency_s,
                 )
             )
+
+
+def _cut_off(exc: BaseException) -> bool:
+    """Whether ``exc`` (or what it was raised from) is a reply cut off at its reply cap."""
+    seen: BaseException | None = exc
+    while seen is not None:
+        if isinstance(seen, ModelTruncated):
+            return True
+        seen = seen.__cause__
+    return False
+
+
+def _cap_reached(run: ResearchRun, kind: str) -> BudgetExhausted:
+    usage, budget = run.state.usage, run.state.usage.budget
+    if kind == "cost" and run.settings.prices is not None:
+        return BudgetExhausted("cost", usage.spent_usd(run.settings.prices), Decimal(str(budget.max_cost_usd)))
+    return BudgetExhausted("tokens", usage.tokens, budget.max_tokens or 0)
 
 
 def make_plan(run: ResearchRun) -> ResearchPlan:
@@ -133,7 +193,8 @@ def draft(run: ResearchRun, round_no: int, coverage: CoverageReview) -> Draft:
 
 
 def _final_draft(run: ResearchRun) -> tuple[Draft | None, list[str], list[str]]:
-    """The last draft after URL stripping and citation validation, with one repair if needed."""
+    """The last draft after URL stripping and citation validation, with one repair if needed; the
+    draft comes back even when its citations still fail (delivery salvages what it can)."""
     state = run.state
     if not state.drafts:
         return None, ["no draft was composed"], []
@@ -147,59 +208,77 @@ def _final_draft(run: ResearchRun) -> tuple[Draft | None, list[str], list[str]]:
     if run.settings.uses_models and not state.usage.tokens_exhausted():
         run.record(RepairAsked(tuple(problems)))
         model = run.settings.writer_model or ""
-        repaired = _model_call(
-            run,
-            "repair",
-            model,
-            lambda: writing.repair_with_model(
-                run.settings.client, model, run.question, plan, sources, state.reviews[-1], checked.draft, problems
-            ),
-        )
+        try:
+            repaired = _model_call(
+                run,
+                "repair",
+                model,
+                lambda: writing.repair_with_model(
+                    run.settings.client, model, run.question, plan, sources, state.reviews[-1], checked.draft, problems
+                ),
+            )
+        except BudgetExhausted as exhausted:  # the repair would cross a cap: not made
+            return checked.draft, [*problems, f"citations not repaired: {exhausted}"], removed
         again = writing.check_draft(repaired, sources)
         removed += list(again.removed_urls)
-        if again.ok:
-            run.record(DraftMade(again.draft))
-            return again.draft, [], removed
-        problems = list(again.problems)
-    return None, problems, removed
+        run.record(DraftMade(again.draft))
+        return again.draft, list(again.problems), removed
+    return checked.draft, problems, removed
 
 
 def finish(run: ResearchRun, stop: StopReason) -> ResearchResult:
-    """Assemble the report from citewise's own records and record what was delivered."""
+    """Deliver the report — salvaged, verified and revised once (:mod:`citewise.research.deliver`) —
+    from citewise's own records, and record what was delivered."""
     state = run.state
+    removed_urls: list[str] = []
+    problems: list[str] = []
     if not state.collection.sources:
         # The stop reason stays the one that ended the loop (e.g. searches_exhausted): the status
         # already says there is no evidence.
-        final: Draft | None = None
-        problems: list[str] = ["no usable page content was obtained"]
-        removed: list[str] = []
-        status = ReportStatus.NO_EVIDENCE
+        delivered = Delivered(ReportStatus.NO_EVIDENCE, None, None)
+        problems = ["no usable page content was obtained"]
     else:
-        final, problems, removed = _final_draft(run)
-        status = ReportStatus.REPORT if final is not None else ReportStatus.REJECTED
-    markdown = render_report(run, final, status, stop, problems)
-    all_problems = tuple(problems + [f"removed URL not from citewise's records: {u}" for u in removed])
+        final, problems, removed_urls = _final_draft(run)
+        delivered = deliver_report(run, final, _model_call)
+        if delivered.status is ReportStatus.NO_EVIDENCE:
+            problems = [*problems, "no verified quote exists to compose a report from"]
+    markdown = render_report(run, delivered, stop, problems)
+    all_problems = tuple(problems + [f"removed URL not from citewise's records: {u}" for u in removed_urls])
     usage = run.usage_summary()
     uses_models = run.settings.uses_models
+    verification = delivered.delivery
     run.record(
         ReportMade(
-            status=status,
+            status=delivered.status,
             stop_reason=stop,
             markdown=markdown,
-            body=final.markdown if final is not None else None,
+            body=delivered.body,
             problems=all_problems,
             usage=usage,
-            path="model" if uses_models else "deterministic",
+            path="deterministic" if (delivered.salvaged or not uses_models) else "model",
             planner=_plan(run).planner,
-            writer=(run.settings.writer_model or "") if uses_models else "deterministic",
+            writer=(run.settings.writer_model or "") if uses_models and not delivered.salvaged else "deterministic",
             prompt_versions=_prompt_versions() if uses_models else None,
             queries=tuple(sorted(state.collection.tried_queries)),
+            verified=verification is not None,
+            removed=delivered.removed,
+            marked=verification.marked if verification is not None else (),
+            salvaged=delivered.salvaged,
         )
     )
+    if verification is not None:
+        run.record(
+            Verified(
+                verification.acceptance.verifier_version,
+                verification.entries,
+                verification.conflicts,
+                verification.acceptance,
+            )
+        )
     return ResearchResult(
         run_id=run.run_id,
         question=run.question,
-        status=status,
+        status=delivered.status,
         stop_reason=stop,
         markdown=markdown,
         plan=_plan(run),
@@ -208,7 +287,9 @@ def finish(run: ResearchRun, stop: StopReason) -> ResearchResult:
         drafts=tuple(state.drafts),
         usage=usage,
         problems=all_problems,
-        body=final.markdown if final is not None else None,
+        body=delivered.body,
+        acceptance=verification.acceptance if verification is not None else None,
+        removed=delivered.removed,
     )
 
 
@@ -217,4 +298,5 @@ def _prompt_versions() -> dict[str, str]:
         "plan": prompts.PLAN_PROMPT_VERSION,
         "review": prompts.REVIEW_PROMPT_VERSION,
         "write": prompts.WRITE_PROMPT_VERSION,
+        "revise": REVISE_PROMPT_VERSION,
     }

@@ -255,13 +255,13 @@ def _with_legacy_run_data(conn: Connection, row: RowMapping, events: list[Record
 def _merged(
     events: list[RecordedEvent], extra: Iterable[tuple[datetime | None, Event]], row: RowMapping
 ) -> list[RecordedEvent]:
+    """Stored events and a legacy run's row-level events in time order (numbered again in that order:
+    a legacy run's verifications came after its steps, and events appended since come after them)."""
     end = datetime.fromisoformat(row["finished_at"] or row["created_at"])
-    seq = max((e.seq for e in events), default=0)
-    out = list(events)
-    for at, event in sorted(extra, key=lambda pair: (pair[0] or end)):
-        seq += 1
-        out.append(RecordedEvent(seq, at or end, event))
-    return out
+    timed = [(e.at, 0, i, e.event) for i, e in enumerate(events)]
+    timed += [(_utc(at or end), 1, i, event) for i, (at, event) in enumerate(extra)]
+    ordered = sorted(timed, key=lambda item: (_utc(item[0]), item[1], item[2]))
+    return [RecordedEvent(seq, at, event) for seq, (at, _, _, event) in enumerate(ordered, start=1)]
 
 
 def _utc(moment: datetime) -> datetime:

@@ -20,24 +20,39 @@ from citewise.research.records import ReportStatus
 from citewise.store.runs import RunRecord
 from citewise.verify.records import Acceptance, ClaimKind, Decision, LedgerEntry
 
-__all__ = ["VERIFIER_VERSION", "decide_acceptance"]
+__all__ = ["VERIFIER_VERSION", "decide_acceptance", "delivered_answer"]
 
 VERIFIER_VERSION = "verify-1"
 
 _ANSWERED = {"model_answer_accepted", "deterministic_evidence_fallback"}
 
 
-def decide_acceptance(
-    record: RunRecord, entries: Sequence[LedgerEntry], unresolved_conflicts: int, decided_by: str = "citewise"
-) -> Acceptance:
-    """Accept or reject the run's report, with every reason."""
-    reasons: list[str] = []
-    report = record.last(ReportMade)
-    if record.kind == "research" and (report is None or report.status is not ReportStatus.REPORT):
-        reasons.append(f"no validated report (status {report.status.value if report else 'none'})")
+def delivered_answer(record: RunRecord) -> tuple[bool, str]:
+    """Whether the run delivered an answer to verify, and what it ended in."""
+    if record.kind == "research":
+        report = record.last(ReportMade)
+        status = report.status.value if report else "none"
+        return report is not None and report.status is ReportStatus.REPORT, status
     answer = record.last(AnswerGiven)
-    if record.kind == "ask" and (answer is None or answer.outcome.value not in _ANSWERED):
-        reasons.append(f"the ask ended in {answer.outcome.value if answer else record.outcome}, not an answer")
+    outcome = answer.outcome.value if answer else str(record.outcome)
+    return answer is not None and outcome in _ANSWERED, outcome
+
+
+def decide_acceptance(
+    kind: str,
+    answered: bool,
+    entries: Sequence[LedgerEntry],
+    unresolved_conflicts: int,
+    decided_by: str = "citewise",
+    ended_in: str = "",
+) -> Acceptance:
+    """Accept or reject a report (``kind`` research or ask; ``answered`` False when no validated report
+    or answer was delivered, ``ended_in`` saying what it ended in instead), with every reason."""
+    reasons: list[str] = []
+    if kind == "research" and not answered:
+        reasons.append(f"no validated report (status {ended_in or 'none'})")
+    if kind == "ask" and not answered:
+        reasons.append(f"the ask ended in {ended_in or 'no answer'}, not an answer")
     facts = [e for e in entries if e.claim.kind is ClaimKind.FACT]
     if not facts and not reasons:
         reasons.append("the report makes no factual claim that could be verified")

@@ -9,7 +9,9 @@
 * **Sentences** come from :func:`citewise.answer.validate.split_answer_sentences` (full stops in
   numbers, dates and abbreviations do not end a sentence; citation markers stay with the sentence
   they close). ``[S#]`` and ``[E#]`` markers, also grouped as ``[S1, S2]``, become the cited ids of
-  every claim of the sentence and are removed from the claim text.
+  every claim of the sentence and are removed from the claim text. A sentence citation ``[S1.3]``
+  (the third sentence of ``S1``'s excerpt) cites the source ``S1`` and is kept as the claim's
+  ``cited_sentences``, so the ledger checks the claim against exactly that sentence.
 * **Atomic claims.** A compound sentence is split at a clause boundary — ``", and"``, ``"; "``,
   ``" while "``, ``"whereas"``, ``", but"``, Korean ``반면``, ``그리고`` and a predicate ending in
   ``-고``/``-며`` (``2년이고``, ``증가했으며``) — only when *each side* has its own figure or its own
@@ -31,11 +33,25 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Iterator
+from dataclasses import dataclass
 
 from citewise.answer.validate import split_answer_sentences
 from citewise.verify.records import Claim, ClaimKind, ClaimScope
 
-__all__ = ["CONDITION_WORDS", "claim_kind", "claim_scope", "extract_claims", "split_compound"]
+__all__ = [
+    "CONDITION_WORDS",
+    "PARAGRAPH_MARKS",
+    "ClaimLine",
+    "ClaimSentence",
+    "claim_kind",
+    "claim_lines",
+    "claim_scope",
+    "extract_claims",
+    "split_compound",
+]
+
+PARAGRAPH_MARKS = re.compile("[\u2460-\u2473\u3251-\u325f\u32b1-\u32bf]")
+"""Circled numbers (①, ②, ...): statute paragraph markers, never quantities or parts of a name."""
 
 # -- Markdown to sentences --------------------------------------------------------------------------
 
@@ -50,17 +66,41 @@ _FENCE = re.compile(r"^\s*(```|~~~)")
 _TABLE = re.compile(r"^\s*\|")
 _LINK = re.compile(r"\[([^\]]+)\]\((?:[^)\s]+)\)")
 _EMPHASIS = re.compile(r"(\*\*|__|\*|`)")
-_CITATION = re.compile(r"\[\s*([SE]\d+(?:\s*[,;]\s*[SE]\d+)*)\s*\]")
-_ID = re.compile(r"[SE]\d+")
+# [S1], [E2], [S1, S2] and sentence citations, [S1.3] (the third sentence of S1's excerpt).
+_CITATION = re.compile(r"\[\s*([SE]\d+(?:\.\d+)?(?:\s*[,;]\s*[SE]\d+(?:\.\d+)?)*)\s*\]")
+_ID = re.compile(r"[SE]\d+(?:\.\d+)?")
 _PLACEHOLDER = re.compile(r"\[E(\d+)\]")
 _PLACEHOLDER_BASE = 900_000  # placeholder ids far above any real evidence id
 
 
-def _report_lines(markdown: str) -> Iterator[str]:
-    """The lines of the report that carry the writer's claims, Markdown decoration removed."""
+@dataclass(frozen=True, slots=True)
+class ClaimSentence:
+    """One sentence of a report line and the atomic claims it makes."""
+
+    raw: str
+    """The sentence as written in the (decoration-free) line, citation markers included."""
+    claims: tuple[Claim, ...]
+    """Its claims, in order (none for a sentence without words)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ClaimLine:
+    """A line of the report that carries the writer's claims."""
+
+    index: int
+    """Its 0-based line number in the Markdown."""
+    prefix: str
+    """The list marker it started with (``- ``, ``1. ``), or ``""``."""
+    sentences: tuple[ClaimSentence, ...]
+    """Its sentences."""
+
+
+def _report_lines(markdown: str) -> Iterator[tuple[int, str, str]]:
+    """``(index, list marker, text)`` of each line that carries the writer's claims, Markdown
+    decoration removed."""
     skipping = False
     fenced = False
-    for raw in markdown.splitlines():
+    for index, raw in enumerate(markdown.splitlines()):
         if _FENCE.match(raw):
             fenced = not fenced
             continue
@@ -72,22 +112,29 @@ def _report_lines(markdown: str) -> Iterator[str]:
             continue
         if skipping or _TABLE.match(raw) or not raw.strip():
             continue
+        bullet = _BULLET.match(raw)
         line = _BULLET.sub("", raw, count=1)
         line = _LINK.sub(r"\1", line)
-        yield _EMPHASIS.sub("", line).strip()
+        yield index, (bullet.group(0).lstrip() if bullet else ""), _EMPHASIS.sub("", line).strip()
 
 
-def _sentences(line: str) -> list[tuple[str, tuple[str, ...]]]:
-    """``(sentence without markers, cited ids)`` for each sentence of one line."""
+def _sentences(line: str) -> list[tuple[str, tuple[str, ...], str]]:
+    """``(sentence without markers, cited ids, sentence with markers)`` for each sentence of a line."""
     # The splitter knows [E#] markers only: every marker becomes an [E#] placeholder while splitting.
     markers: list[tuple[str, ...]] = []
+    written: list[str] = []
 
     def hide(match: re.Match[str]) -> str:
         markers.append(tuple(_ID.findall(match.group(1).upper())))
+        written.append(match.group(0))
         return f"[E{_PLACEHOLDER_BASE + len(markers) - 1}]"
 
+    def show(match: re.Match[str]) -> str:
+        index = int(match.group(1)) - _PLACEHOLDER_BASE
+        return written[index] if 0 <= index < len(written) else match.group(0)
+
     hidden = _CITATION.sub(hide, line)
-    result: list[tuple[str, tuple[str, ...]]] = []
+    result: list[tuple[str, tuple[str, ...], str]] = []
     for sentence in split_answer_sentences(hidden):
         ids: dict[str, None] = {}
         for number in _PLACEHOLDER.findall(sentence):
@@ -96,8 +143,7 @@ def _sentences(line: str) -> list[tuple[str, tuple[str, ...]]]:
                 ids.update(dict.fromkeys(markers[index]))
         text = re.sub(r"\s+([.,;:!?])", r"\1", _PLACEHOLDER.sub("", sentence))
         text = re.sub(r"\s{2,}", " ", text).strip()
-        if re.search(r"[^\W\d_]", text):
-            result.append((text, tuple(ids)))
+        result.append((text, tuple(ids), _PLACEHOLDER.sub(show, sentence).strip()))
     return result
 
 
@@ -207,20 +253,45 @@ def extract_claims(markdown: str) -> list[Claim]:
     [('C1', 'Rents rose 5% in 2023', 'fact', ('S1',)), ('C2', 'deposits fell 2%.', 'fact', ('S1',)),
      ('C3', 'Tenants should check.', 'recommendation', ('S2',))]
     """
-    claims: list[Claim] = []
-    for line in _report_lines(markdown):
-        for sentence, ids in _sentences(line):
-            parts = split_compound(sentence)
-            # A leading "Therefore," / "따라서" governs every clause of the sentence.
-            leading = ClaimKind.INFERENCE if _INFERENCE.match(sentence.lstrip()) else None
-            for part in parts:
-                kind = claim_kind(part)
-                if kind is ClaimKind.FACT and leading is not None:
-                    kind = leading
-                elif kind is ClaimKind.FACT and len(parts) > 1:
-                    kind = claim_kind(sentence) if claim_kind(sentence) is ClaimKind.RECOMMENDATION else kind
-                claims.append(Claim(f"C{len(claims) + 1}", part, sentence, kind, ids))
-    return claims
+    return [claim for line in claim_lines(markdown) for sentence in line.sentences for claim in sentence.claims]
+
+
+def claim_lines(markdown: str) -> list[ClaimLine]:
+    """The report's claim-carrying lines, each sentence with its claims (numbered as by
+    :func:`extract_claims`): what a reader of the ledger needs to remove or mark a sentence."""
+    lines: list[ClaimLine] = []
+    count = 0
+    for index, prefix, line in _report_lines(markdown):
+        sentences = []
+        for sentence, ids, raw in _sentences(line):
+            claims = []
+            if re.search(r"[^\W\d_]", sentence):
+                for part, kind in _parts(sentence):
+                    count += 1
+                    claims.append(Claim(f"C{count}", part, sentence, kind, *_cited(ids)))
+            sentences.append(ClaimSentence(raw, tuple(claims)))
+        lines.append(ClaimLine(index, prefix, tuple(sentences)))
+    return lines
+
+
+def _cited(ids: tuple[str, ...]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """``(source ids, sentence ids)`` of a sentence's cited ids: ``[S1.3]`` cites source S1."""
+    return tuple(dict.fromkeys(i.split(".", 1)[0] for i in ids)), tuple(i for i in ids if "." in i)
+
+
+def _parts(sentence: str) -> list[tuple[str, ClaimKind]]:
+    parts = split_compound(sentence)
+    # A leading "Therefore," / "따라서" governs every clause of the sentence.
+    leading = ClaimKind.INFERENCE if _INFERENCE.match(sentence.lstrip()) else None
+    out = []
+    for part in parts:
+        kind = claim_kind(part)
+        if kind is ClaimKind.FACT and leading is not None:
+            kind = leading
+        elif kind is ClaimKind.FACT and len(parts) > 1:
+            kind = claim_kind(sentence) if claim_kind(sentence) is ClaimKind.RECOMMENDATION else kind
+        out.append((part, kind))
+    return out
 
 
 # -- scope ------------------------------------------------------------------------------------------
@@ -345,7 +416,7 @@ def claim_scope(text: str) -> ClaimScope:
     ClaimScope(dates=('March 2023',), numbers=('3.5 percent',), entities=('Bank of Korea',),
                conditions=('at least',))
     """
-    text = unicodedata.normalize("NFKC", text)
+    text = unicodedata.normalize("NFKC", PARAGRAPH_MARKS.sub(" ", text))
     taken: list[tuple[int, int]] = []
     dates: list[str] = []
     for match in DATE_PATTERN.finditer(text):

@@ -21,7 +21,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Final
 
-from citewise.verify.claims import DATE_PATTERN, NUMBER_PATTERN
+from citewise.verify.claims import DATE_PATTERN, NUMBER_PATTERN, PARAGRAPH_MARKS
 
 __all__ = ["Figure", "as_digits", "date_parts", "date_supported", "figures", "parse_figure"]
 
@@ -197,7 +197,7 @@ def figures(text: str) -> list[Figure]:
     [(3.0, 'month'), (30.0, 'day'), (12000000.0, 'KRW'), (24.0, 'month'), (50000000.0, 'KRW'), (3.5, '%'),
      (5.0, '%')]
     """
-    text = as_digits(unicodedata.normalize("NFKC", text))
+    text = as_digits(unicodedata.normalize("NFKC", PARAGRAPH_MARKS.sub(" ", text)))
     text = re.sub(r"(\d)\s?천\s?(만\s?원|원|만)", r"\1천\2", text)
     found: list[Figure] = []
     for _start, raw in sorted(_figure_strings(text)):

@@ -18,10 +18,11 @@ from citewise.audit.events import AnswerGiven, ReportMade, SourceStored
 from citewise.store.evidence import EvidenceStore
 from citewise.store.runs import RunRecord
 from citewise.verify.claims import claim_scope, extract_claims
+from citewise.verify.pinpoint import check_cited_sentences
 from citewise.verify.records import Claim, ClaimKind, Decision, LedgerAction, LedgerEntry, SupportCheck
 from citewise.verify.support import check_support
 
-__all__ = ["CitedText", "Judge", "build_ledger", "cited_texts", "decide", "report_text"]
+__all__ = ["CitedText", "Judge", "build_ledger", "cited_texts", "decide", "ledger_for_text", "report_text"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,6 +35,9 @@ class CitedText:
     """Stored URL (or document origin)."""
     page_text: str
     """The preserved text a claim must be supported by."""
+    excerpt: str = ""
+    """The excerpt the models were given (a research source's ``content``), whose sentences a
+    citation such as ``[S1.3]`` names; empty for ask evidence."""
 
 
 def cited_texts(store: EvidenceStore, record: RunRecord) -> dict[str, CitedText]:
@@ -41,7 +45,7 @@ def cited_texts(store: EvidenceStore, record: RunRecord) -> dict[str, CitedText]
     texts: dict[str, CitedText] = {}
     for stored in record.of(SourceStored):
         s = stored.source
-        texts[s.source_id] = CitedText(s.source_id, s.url, s.page_text or s.content)
+        texts[s.source_id] = CitedText(s.source_id, s.url, s.page_text or s.content, s.content)
     answer = record.last(AnswerGiven)
     for ref in answer.evidence if answer is not None else ():
         section = next((s for s in store.sections(ref.doc_id, ref.version) if s.section_id == ref.section_id), None)
@@ -89,6 +93,15 @@ def decide(claim: Claim, checks: Sequence[SupportCheck]) -> tuple[Decision, Ledg
     return Decision.UNSUPPORTED, LedgerAction.REMOVE
 
 
+def _checks(claim: Claim, cited: CitedText) -> tuple[SupportCheck, ...]:
+    """The claim against one cited source: against the sentences it cites (``[S1.3]``) when it
+    cites any of this source, else against the best span of the page."""
+    sentences = [i for i in claim.cited_sentences if i.split(".", 1)[0] == cited.ident]
+    if sentences:
+        return check_cited_sentences(claim, cited.ident, cited.excerpt, sentences)
+    return (check_support(claim, cited.ident, cited.page_text),)
+
+
 Judge = Callable[[Claim, SupportCheck, str], SupportCheck]
 """A second opinion on a deterministic ``supported`` check: (claim, check, page text) -> check."""
 
@@ -121,11 +134,19 @@ def build_ledger(
 ) -> list[LedgerEntry]:
     """One entry per claim of the run's report; ``overrides`` maps claim ids to (decision, reviewer,
     reason); ``judge`` is an optional model second opinion (see :func:`_second_opinion`)."""
+    return ledger_for_text(report_text(record), texts, overrides, judge)
+
+
+def ledger_for_text(
+    text: str,
+    texts: Mapping[str, CitedText],
+    overrides: Mapping[str, tuple[str, str, str]] | None = None,
+    judge: Judge | None = None,
+) -> list[LedgerEntry]:
+    """One entry per claim of ``text`` (a report body or an answer), checked against ``texts``."""
     entries = []
-    for claim in extract_claims(report_text(record)):
-        checks = tuple(
-            check_support(claim, ident, texts[ident].page_text) for ident in claim.cited_ids if ident in texts
-        )
+    for claim in extract_claims(text):
+        checks = tuple(check for ident in claim.cited_ids if ident in texts for check in _checks(claim, texts[ident]))
         unknown = [i for i in claim.cited_ids if i not in texts]
         checks += tuple(
             SupportCheck(i, None, False, (), Decision.UNSUPPORTED, "cites no stored source", traceable=False)

@@ -17,9 +17,11 @@ __all__ = [
     "ClaimScope",
     "Conflict",
     "Decision",
+    "Finding",
     "LedgerAction",
     "LedgerEntry",
     "SupportCheck",
+    "UnsupportedAction",
 ]
 
 
@@ -63,7 +65,11 @@ class Claim:
     kind: ClaimKind
     """Fact, recommendation or inference."""
     cited_ids: tuple[str, ...]
-    """Source ids (``S1``) or evidence ids (``E1``) the sentence cites."""
+    """Source ids (``S1``) or evidence ids (``E1``) the sentence cites; a sentence citation
+    (``[S1.3]``) cites its source here and the sentence in ``cited_sentences``."""
+    cited_sentences: tuple[str, ...] = ()
+    """Sentence ids the sentence cites (``S1.3``: the third sentence of ``S1``'s excerpt, see
+    :mod:`citewise.research.sentences`); the claim is checked against exactly those sentences."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,6 +106,8 @@ class SupportCheck:
     """``deterministic`` or the model id that judged."""
     traceable: bool = True
     """False when the cited id names no stored, extracted source (the citation cannot be traced)."""
+    sentence_ids: tuple[str, ...] = ()
+    """The cited sentences the span was taken from (``S1.3``), when the claim cites sentences."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -180,3 +188,27 @@ class Conflict:
             f"{self.entity} {self.metric}{when}: {side(self.first_value, self.first_source, self.first_conditions)}"
             f" vs {side(self.second_value, self.second_source, self.second_conditions)}"
         )
+
+
+class UnsupportedAction(str, enum.Enum):
+    """What happens to a factual claim that verification did not support."""
+
+    REMOVE = "remove"  #: its sentence is taken out (and listed under the gaps)
+    MARK = "mark"  #: its sentence stays, marked inline as unverified
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    """A claim the ledger did not support, and why: what the writer gets to revise, and what the
+    reader sees under the gaps when it is removed."""
+
+    claim_id: str
+    """The claim (``C3``) in the checked draft."""
+    sentence: str
+    """The sentence it is part of, as written (citations included)."""
+    decision: Decision
+    """Unsupported or conflicting."""
+    reason: str
+    """Why, from the ledger's checks."""
+    closest: str | None = None
+    """The stored text that came closest, when a span was found."""

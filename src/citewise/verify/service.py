@@ -12,7 +12,7 @@ from citewise.audit.events import ClaimReviewed, Verified
 from citewise.errors import InputError, NotFoundError
 from citewise.store.evidence import EvidenceStore
 from citewise.store.runs import RunRecord, RunStore
-from citewise.verify.acceptance import decide_acceptance
+from citewise.verify.acceptance import decide_acceptance, delivered_answer
 from citewise.verify.conflicts import Conflict, find_conflicts
 from citewise.verify.ledger import Judge, build_ledger, cited_texts
 from citewise.verify.records import Acceptance, Decision, LedgerEntry
@@ -71,9 +71,9 @@ def verify_run(
     reviewed = {cid for cid in overrides}
     unresolved = [c for c in conflicts if not _resolved(c, reviewed)]
     reviewers = sorted({o[1] for o in overrides.values()})
-    acceptance = decide_acceptance(
-        record, entries, len(unresolved), decided_by=("citewise + " + ", ".join(reviewers)) if reviewers else "citewise"
-    )
+    answered, ended_in = delivered_answer(record)
+    decided_by = ("citewise + " + ", ".join(reviewers)) if reviewers else "citewise"
+    acceptance = decide_acceptance(record.kind, answered, entries, len(unresolved), decided_by, ended_in)
     if judge_name:
         acceptance = replace(acceptance, verifier_version=f"{acceptance.verifier_version}+judge:{judge_name}")
     runs.append(run_id, Verified(acceptance.verifier_version, tuple(entries), tuple(conflicts), acceptance))

@@ -51,7 +51,7 @@ from typing import TYPE_CHECKING, Any, Final
 from citewise.answer.validate import split_answer_sentences
 from citewise.research.review import normalise_for_match, quote_occurs
 from citewise.search.analyze import analyze
-from citewise.verify.claims import DATE_PATTERN, claim_scope
+from citewise.verify.claims import DATE_PATTERN, PARAGRAPH_MARKS, claim_scope
 from citewise.verify.figures import Figure, as_digits, date_parts, date_supported, figures
 from citewise.verify.qualifiers import negated_keys, negation_mismatch, scope_problem
 from citewise.verify.records import Claim, Decision, SupportCheck
@@ -173,10 +173,24 @@ def _locate(claim_text: str, page_text: str, context: str) -> tuple[list[_Senten
     return sentences, first, last
 
 
+def _cover(page_text: str, start: int, end: int) -> tuple[list[_Sentence], int, int] | None:
+    """The page's sentences that make up ``page_text[start:end]``, and a proviso right after them."""
+    sentences = _page_sentences(page_text)
+    inside = [i for i, s in enumerate(sentences) if s.start < end and s.end > start]
+    if not inside:
+        return None
+    first, last = inside[0], inside[-1]
+    if last + 1 < len(sentences) and _PROVISO.match(page_text[sentences[last + 1].start : sentences[last + 1].end]):
+        last += 1
+    return sentences, first, last
+
+
 # -- the check ----------------------------------------------------------------------------------------
 
 
 def _entity_present(entity: str, span: str) -> bool:
+    # Paragraph markers (①) are numbering, not part of a name: NFKC would turn them into digits.
+    entity, span = PARAGRAPH_MARKS.sub(" ", entity), PARAGRAPH_MARKS.sub(" ", span)
     folded = re.sub(r"\s+", "", normalise_for_match(span)).lower()
     if re.sub(r"\s+", "", unicodedata.normalize("NFKC", entity)).lower() in folded:
         return True
@@ -190,8 +204,13 @@ def _unsupported(
     return SupportCheck(source_id, span, found, missing, Decision.UNSUPPORTED, reason)
 
 
-def check_support(claim: Claim | str, source_id: str, page_text: str, *, context: str = "") -> SupportCheck:
+def check_support(
+    claim: Claim | str, source_id: str, page_text: str, *, context: str = "", cited: tuple[int, int] | None = None
+) -> SupportCheck:
     """The deterministic verdict on ``claim`` against the stored text of ``source_id``.
+
+    ``cited`` is the character range of the sentences the claim cites by id (``[S1.3]``): the span is
+    then exactly those sentences, with a proviso that follows them, instead of the best-scoring ones.
 
     ``context`` (e.g. the question the claim answers) helps find the span; terms, figures, dates and
     names the claim repeats from it are "given": they must occur in the page but not necessarily in
@@ -206,8 +225,10 @@ def check_support(claim: Claim | str, source_id: str, page_text: str, *, context
     'wrong number: 1개월 (the span has 6개월, 2개월)'
     """
     text = claim.text if isinstance(claim, Claim) else claim
-    located = _locate(text, page_text, context)
+    located = _locate(text, page_text, context) if cited is None else _cover(page_text, *cited)
     if located is None:
+        if cited is not None:
+            return _unsupported(source_id, None, False, "the cited sentence holds no text")
         return _unsupported(source_id, None, False, "no span of the page shares terms with the claim")
     sentences, first, last = located
     span = page_text[sentences[first].start : sentences[last].end]

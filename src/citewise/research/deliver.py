@@ -1,0 +1,121 @@
+"""Delivering a research report: salvage, verify, revise once, and keep only what was checked.
+
+::
+
+    final draft (after the citation repair)
+      -> salvage: sentences citing an id no source has are dropped; nothing left -> the deterministic
+         writer from verified quotes; no verified quote at all -> no evidence
+      -> verify every claim against the stored page text (unless --no-verify)
+      -> findings? -> the writer revises once, inside the budgets -> checked and verified again
+      -> what still fails is removed (or marked) and listed; acceptance is decided on what remains
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TypeVar
+
+from citewise.audit.events import DraftMade
+from citewise.llm import ModelError
+from citewise.research import writer as writing
+from citewise.research.budget import BudgetExhausted
+from citewise.research.context import ResearchRun
+from citewise.research.records import Draft, ReportStatus
+from citewise.research.revise import revise_with_model
+from citewise.verify.delivery import Delivery, deliver, drop_citing
+from citewise.verify.ledger import CitedText
+from citewise.verify.records import Finding
+
+__all__ = ["Delivered", "deliver_report"]
+
+T = TypeVar("T")
+
+ModelCall = Callable[[ResearchRun, str, str, Callable[[], T]], T]
+
+
+@dataclass(frozen=True)
+class Delivered:
+    """What a research run delivers."""
+
+    status: ReportStatus
+    """Report or no evidence."""
+    draft: Draft | None
+    """The draft the body came from (None without one)."""
+    body: str | None
+    """The delivered body: verified text only (unless verification was switched off)."""
+    delivery: Delivery | None = None
+    """The verification of the body; None with ``--no-verify`` or without a body."""
+    removed: tuple[Finding, ...] = ()
+    """Everything taken out before delivery, with the reason."""
+    salvaged: bool = False
+    """True when the deterministic writer composed the body from verified quotes."""
+
+
+def deliver_report(run: ResearchRun, draft: Draft | None, model_call: ModelCall[Draft]) -> Delivered:
+    """The body a reader gets from the final ``draft`` (checked or not); see the module docstring.
+
+    ``model_call`` makes the revision call inside the budgets (the loop's recorded model call)."""
+    sources = run.state.collection.sources
+    known = [s.source_id for s in sources]
+    removed: list[Finding] = []
+    salvaged = False
+    if draft is not None:
+        text, dropped = drop_citing(draft.markdown, known)
+        removed += dropped
+        draft = Draft(draft.round, text, tuple(i for i in writing.cited_ids(text) if i in known), draft.writer)
+    if draft is None or not draft.source_ids:
+        draft, salvaged = _from_quotes(run), True
+        if draft is None:
+            return Delivered(ReportStatus.NO_EVIDENCE, None, None, removed=tuple(removed))
+    if not run.settings.verify:
+        return Delivered(ReportStatus.REPORT, draft, draft.markdown, removed=tuple(removed), salvaged=salvaged)
+    texts = {s.source_id: CitedText(s.source_id, s.url, s.page_text or s.content) for s in sources}
+    delivery = deliver(draft.markdown, texts, kind="research", action=run.settings.unsupported)
+    revised = _revise(run, draft, delivery, model_call) if (delivery.removed or delivery.marked) else None
+    if revised is not None:
+        again = deliver(revised.markdown, texts, kind="research", action=run.settings.unsupported)
+        if len(again.removed) + len(again.marked) <= len(delivery.removed) + len(delivery.marked):
+            draft, delivery = revised, again
+    removed += delivery.removed
+    return Delivered(ReportStatus.REPORT, draft, delivery.text, delivery, tuple(removed), salvaged)
+
+
+def _from_quotes(run: ResearchRun) -> Draft | None:
+    """The deterministic writer's report from the last review's verified quotes, if any exist."""
+    state = run.state
+    if not state.reviews or state.plan is None:
+        return None
+    review = state.reviews[-1]
+    if not any(q.verified for item in review.items for q in item.quotes):
+        return None
+    return writing.write_deterministic(
+        run.question, state.plan, tuple(state.collection.sources), review, review.round
+    )
+
+
+def _revise(run: ResearchRun, draft: Draft, delivery: Delivery, model_call: ModelCall[Draft]) -> Draft | None:
+    """One revision by the writer model, inside the budgets; None when there is no model or budget,
+    or when the revision's citations do not check out."""
+    state = run.state
+    settings = run.settings
+    if not settings.uses_models or not state.reviews or state.plan is None or state.usage.tokens_exhausted():
+        return None
+    found = (*delivery.removed, *delivery.marked)
+    sources = tuple(state.collection.sources)
+    model = settings.writer_model or ""
+    plan, review = state.plan, state.reviews[-1]
+    try:
+        revised = model_call(
+            run,
+            "revise",
+            model,
+            lambda: revise_with_model(settings.client, model, run.question, plan, sources, review, draft, found),
+        )
+    except (BudgetExhausted, ModelError):
+        return None  # the failed call is recorded; the verified first draft is delivered
+    checked = writing.check_draft(revised, sources)
+    if not checked.ok:
+        return None
+    run.record(DraftMade(checked.draft))
+    return checked.draft

@@ -1,0 +1,173 @@
+"""Verified delivery: what a reader gets is the checked text, never an unchecked fact.
+
+:func:`deliver` runs the claim ledger on a draft before anyone reads it. Every factual claim that is
+not supported (or conflicts without an explanation) is removed from the text — its whole sentence —
+or, with :attr:`UnsupportedAction.MARK`, kept and marked inline as unverified; removed claims are
+returned with their reasons so the report can list them under its gaps. The text that remains is
+verified again and the acceptance decision is made on it. Every sentence of a delivered text is then
+a supported claim with its citation, a labelled inference or recommendation, or structure.
+
+::
+
+    delivery = deliver(body, texts, kind="research")
+    delivery.text          # the verified text
+    delivery.removed       # what was taken out, and why
+    delivery.acceptance    # the decision on the delivered text
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+from citewise.verify.acceptance import decide_acceptance
+from citewise.verify.claims import claim_lines
+from citewise.verify.conflicts import find_conflicts
+from citewise.verify.ledger import CitedText, Judge, ledger_for_text
+from citewise.verify.records import (
+    Acceptance,
+    ClaimKind,
+    Conflict,
+    Decision,
+    Finding,
+    LedgerEntry,
+    UnsupportedAction,
+)
+
+__all__ = [
+    "MARK",
+    "Delivery",
+    "Finding",
+    "UnsupportedAction",
+    "deliver",
+    "drop_citing",
+    "findings",
+    "ledger_of",
+    "redact",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class Delivery:
+    """A text after verification, ready for a reader."""
+
+    text: str
+    """The delivered text: supported claims, labelled inferences and recommendations, structure."""
+    entries: tuple[LedgerEntry, ...]
+    """The ledger of the delivered text."""
+    conflicts: tuple[Conflict, ...]
+    """Conflicts found in the delivered text."""
+    acceptance: Acceptance
+    """The decision on the delivered text."""
+    removed: tuple[Finding, ...] = ()
+    """Claims taken out (their sentences), with the reason."""
+    marked: tuple[Finding, ...] = ()
+    """Claims kept but marked as unverified."""
+
+
+def ledger_of(
+    text: str, texts: Mapping[str, CitedText], judge: Judge | None = None
+) -> tuple[list[LedgerEntry], list[Conflict]]:
+    """The claim ledger of ``text`` and the conflicts between its claims."""
+    entries = ledger_for_text(text, texts, judge=judge)
+    return entries, find_conflicts([(e.claim, e.checks) for e in entries])
+
+
+def findings(entries: Sequence[LedgerEntry], conflicts: Sequence[Conflict]) -> list[Finding]:
+    """Every factual claim that may not reach a reader as it is: unsupported, unmapped (it cites
+    nothing), or part of a conflict nobody explained."""
+    conflicting = {c.first.claim_id for c in conflicts} | {c.second.claim_id for c in conflicts}
+    out = []
+    for entry in entries:
+        if entry.claim.kind is not ClaimKind.FACT:
+            continue
+        if entry.decision is Decision.SUPPORTED and entry.claim.claim_id not in conflicting:
+            continue
+        decision = Decision.CONFLICTING if entry.claim.claim_id in conflicting else entry.decision
+        out.append(Finding(entry.claim.claim_id, entry.claim.sentence, decision, _reason(entry), entry.quote))
+    return out
+
+
+def _reason(entry: LedgerEntry) -> str:
+    if not entry.checks:
+        return "cites no source"
+    reasons = [f"{c.source_id}: {c.reason}" for c in entry.checks if c.reason]
+    return "; ".join(dict.fromkeys(reasons)) or entry.decision.value
+
+
+def deliver(
+    text: str,
+    texts: Mapping[str, CitedText],
+    *,
+    kind: str,
+    action: UnsupportedAction = UnsupportedAction.REMOVE,
+    judge: Judge | None = None,
+    answered: bool = True,
+) -> Delivery:
+    """Verify ``text`` against ``texts`` and return what a reader may get (see the module docstring).
+
+    ``kind`` is ``research`` or ``ask``; ``answered`` False when the run delivered no answer at all
+    (a rejected report, a clarification), which the acceptance decision states."""
+    entries, conflicts = ledger_of(text, texts, judge)
+    failed = findings(entries, conflicts)
+    if not failed:
+        return Delivery(text, tuple(entries), tuple(conflicts), _accept(kind, answered, entries, conflicts))
+    by_claim = {f.claim_id: f for f in failed}
+    delivered = redact(text, by_claim, action)
+    entries2, conflicts2 = ledger_of(delivered, texts, judge)
+    acceptance = _accept(kind, answered, entries2, conflicts2)
+    if action is UnsupportedAction.REMOVE:
+        return Delivery(delivered, tuple(entries2), tuple(conflicts2), acceptance, removed=tuple(failed))
+    return Delivery(delivered, tuple(entries2), tuple(conflicts2), acceptance, marked=tuple(failed))
+
+
+def _accept(kind: str, answered: bool, entries: Sequence[LedgerEntry], conflicts: Sequence[Conflict]) -> Acceptance:
+    return decide_acceptance(kind, answered, entries, len(conflicts))
+
+
+def drop_citing(text: str, known: Iterable[str]) -> tuple[str, list[Finding]]:
+    """``text`` without the sentences that cite an id outside ``known`` (a source never stored), and
+    those sentences as findings: the rest of a draft survives one bad citation."""
+    stored = set(known)
+    failing: dict[str, Finding] = {}
+    for line in claim_lines(text):
+        for sentence in line.sentences:
+            unknown = [i for c in sentence.claims for i in c.cited_ids if i not in stored]
+            for claim in sentence.claims if unknown else ():
+                reason = f"cites [{', '.join(dict.fromkeys(unknown))}], which is not a stored source"
+                failing[claim.claim_id] = Finding(claim.claim_id, sentence.raw, Decision.UNSUPPORTED, reason)
+    if not failing:
+        return text, []
+    return redact(text, failing, UnsupportedAction.REMOVE), list(failing.values())
+
+
+MARK = "**[unverified]**"
+"""How a kept but unsupported sentence is marked (``--unsupported mark``)."""
+
+
+def redact(text: str, failing: Mapping[str, Finding], action: UnsupportedAction) -> str:
+    """``text`` with every sentence that makes a failing claim removed, or marked."""
+    lines = text.splitlines()
+    for line in claim_lines(text):
+        kept: list[str] = []
+        changed = False
+        for sentence in line.sentences:
+            bad = any(c.claim_id in failing for c in sentence.claims)
+            if not bad:
+                kept.append(sentence.raw)
+            elif action is UnsupportedAction.MARK:
+                kept.append(f"{MARK} {sentence.raw}")
+            changed = changed or bad
+        if changed:
+            lines[line.index] = (line.prefix + " ".join(kept)) if kept else ""
+    return _tidy(lines)
+
+
+def _tidy(lines: Iterable[str]) -> str:
+    """Lines rejoined, runs of blank lines collapsed (a removed paragraph leaves no hole)."""
+    out: list[str] = []
+    for line in lines:
+        if not line.strip() and out and not out[-1].strip():
+            continue
+        out.append(line)
+    return "\n".join(out).strip() + "\n"
