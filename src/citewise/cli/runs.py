@@ -10,7 +10,7 @@ import typer
 from rich.markup import escape
 from rich.table import Table
 
-from citewise.audit.events import AnswerGiven, ReportMade
+from citewise.audit.events import AnswerGiven, ReportMade, SourceStored
 from citewise.audit.export import export_run, run_data
 from citewise.cli.common import JsonOpt, StoreOpt, console, emit_json, handle_errors, open_api
 from citewise.serial import to_data
@@ -85,6 +85,13 @@ def show(
         }
         for key, value in retrieval.items():
             console.print(f"  {key:<18} {escape(str(value))[:300]}", highlight=False)
+    for stored in record.of(SourceStored):
+        if stored.source.injection_flags:
+            console.print(
+                f"[bold yellow]warning:[/] {escape(f'[{stored.source.source_id}]')} reads like instructions to an AI "
+                f"({escape(', '.join(stored.source.injection_flags))}); treated as data",
+                highlight=False,
+            )
     if report is not None:
         console.print(
             f"\nstatus: {report.status.value} · stopped: {report.stop_reason.value} · rounds {report.usage.rounds}"

@@ -18,10 +18,10 @@ a supported claim with its citation, a labelled inference or recommendation, or 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from citewise.verify.acceptance import decide_acceptance
-from citewise.verify.claims import claim_lines
+from citewise.verify.claims import claim_lines, extract_claims
 from citewise.verify.conflicts import find_conflicts
 from citewise.verify.ledger import CitedText, Judge, ledger_for_text
 from citewise.verify.records import (
@@ -114,11 +114,32 @@ def deliver(
         return Delivery(text, tuple(entries), tuple(conflicts), _accept(kind, answered, entries, conflicts))
     by_claim = {f.claim_id: f for f in failed}
     delivered = redact(text, by_claim, action)
-    entries2, conflicts2 = ledger_of(delivered, texts, judge)
+    entries2 = _reused(delivered, entries, texts, judge)
+    conflicts2 = find_conflicts([(e.claim, e.checks) for e in entries2])
     acceptance = _accept(kind, answered, entries2, conflicts2)
     if action is UnsupportedAction.REMOVE:
         return Delivery(delivered, tuple(entries2), tuple(conflicts2), acceptance, removed=tuple(failed))
     return Delivery(delivered, tuple(entries2), tuple(conflicts2), acceptance, marked=tuple(failed))
+
+
+def _reused(
+    text: str, checked: Sequence[LedgerEntry], texts: Mapping[str, CitedText], judge: Judge | None
+) -> list[LedgerEntry]:
+    """The ledger of ``text`` reusing the checks of ``checked`` for every claim it kept unchanged (a
+    claim's checks depend only on the claim and its cited texts), renumbered; new claims are checked."""
+    known = {(e.claim.text, e.claim.sentence, e.claim.cited_ids): e for e in checked}
+    fresh = ledger_for_text(text, texts, judge=judge) if not _all_known(text, known) else None
+    if fresh is not None:
+        return fresh
+    entries = []
+    for claim in extract_claims(text):
+        entry = known[(claim.text, claim.sentence, claim.cited_ids)]
+        entries.append(replace(entry, claim=replace(entry.claim, claim_id=claim.claim_id)))
+    return entries
+
+
+def _all_known(text: str, known: Mapping[tuple[object, ...], LedgerEntry]) -> bool:
+    return all((c.text, c.sentence, c.cited_ids) in known for c in extract_claims(text))
 
 
 def _accept(kind: str, answered: bool, entries: Sequence[LedgerEntry], conflicts: Sequence[Conflict]) -> Acceptance:
