@@ -379,6 +379,20 @@ class StoreConformance:
             hits = search(evidence_store, query, k=5)
             assert [(h.doc_id, h.section_id, h.score) for h in hits] == expected, query
 
+    def test_index_scores_are_the_very_doubles_sqlite_fts5_computes(self, evidence_store: EvidenceStore) -> None:
+        # Not rounded: equal doubles make identical sections tie, and ties break by row id, alike.
+        self._ranking_corpus(evidence_store)
+        scored = [
+            (m.section.doc_id, m.section.section_id, m.score)
+            for m in evidence_store.search(["landlord", "deposit"], 10)
+        ]
+        assert scored == [
+            ("deposit-guide", "Landlord duties", 0.8193125739103062),
+            ("lease-act", "Deposit", 0.7879064316109132),
+            ("deposit-guide", "Tenant duties", 0.4096562869551531),
+            ("lease-act", "Repairs", 0.3170865403673469),
+        ]
+
     def test_a_match_in_a_heading_counts_double(self, evidence_store: EvidenceStore) -> None:
         evidence_store.store_version(new_version("in-heading", {"Rent": "Paid monthly."}))
         evidence_store.store_version(new_version("in-body", {"Payments": "Rent paid monthly."}))
