@@ -191,7 +191,7 @@ class Citewise:
 
     def cost(self, prices: str | Path | PriceTable | None = None, since: date | datetime | None = None) -> CostReport:
         """Cost by component and per accepted report (see ``citewise cost``); ``prices`` is a table or its
-        file (default: ``CITEWISE_PRICES``)."""
+        file (default: ``CITEWISE_PRICES``, else the built-in list prices)."""
         table = prices if isinstance(prices, PriceTable) else load_prices(Path(prices) if prices else None)
         return cost_report(self.store, table, since)
 

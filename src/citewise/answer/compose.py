@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from contextlib import AbstractContextManager, nullcontext
 from typing import Any
 
 from citewise.answer.deterministic import compose_extractive
@@ -13,6 +14,8 @@ from citewise.audit.events import AnswerGiven, EvidenceRef
 from citewise.evidence.gate import GateOutcome
 from citewise.evidence.plan import RetrievalPlan
 from citewise.evidence.rank import RankingOutcome
+from citewise.llm.admission import PendingRequest
+from citewise.research.budget import BudgetExhausted, BudgetUsage
 from citewise.store.evidence import EvidenceStore
 from citewise.store.runs import RunStatus, RunStore
 
@@ -37,6 +40,24 @@ def _no_evidence_text(exclusions: dict[str, int], candidates: int) -> str:
     return f"No eligible evidence: all {candidates} candidate passages were excluded by the gate ({summary})."
 
 
+def _capped(settings: AskSettings) -> AbstractContextManager[None]:
+    """The token and money caps of the model call, checked just before it is sent (a call that would
+    cross one raises :class:`BudgetExhausted`; one that fits only with a smaller reply cap gets it)."""
+    budget = settings.budget
+    if budget is None or (budget.max_tokens is None and budget.max_cost_usd is None):
+        return nullcontext()
+    usage = BudgetUsage(budget)
+
+    def admit(request: PendingRequest) -> int:
+        tokens = request.estimated_prompt_tokens
+        return usage.admit(
+            request.model, prompt_tokens=tokens, max_reply=request.max_completion_tokens, prices=settings.prices
+        ).max_reply
+
+    admitting: AbstractContextManager[None] = settings.client.admitting(admit)
+    return admitting
+
+
 def _compose(
     question: str, evidence: Sequence[Evidence], settings: AskSettings
 ) -> tuple[AskOutcome, Any, AnswerProvenance]:
@@ -46,13 +67,17 @@ def _compose(
         from citewise.answer.model import ModelAnswerFailed, compose_with_model
 
         try:
-            composed, provenance = compose_with_model(settings.client, settings.model, question, evidence)
+            with _capped(settings):
+                composed, provenance = compose_with_model(settings.client, settings.model, question, evidence)
             return AskOutcome.MODEL_ANSWER, composed, provenance
         except ModelAnswerFailed as failed:
             if failed.code == "not_covered":
                 return AskOutcome.HANDOFF, None, failed.provenance
             reason = f"model reply rejected: {failed.reason}"
             model_provenance = failed.provenance
+        except BudgetExhausted as exhausted:  # the call would cross a cap: not made, so nothing to price
+            reason = f"model {settings.model} not called: {exhausted}"
+            model_provenance = AnswerProvenance(AnswerPath.NONE)
         fallback = AnswerProvenance(
             AnswerPath.DETERMINISTIC,
             requested_model=model_provenance.requested_model,

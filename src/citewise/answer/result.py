@@ -16,6 +16,7 @@ from citewise.answer.records import (
     ShadowComparison,
 )
 from citewise.evidence.rank import LexicalRanker, Ranker
+from citewise.research.budget import Budget
 
 __all__ = ["DEFAULT_HANDOFF", "AskResult", "AskSettings", "ShadowComparison"]
 
@@ -44,6 +45,12 @@ class AskSettings:
     """Shadow mode: the answer the existing path gave."""
     today: date | None = None
     """The date "in force" is judged on (default: today)."""
+    budget: Budget | None = None
+    """Token and money caps of the model call (``max_tokens``, ``max_cost_usd``; the other limits are
+    the research loop's): a call that would cross one is not made, and the deterministic composer
+    answers instead, saying why."""
+    prices: Any = None
+    """The :class:`~citewise.cost.prices.PriceTable` a money cap is priced from."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,7 +12,7 @@ from rich.markup import escape
 
 from citewise.answer.result import DEFAULT_HANDOFF, AskResult, AskSettings
 from citewise.cli.common import JsonOpt, StoreOpt, console, emit_json, handle_errors, open_api
-from citewise.errors import InputError
+from citewise.errors import CitewiseError, InputError
 
 __all__ = ["ask"]
 
@@ -55,6 +55,15 @@ def ask(
     ranker: Annotated[
         str, typer.Option("--ranker", help="lexical (search order) or embedding (offline MiniLM rerank; English).")
     ] = "lexical",
+    max_tokens: Annotated[
+        int | None, typer.Option("--max-tokens", help="Token cap of the model call (CITEWISE_MAX_TOKENS).")
+    ] = None,
+    max_cost: Annotated[
+        float | None, typer.Option("--max-cost", help="Money cap of the model call in USD (CITEWISE_MAX_COST).")
+    ] = None,
+    prices: Annotated[
+        str | None, typer.Option("--prices", help="Price table for --max-cost (CITEWISE_PRICES; else built-in).")
+    ] = None,
     store: StoreOpt = None,
     json_out: JsonOpt = False,
 ) -> None:
@@ -62,6 +71,8 @@ def ask(
     or "no eligible evidence". Works with no API key (deterministic composer)."""
     from citewise.answer.ask import ask as run_ask
     from citewise.evidence.plan import RetrievalPlan, load_plan
+    from citewise.research.budget import budget_from_env
+    from citewise.research.configure import priced_models
 
     if ranker not in ("lexical", "embedding"):
         raise InputError(f"unknown ranker {ranker!r}; valid rankers: lexical, embedding")
@@ -70,7 +81,14 @@ def ask(
     if mode == "shadow" and existing_answer is None:
         raise InputError("shadow mode needs --existing-answer FILE (the answer the existing path gave)")
     existing = existing_answer.read_text(encoding="utf-8") if existing_answer else None
+    budget = budget_from_env(max_tokens=max_tokens, max_cost_usd=max_cost)
     client, writer = _model_client(model, no_model)
+    try:
+        table = priced_models(budget, prices, [writer])  # a cap that cannot be kept refuses to start
+    except CitewiseError:
+        if client is not None:
+            client.close()
+        raise
     with open_api(store) as api:
         if plan_file is not None:
             if pair or doc or origin or as_of or require_use:
@@ -97,6 +115,8 @@ def ask(
             model=writer,
             existing_answer=existing,
             handoff_target=os.environ.get("CITEWISE_HANDOFF") or DEFAULT_HANDOFF,
+            budget=budget,
+            prices=table,
         )
         try:
             result = run_ask(api.store, question, plan, settings)

@@ -28,7 +28,11 @@ def cost(
     ] = None,
     prices: Annotated[
         Path | None,
-        typer.Option("--prices", envvar=PRICES_ENV, help="Price table (YAML or JSON); see examples/prices.yaml."),
+        typer.Option(
+            "--prices",
+            envvar=PRICES_ENV,
+            help="Price table (YAML or JSON; see examples/prices.yaml). Default: the built-in list prices.",
+        ),
     ] = None,
     store: StoreOpt = None,
     json_out: JsonOpt = False,

@@ -65,6 +65,15 @@ def print_verification(result: Verification) -> None:
             note += f"\n[cyan]reviewed by {escape(e.reviewer)}: {escape(e.review_reason or '')}[/]"
         table.add_row(e.claim.claim_id, e.claim.kind.value, e.decision.value, e.action.value, source, note)
     console.print(table)
+    failed = [(e.claim.claim_id, c) for e in result.entries for c in e.checks if c.judge_failure]
+    if failed:
+        console.print(
+            f"[yellow]model judge:[/] no usable judgement for {len(failed)} check(s); the deterministic verdict stands",
+            highlight=False,
+        )
+        for claim_id, check in failed:
+            line = f"  - {claim_id} ({check.source_id}): {check.judge_failure}"
+            console.print(escape(line), highlight=False)
     for c in result.conflicts:
         console.print(f"[red]conflict[/] {escape(c.describe())}", highlight=False)
     a = result.acceptance

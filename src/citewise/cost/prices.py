@@ -1,14 +1,19 @@
-"""The price table: what a token, a credit, a page and a run cost, read from a file the user keeps.
+"""The price table: what a token, a credit, a page and a run cost.
 
-Prices change and differ by contract, so citewise ships none: the table is a YAML or JSON file given
-with ``--prices`` or ``CITEWISE_PRICES`` (``examples/prices.yaml`` is a starting point to edit)::
+The table is a YAML or JSON file given with ``--prices`` or ``CITEWISE_PRICES``; without either,
+citewise uses its built-in table (:data:`DEFAULT_PRICES`: published list prices, dated, each with
+its source), so ``citewise cost`` works out of the box. Prices change and differ by plan, reseller
+and contract: for real figures keep your own table (``examples/prices.yaml`` is a starting point).
+A model missing from the table in use is priced *unknown*, never free::
 
     currency: USD
+    as_of: 2026-12-01                # optional: when the prices were read
     models:                          # rates in money per million tokens
       small-model:
         input: 0.20
         output: 0.80
         cached_input: 0.05           # optional; defaults to the input rate
+        source: https://example.com/pricing (read 2026-12-01)   # optional note
         long_context:                # optional; prompts above `threshold` tokens use these rates
           threshold: 200000
           input: 0.40
@@ -32,7 +37,9 @@ import json
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass
+from datetime import date
 from decimal import Decimal, InvalidOperation
+from importlib import resources
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
@@ -42,26 +49,30 @@ import yaml
 from citewise.errors import ConfigError
 
 __all__ = [
+    "DEFAULT_PRICES",
     "PRICES_ENV",
     "Assumptions",
     "LongContextRates",
     "ModelPrice",
     "PriceTable",
     "TokenRates",
+    "default_prices",
     "load_prices",
     "parse_prices",
 ]
 
 PRICES_ENV = "CITEWISE_PRICES"
 """Environment variable naming the price table file."""
+DEFAULT_PRICES = "data/prices.yaml"
+"""The built-in table, inside the ``citewise`` package: used when no table is named."""
 
 MILLION = Decimal(1_000_000)
 SECONDS_PER_HOUR = Decimal(3600)
 
-_TOP_KEYS = {"currency", "models", "tavily_credit", "extraction_per_page", "assumptions"}
-_REQUIRED_TOP = _TOP_KEYS - {"currency"}
+_TOP_KEYS = {"currency", "as_of", "models", "tavily_credit", "extraction_per_page", "assumptions"}
+_REQUIRED_TOP = _TOP_KEYS - {"currency", "as_of"}
 _RATE_KEYS = {"input", "output", "cached_input"}
-_MODEL_KEYS = _RATE_KEYS | {"long_context"}
+_MODEL_KEYS = _RATE_KEYS | {"long_context", "source"}
 _LONG_KEYS = _RATE_KEYS | {"threshold"}
 _ASSUMPTION_KEYS = {
     "infrastructure_per_run",
@@ -114,12 +125,25 @@ class ModelPrice:
     """Standard rates."""
     long_context: LongContextRates | None = None
     """Rates for long prompts, when the model has them."""
+    source: str | None = None
+    """Where the rates were read, and when (a note from the table)."""
 
     def rates_for(self, prompt_tokens: int) -> TokenRates:
         """The rates that apply to a call with ``prompt_tokens`` input tokens (cached included)."""
         if self.long_context is not None and prompt_tokens > self.long_context.threshold:
             return self.long_context.rates
         return self.rates
+
+    def call_cost(self, prompt_tokens: int, cached_tokens: int, completion_tokens: int) -> Decimal:
+        """The cost of one call: ``prompt_tokens`` include the ``cached_tokens``; a long prompt is
+        billed whole at the long-context rates.
+
+        >>> price = ModelPrice("m", TokenRates(Decimal("0.20"), Decimal("0.80"), Decimal("0.05")))
+        >>> price.call_cost(12_000, 2_000, 2_000)
+        Decimal('0.0037')
+        """
+        cached = min(cached_tokens, prompt_tokens)
+        return self.rates_for(prompt_tokens).cost(prompt_tokens - cached, cached, completion_tokens)
 
 
 @dataclass(frozen=True, slots=True)
@@ -172,6 +196,8 @@ class PriceTable:
     """Currency of every amount (a label; nothing is converted)."""
     origin: str = "<mapping>"
     """Where the table came from (a file path), for reports."""
+    as_of: date | None = None
+    """When its prices were read, if the table says."""
 
     def model(self, *ids: str | None) -> ModelPrice | None:
         """The price of the first of ``ids`` in the table (requested id, then reported id), or None."""
@@ -182,7 +208,8 @@ class PriceTable:
 
 
 def load_prices(path: Path | str | None = None) -> PriceTable:
-    """Read the price table from ``path``, or from the file named by ``CITEWISE_PRICES``.
+    """Read the price table from ``path``, or from the file named by ``CITEWISE_PRICES``, or else
+    the built-in one (:func:`default_prices`).
 
     ``.json`` files are read as JSON, anything else as YAML. Every problem is a
     :class:`~citewise.errors.ConfigError` naming the file and the key.
@@ -190,10 +217,7 @@ def load_prices(path: Path | str | None = None) -> PriceTable:
     if path is None or str(path) == "":
         named = os.environ.get(PRICES_ENV, "").strip()
         if not named:
-            raise ConfigError(
-                f"no price table: pass --prices FILE or set {PRICES_ENV} "
-                "(examples/prices.yaml is a documented example to copy and edit)"
-            )
+            return default_prices()
         path = named
     path = Path(path)
     try:
@@ -202,6 +226,31 @@ def load_prices(path: Path | str | None = None) -> PriceTable:
     except (OSError, UnicodeDecodeError, ValueError, yaml.YAMLError) as exc:
         raise ConfigError(f"cannot read price table {path}: {exc}") from exc
     return parse_prices(data, origin=str(path))
+
+
+def default_prices() -> PriceTable:
+    """The built-in table (:data:`DEFAULT_PRICES`): published list prices, dated, each with its source.
+
+    >>> table = default_prices()
+    >>> table.model("gpt-4o-mini").rates.input, table.model("no-such-model") is None
+    (Decimal('0.15'), True)
+    """
+    resource = resources.files("citewise").joinpath(DEFAULT_PRICES)
+    try:
+        data = yaml.safe_load(resource.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:  # a broken installation
+        raise ConfigError(f"cannot read citewise's built-in price table: {exc}; pass --prices FILE") from exc
+    table = parse_prices(data, origin="built-in prices")
+    when = f", as of {table.as_of.isoformat()}" if table.as_of else ""
+    return PriceTable(
+        table.models,
+        table.tavily_credit,
+        table.extraction_per_page,
+        table.assumptions,
+        table.currency,
+        f"citewise built-in list prices{when} (pass --prices or set {PRICES_ENV} for your own)",
+        table.as_of,
+    )
 
 
 def parse_prices(data: Any, *, origin: str = "<mapping>") -> PriceTable:
@@ -247,7 +296,17 @@ def parse_prices(data: Any, *, origin: str = "<mapping>") -> PriceTable:
         ),
         currency=currency.strip(),
         origin=origin,
+        as_of=_as_of(top.get("as_of"), origin),
     )
+
+
+def _as_of(value: Any, origin: str) -> date | None:
+    if value is None or isinstance(value, date):
+        return value
+    try:
+        return date.fromisoformat(str(value).strip())
+    except ValueError:
+        raise ConfigError(f"price table {origin}: as_of must be a date (YYYY-MM-DD), got {value!r}") from None
 
 
 def _model(model_id: str, value: Any, origin: str) -> ModelPrice:
@@ -266,7 +325,10 @@ def _model(model_id: str, value: Any, origin: str) -> ModelPrice:
                 f"got {threshold!r}"
             )
         long_context = LongContextRates(threshold, _rates(long_entry, long_where, origin))
-    return ModelPrice(model_id, _rates(entry, where, origin), long_context)
+    source = entry.get("source")
+    if source is not None and not isinstance(source, str):
+        raise ConfigError(f"price table {origin}: {where}.source must be text, got {source!r}")
+    return ModelPrice(model_id, _rates(entry, where, origin), long_context, source)
 
 
 def _rates(entry: Mapping[str, Any], where: str, origin: str) -> TokenRates:

@@ -4,6 +4,7 @@
 keyless paths of citewise do not pay for it.
 """
 
+from citewise.llm.admission import Admission, PendingRequest
 from citewise.llm.client import ChatClient, Message
 from citewise.llm.errors import (
     ModelAuthError,
@@ -32,6 +33,7 @@ from citewise.llm.structured import (
 )
 
 __all__ = [
+    "Admission",
     "CallRecord",
     "ChatClient",
     "ChatResult",
@@ -51,6 +53,7 @@ __all__ = [
     "ModelTruncated",
     "ModelUnavailable",
     "ModelUnexpectedFinish",
+    "PendingRequest",
     "TokenUsage",
     "expect_object",
     "expect_str",

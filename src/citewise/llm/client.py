@@ -19,6 +19,9 @@ What the client guarantees:
 - **Usage per call**: the model id as returned, prompt/completion/cached tokens and latency, also
   for calls that failed after the endpoint billed them.
 - **Typed errors** mapped from the SDK at this boundary; messages never contain the key.
+- **Caps before sending**: inside :meth:`ChatClient.admitting`, every request of the calling thread is
+  shown to an :data:`~citewise.llm.admission.Admission` first, which may lower its reply cap or stop
+  it (nothing is sent, nothing recorded): that is how a run stays under its token and money caps.
 
 :class:`ModelSettings` and the environment it is read from live in :mod:`citewise.llm.settings`, the
 records a call leaves (:class:`TokenUsage`, :class:`ChatResult`, :class:`CallRecord`) in
@@ -29,13 +32,15 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from types import TracebackType
 from typing import Any, TypeVar
 
 from citewise.errors import ConfigError
+from citewise.llm.admission import Admission, PendingRequest
 from citewise.llm.errors import (
     CallInfo,
     ModelBadRequest,
@@ -127,6 +132,7 @@ class ChatClient:
         """Every request made, in order, successful or not."""
         self._lock = threading.Lock()
         self._plain_json_models: set[str] = set()  # models whose endpoint refused response_format
+        self._admissions = threading.local()  # the Admission of each thread inside admitting()
         self._sdk = openai.OpenAI(
             api_key=self.settings.api_key.reveal(),
             base_url=self.settings.base_url,
@@ -162,6 +168,21 @@ class ChatClient:
             if record.usage is not None:
                 total = total + record.usage
         return total
+
+    @contextmanager
+    def admitting(self, admit: Admission) -> Iterator[None]:
+        """Show every request this thread sends inside the block to ``admit`` first.
+
+        ``admit`` returns the reply cap to send (a lower one is used, a higher one ignored) or raises
+        to stop the request: then nothing is sent and no :class:`CallRecord` is made. Other threads
+        sharing the client are not affected; blocks nest (the innermost applies).
+        """
+        previous = getattr(self._admissions, "admit", None)
+        self._admissions.admit = admit
+        try:
+            yield
+        finally:
+            self._admissions.admit = previous
 
     # -- public calls -------------------------------------------------------------------------
 
@@ -248,6 +269,7 @@ class ChatClient:
 
     def _attempt(self, params: dict[str, Any], finish: Callable[[ChatResult], T] | None) -> Any:
         response_format = params.get("response_format")
+        self._admit(params)
         attempt = _Attempt(
             requested_model=params["model"],
             params=params,
@@ -344,6 +366,16 @@ class ChatClient:
         )
         with self._lock:
             self.calls.append(record)
+
+    def _admit(self, params: dict[str, Any]) -> None:
+        """Let this thread's admission (if any) lower the reply cap or stop the request."""
+        admit: Admission | None = getattr(self._admissions, "admit", None)
+        if admit is None:
+            return
+        asked = int(params["max_completion_tokens"])
+        pending = PendingRequest(params["model"], tuple(params["messages"]), asked, params.get("response_format"))
+        allowed = admit(pending)
+        params["max_completion_tokens"] = max(1, min(asked, int(allowed)))
 
     # -- error mapping ------------------------------------------------------------------------
 

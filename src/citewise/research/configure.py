@@ -19,9 +19,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from citewise.cost.prices import PriceTable, load_prices
 from citewise.errors import ConfigError, InputError
 from citewise.providers.base import ExtractFailure, ExtractResponse
-from citewise.cost.prices import PriceTable, load_prices
 from citewise.research.budget import Budget, budget_from_env
 from citewise.research.settings import ResearchSettings
 from citewise.store.evidence import EvidenceStore

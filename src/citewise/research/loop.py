@@ -179,9 +179,10 @@ def _round(
         if _reviewed(state, round_no) and not any(d.round == round_no for d in state.drafts):
             run.record(DraftMade(steps.draft(run, round_no, state.reviews[-1])))
     except BudgetExhausted as exhausted:
-        run.record(RoundEnded(round_no, StopReason.TOKENS_EXHAUSTED))
-        if exhausted.kind == "tokens":
-            return StopReason.TOKENS_EXHAUSTED
+        stop = exhausted.stop_reason or StopReason.TOKENS_EXHAUSTED
+        run.record(RoundEnded(round_no, stop))
+        if exhausted.stop_reason is not None:  # a token or money cap: stop before the call
+            return stop
         raise
     collect_stop = state.collect_stop
     run.record(RoundEnded(round_no, collect_stop))

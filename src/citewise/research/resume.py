@@ -7,6 +7,9 @@ start and then run again against its recorded events: calls already answered are
 record (never sent again), and a call that was started but never answered is recorded as interrupted
 and made again only if budget is left. A model call cut off by the crash is recorded as interrupted
 and counted in the token budget with its estimated prompt (the provider may have charged for it).
+
+A run that finished because the next model call would have crossed its token or money cap can be
+resumed too (with a larger cap): it goes on from the step the cap stopped, keeping all its evidence.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from citewise.audit.events import (
     CollectionEnded,
     Event,
     ModelCallInterrupted,
+    ReportMade,
     RoundEnded,
     RoundStarted,
     RunResumed,
@@ -49,9 +53,9 @@ def restore(record: RunRecord, settings: ResearchSettings) -> Restored:
     """The state of ``record``; refuse runs that are not research runs or already finished."""
     if record.kind != "research":
         raise InputError(f"run {record.run_id} is an {record.kind} run; only research runs can be resumed")
-    if record.status is RunStatus.FINISHED:
-        raise InputError(f"run {record.run_id} already finished ({record.outcome}); start a new run instead")
     events = [r.event for r in record.events]
+    if record.status is RunStatus.FINISHED:
+        events = _reopened(record, events)
     start = _unfinished_collection(events)
     state = ResearchState(record.question, BudgetUsage(settings.budget))
     replay: tuple[Event, ...] | None = None
@@ -71,6 +75,23 @@ def restore(record: RunRecord, settings: ResearchSettings) -> Restored:
     ended = [e for e in events if isinstance(e, RoundEnded)]
     round_stop = ended[-1].stop if ended and state.round_ended and ended[-1].round == state.round else None
     return Restored(state, (resumed, *cut_off), replay, round_stop)
+
+
+_CAP_STOPS = (StopReason.TOKENS_EXHAUSTED, StopReason.COST_EXHAUSTED)
+
+
+def _reopened(record: RunRecord, events: list[Event]) -> list[Event]:
+    """The events of a finished run that stopped at a token or money cap, as they stood before the
+    stop: its reports, and the end of a round the cap cut short (before its review or draft), are left
+    out, so the run goes on from there (with a larger cap). Any other finished run is refused."""
+    report = record.last(ReportMade)
+    if report is None or report.stop_reason not in _CAP_STOPS:
+        raise InputError(f"run {record.run_id} already finished ({record.outcome}); start a new run instead")
+    kept = [e for e in events if not isinstance(e, ReportMade)]
+    ends = [i for i, e in enumerate(kept) if isinstance(e, RoundEnded)]
+    if ends and kept[ends[-1]].stop in _CAP_STOPS:  # type: ignore[attr-defined]
+        del kept[ends[-1]]
+    return kept
 
 
 def _unfinished_collection(events: list[Event]) -> int | None:

@@ -36,7 +36,7 @@ from citewise.audit.events import (
     RoundStarted,
     SourceStored,
 )
-from citewise.research.budget import BudgetUsage
+from citewise.research.budget import BudgetUsage, ModelUsage
 from citewise.research.records import (
     Attempt,
     AttemptError,
@@ -191,7 +191,11 @@ def _model_started(state: ResearchState, e: ModelCallStarted) -> None:
 
 
 def _model_ended(state: ResearchState, e: ModelCallEnded) -> None:
-    state.usage.add_tokens((e.prompt_tokens or 0) + (e.completion_tokens or 0))
+    # Tokens and money spent are counted from the call's reported usage (money is priced from these
+    # counts when a cap is checked, so a resumed run prices its calls the same way).
+    state.usage.add_call(
+        ModelUsage(e.requested_model, e.model, e.prompt_tokens or 0, e.cached_tokens or 0, e.completion_tokens or 0)
+    )
     for i, started in enumerate(state.open_model_calls):
         if started.purpose == e.purpose:
             del state.open_model_calls[i]
@@ -199,7 +203,7 @@ def _model_ended(state: ResearchState, e: ModelCallEnded) -> None:
 
 
 def _model_interrupted(state: ResearchState, e: ModelCallInterrupted) -> None:
-    state.usage.add_tokens(e.estimated_prompt_tokens)
+    state.usage.add_call(ModelUsage(e.model, None, e.estimated_prompt_tokens))
     for i, started in enumerate(state.open_model_calls):
         if started.purpose == e.purpose:
             del state.open_model_calls[i]

@@ -15,12 +15,13 @@ from typing import Any
 
 from citewise.answer.deterministic import strip_deleted_parts
 from citewise.audit.events import AnswerGiven, ReportMade, SourceStored
+from citewise.llm.errors import ModelError
 from citewise.store.evidence import EvidenceStore
 from citewise.store.runs import RunRecord
 from citewise.verify.claims import claim_scope, extract_claims
 from citewise.verify.pinpoint import check_cited_sentences
 from citewise.verify.records import Claim, ClaimKind, Decision, LedgerAction, LedgerEntry, SupportCheck
-from citewise.verify.support import check_support
+from citewise.verify.support import check_support, judge_failure
 
 __all__ = ["CitedText", "Judge", "build_ledger", "cited_texts", "decide", "ledger_for_text", "report_text"]
 
@@ -111,14 +112,22 @@ def _second_opinion(
 ) -> tuple[SupportCheck, ...]:
     # The model may only make a verdict stricter: a deterministic "supported" that the judge finds
     # unsupported or conflicting takes the judge's verdict; a discarded or agreeing judgement
-    # leaves the deterministic check as it was. A model never rescues a failed check.
+    # leaves the deterministic check as it was. A model never rescues a failed check. The judge
+    # degrades, never aborts: a judgement that fails (malformed, or the call failed) is recorded on
+    # the check as a judge failure, and the deterministic verdict stands.
     if judge is None or claim.kind is not ClaimKind.FACT:
         return checks
     judged = []
     for check in checks:
         if check.decision is Decision.SUPPORTED and check.span and check.source_id in texts:
-            opinion = judge(claim, check, texts[check.source_id].page_text)
-            if opinion.decision in (Decision.UNSUPPORTED, Decision.CONFLICTING):
+            try:
+                opinion = judge(claim, check, texts[check.source_id].page_text)
+            except ModelError as exc:
+                judged.append(replace(check, judge_failure=judge_failure(exc)))
+                continue
+            if opinion.decision is Decision.UNREVIEWED:
+                check = replace(check, judge_failure=opinion.judge_failure or opinion.reason)
+            elif opinion.decision in (Decision.UNSUPPORTED, Decision.CONFLICTING):
                 check = replace(
                     check, decision=opinion.decision, reason=f"model judge: {opinion.reason}", judge=opinion.judge
                 )

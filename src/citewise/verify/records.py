@@ -106,6 +106,9 @@ class SupportCheck:
     """``deterministic`` or the model id that judged."""
     traceable: bool = True
     """False when the cited id names no stored, extracted source (the citation cannot be traced)."""
+    judge_failure: str | None = None
+    """Why the model judge (``verify --llm``) gave no usable second opinion on this check — a
+    malformed reply, a failed call, a span not in the page; the deterministic verdict stands."""
     sentence_ids: tuple[str, ...] = ()
     """The cited sentences the span was taken from (``S1.3``), when the claim cites sentences."""
 

@@ -49,6 +49,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
 
 from citewise.answer.validate import split_answer_sentences
+from citewise.llm.errors import ModelError
 from citewise.research.review import normalise_for_match, quote_occurs
 from citewise.search.analyze import analyze
 from citewise.verify.claims import DATE_PATTERN, PARAGRAPH_MARKS, claim_scope
@@ -67,6 +68,7 @@ __all__ = [
     "check_support",
     "date_parts",
     "figures",
+    "judge_failure",
     "judge_with_model",
     "negated_keys",
 ]
@@ -347,7 +349,9 @@ def judge_with_model(
     The span the model quotes must occur in ``page_text`` (``span`` itself when no page text is
     given), otherwise the judgement is discarded: the result is *unreviewed* and says why, so the
     caller keeps its deterministic verdict. A supported verdict with an empty span is discarded too.
-    Model errors (:class:`~citewise.llm.errors.ModelError`) propagate.
+    The judge degrades, never aborts: a malformed judgement (JSON without ``span``, a wrong
+    ``decision``) or a failed call (:class:`~citewise.llm.errors.ModelError`) is an *unreviewed*
+    result whose ``judge_failure`` says what went wrong.
     """
     text = claim.text if isinstance(claim, Claim) else claim
     page = span if page_text is None else page_text
@@ -356,22 +360,27 @@ def judge_with_model(
         {"role": "system", "content": _JUDGE_SYSTEM},
         {"role": "user", "content": _json(payload)},
     ]
-    (decision, reason, quoted), _result = client.complete_json(
-        model, messages, schema=_JUDGE_SCHEMA, name="support_judgement", validate=_judge_reply, temperature=0
-    )
-    if decision is Decision.SUPPORTED and not quoted.strip():
-        return SupportCheck(source_id, None, False, (), Decision.UNREVIEWED, "judgement discarded: no span", model)
-    if quoted.strip() and not quote_occurs(quoted, page):
-        return SupportCheck(
-            source_id,
-            None,
-            False,
-            (),
-            Decision.UNREVIEWED,
-            "judgement discarded: the model's span is not in the page text",
-            model,
+    try:
+        (decision, reason, quoted), _result = client.complete_json(
+            model, messages, schema=_JUDGE_SCHEMA, name="support_judgement", validate=_judge_reply, temperature=0
         )
+    except ModelError as exc:
+        return _no_judgement(source_id, model, f"judgement failed: {judge_failure(exc)}")
+    if decision is Decision.SUPPORTED and not quoted.strip():
+        return _no_judgement(source_id, model, "judgement discarded: no span")
+    if quoted.strip() and not quote_occurs(quoted, page):
+        return _no_judgement(source_id, model, "judgement discarded: the model's span is not in the page text")
     return SupportCheck(source_id, quoted or None, bool(quoted.strip()), (), decision, reason, model)
+
+
+def judge_failure(exc: BaseException) -> str:
+    """What went wrong with a judgement, in one line: the error's kind and message, shortened."""
+    text = " ".join(str(exc).split())
+    return f"{type(exc).__name__}: {text[:300]}"
+
+
+def _no_judgement(source_id: str, model: str, reason: str) -> SupportCheck:
+    return SupportCheck(source_id, None, False, (), Decision.UNREVIEWED, reason, model, judge_failure=reason)
 
 
 def _json(value: object) -> str:

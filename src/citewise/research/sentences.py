@@ -1,0 +1,164 @@
+"""Stable sentence ids for a source's excerpt: ``S1.3`` is the third sentence of ``S1``'s ``content``.
+
+The coverage reviewer and the writer see each excerpt as numbered sentences and quote or cite them
+by id; citewise then takes the verbatim text from the stored excerpt (:func:`sentence_of`). A model
+that cites by id cannot invent a quote, and writes a few characters instead of a whole sentence.
+
+The ids are a pure function of the stored ``content``, so they can be re-derived from the audit
+record at any time. How the excerpt is cut:
+
+* a blank line ends a block, and so does a line that opens one in Markdown or in a statute (a
+  heading, a list item, a table row, a quote, ``①``, ``제3조``); a single line break inside a
+  paragraph does not end a sentence, since extracted pages are often hard-wrapped;
+* inside a block, sentences end where :func:`citewise.answer.validate.split_answer_sentences` ends
+  them: at ``. ! ? 。`` followed by a space, and at a Korean ``다.`` run straight into the next
+  sentence, but not inside numbers, dates (``2020. 3. 24.``) or after abbreviations;
+* every visible character belongs to exactly one sentence: a piece without a letter (a list number,
+  a figure on its own) stays with the sentence before it, and a block of figures alone (a table row)
+  is a sentence of its own; a block of punctuation alone (``---``) is none.
+
+>>> excerpt = "임대차는 2년으로 본다.다만 임차인은 주장할 수 있다.\\n\\n## Fees\\nLandlords pay\\na fee. See Art. 4."
+>>> [(s.sentence_id, s.text) for s in split_sentences("S1", excerpt)]  # doctest: +NORMALIZE_WHITESPACE
+[('S1.1', '임대차는 2년으로 본다.'), ('S1.2', '다만 임차인은 주장할 수 있다.'), ('S1.3', '## Fees'),
+ ('S1.4', 'Landlords pay\\na fee.'), ('S1.5', 'See Art. 4.')]
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Final
+
+from citewise.answer.validate import split_answer_sentences
+
+__all__ = [
+    "SENTENCE_ID",
+    "SourceSentence",
+    "parse_sentence_id",
+    "sentence_id",
+    "sentence_of",
+    "sentence_text",
+    "split_sentences",
+]
+
+SENTENCE_ID: Final = re.compile(r"([A-Za-z]{1,3}\d+)\.(\d+)")
+"""A sentence id: a source id, a full stop, the sentence's 1-based number (``S1.3``)."""
+
+# A line that opens a block of its own: a Markdown heading, rule, list item, table row or quote, a
+# numbered paragraph of a statute (①, 1., 가.) or an article heading (제3조).
+_RULE = r"(?:[-*_][ \t]*){3,}$"
+_BLOCK_START = re.compile(
+    r"^[ \t]{0,3}(?:#{1,6}[ \t]|" + _RULE + r"|[-*+•][ \t]|\d{1,3}[.)][ \t]|[가-하][.)][ \t]|\||>|[①-⑳]|제\s?\d+\s?조)"
+)
+# A line that no following line continues: a heading, a rule, a table row.
+_CLOSED_LINE = re.compile(r"^[ \t]{0,3}(?:#{1,6}[ \t]|" + _RULE + r"|\|)")
+# Every character str.splitlines() breaks at, so a block can be flattened to one line without
+# changing any offset (each becomes one space).
+_LINE_BREAKS = re.compile(r"[\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]")
+_VISIBLE = re.compile(r"[^\W_]")
+
+
+@dataclass(frozen=True, slots=True)
+class SourceSentence:
+    """One sentence of a source's excerpt."""
+
+    sentence_id: str
+    """``S1.3``: the source id and the sentence's 1-based number in the excerpt."""
+    start: int
+    """Offset of its first character in the source's ``content``."""
+    end: int
+    """Offset just after its last character."""
+    text: str
+    """``content[start:end]``, exactly as stored."""
+
+
+def sentence_id(source_id: str, number: int) -> str:
+    """The id of sentence ``number`` (1-based) of ``source_id``: ``sentence_id("S1", 3) == "S1.3"``."""
+    return f"{source_id}.{number}"
+
+
+def parse_sentence_id(text: str) -> tuple[str, int] | None:
+    """``(source id, number)`` of a sentence id, or None when ``text`` is not one.
+
+    >>> parse_sentence_id(" S12.3 "), parse_sentence_id("S1"), parse_sentence_id("S1.0")
+    (('S12', 3), None, None)
+    """
+    match = SENTENCE_ID.fullmatch(text.strip())
+    if match is None or int(match.group(2)) < 1:
+        return None
+    return match.group(1), int(match.group(2))
+
+
+def split_sentences(source_id: str, content: str) -> tuple[SourceSentence, ...]:
+    """The sentences of ``content`` with their ids, in excerpt order (see the module docstring)."""
+    return tuple(
+        SourceSentence(sentence_id(source_id, number), start, end, content[start:end])
+        for number, (start, end) in enumerate(_spans(content), 1)
+    )
+
+
+def sentence_of(source_id: str, content: str, number: int) -> SourceSentence | None:
+    """Sentence ``number`` of the excerpt, or None when the excerpt has no such sentence."""
+    sentences = split_sentences(source_id, content)
+    return sentences[number - 1] if 1 <= number <= len(sentences) else None
+
+
+def sentence_text(sentence: SourceSentence) -> str:
+    """The sentence on one line (whitespace runs folded), as models are shown and quotes are written."""
+    return " ".join(sentence.text.split())
+
+
+@lru_cache(maxsize=512)
+def _spans(content: str) -> tuple[tuple[int, int], ...]:
+    # Cached: one excerpt is split for the reviewer, the writer, the checks and the ledger alike.
+    return tuple(span for start, end in _blocks(content) for span in _block_sentences(content, start, end))
+
+
+def _blocks(content: str) -> Iterator[tuple[int, int]]:
+    """``(start, end)`` of each block of ``content``: blank lines and block-opening lines separate them."""
+    start: int | None = None
+    end = 0
+    closes = False  # the line before was a heading or a table row, which a block never runs on from
+    offset = 0
+    for line in content.splitlines(keepends=True):
+        body = line.rstrip("\r\n\v\f\x1c\x1d\x1e\x85\u2028\u2029")
+        line_start, offset = offset, offset + len(line)
+        if not body.strip():
+            if start is not None:
+                yield start, end
+            start, closes = None, False
+            continue
+        if start is not None and (closes or _BLOCK_START.match(body)):
+            yield start, end
+            start = None
+        if start is None:
+            start = line_start + len(body) - len(body.lstrip())
+        end = line_start + len(body.rstrip())
+        closes = bool(_CLOSED_LINE.match(body))
+    if start is not None:
+        yield start, end
+
+
+def _block_sentences(content: str, start: int, end: int) -> Sequence[tuple[int, int]]:
+    """The sentence spans of one block: cut where each sentence the splitter finds begins."""
+    flat = _LINE_BREAKS.sub(" ", content[start:end])
+    cuts: list[int] = []
+    cursor = 0
+    for sentence in split_answer_sentences(flat):
+        found = flat.find(sentence, cursor)
+        if found < 0:  # the splitter only cuts and strips; a miss would be a bug there
+            continue
+        cuts.append(found)
+        cursor = found + len(sentence)
+    if not cuts:
+        return [(start, end)] if _VISIBLE.search(flat) else []
+    cuts[0] = 0  # whatever precedes the first sentence (a list number) belongs to it
+    bounds = [*cuts, len(flat)]
+    spans = []
+    for left, right in zip(bounds, bounds[1:], strict=False):
+        piece = flat[left:right]
+        stripped_end = left + len(piece.rstrip())
+        spans.append((start + left + (len(piece) - len(piece.lstrip())), start + stripped_end))
+    return spans
