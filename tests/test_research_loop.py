@@ -151,12 +151,10 @@ def plan_reply(topics: Sequence[str] = TOPICS, queries: Sequence[str] = ("rental
     return {"topics": list(topics), "queries": list(queries)}
 
 
-def quote_of(source: Mapping[str, Any]) -> str:
-    """A verbatim sentence of a source's excerpt (as the reviewer saw it)."""
-    for line in source["content"].splitlines():
-        if line.startswith("Fact about"):
-            return line.strip()
-    return source["content"].strip()[:60]
+def fact_of(source: Mapping[str, Any]) -> str:
+    """The id of the "Fact about ..." sentence of a source's excerpt (as the reviewer saw it)."""
+    sentences: Mapping[str, str] = source["sentences"]
+    return next((i for i, text in sentences.items() if text.startswith("Fact about")), next(iter(sentences)))
 
 
 def verdict(
@@ -164,10 +162,12 @@ def verdict(
     *,
     missing: Mapping[int, str | None] | None = None,
     invented: Sequence[int] = (),
+    invented_ids: Sequence[int] = (),
 ) -> dict[str, Any]:
-    """A review of every topic the reviewer was given: covered with a verbatim quote (topic i from
-    source i, or the last source), except ``missing`` (topic index -> follow-up query) and
-    ``invented`` (covered, but with a quote that is in no source)."""
+    """A review of every topic the reviewer was given: covered by a cited sentence (topic i from
+    source i, or the last source), except ``missing`` (topic index -> follow-up query), ``invented``
+    (covered, with a quote given as text that is in no source) and ``invented_ids`` (covered, citing
+    a sentence id the source does not have)."""
     missing = missing or {}
     sources = data["sources"]
     items = []
@@ -177,7 +177,7 @@ def verdict(
                 {
                     "topic": topic,
                     "status": "missing",
-                    "source_ids": [],
+                    "sentence_ids": [],
                     "quotes": [],
                     "gap": "no primary source",
                     "follow_up_query": missing[i],
@@ -185,13 +185,14 @@ def verdict(
             )
             continue
         source = sources[min(i, len(sources) - 1)]
-        quote = "Deposits are fully insured by the central bank." if i in invented else quote_of(source)
+        quote = {"source_id": source["id"], "quote": "Deposits are fully insured by the central bank."}
+        cited = [f"{source['id']}.99"] if i in invented_ids else [fact_of(source)]
         items.append(
             {
                 "topic": topic,
                 "status": "covered",
-                "source_ids": [source["id"]],
-                "quotes": [{"source_id": source["id"], "quote": quote}],
+                "sentence_ids": [] if i in invented else cited,
+                "quotes": [quote] if i in invented else [],
                 "gap": None,
                 "follow_up_query": None,
             }
@@ -399,7 +400,7 @@ def test_coverage_passes_in_round_one(env: Env) -> None:
     assert [p["source"]["source_id"] for p in payloads(record, "source")] == ["S1", "S2"]
     assert report.queries == ("rental deposit law",)
     assert report.path == "model" and report.writer == WRITER
-    assert report.prompt_versions == {"plan": "plan-v1", "review": "review-v1", "write": "write-v1"}
+    assert report.prompt_versions == {"plan": "plan-v1", "review": "review-v2", "write": "write-v2"}
     assert report.markdown == md and report.status == "report"
     assert [p["source"]["url"] for p in payloads(record, "source")] == [a, b]
 

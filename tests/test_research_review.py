@@ -65,6 +65,14 @@ S2 = source(
 SOURCES = (S1, S2)
 QUOTE_S1 = "주민등록을 마친 때에는 그 다음 날부터 제삼자에 대하여 효력이 생긴다"
 QUOTE_S2 = "임차권등기명령을 신청할 수 있다"
+# The excerpts as numbered sentences (a line break inside a sentence does not end it).
+SENTENCE_S1_1 = (
+    "제3조(대항력 등) ① 임대차는 그 등기가 없는 경우에도 임차인이 주택의 인도와 주민등록을 마친 때에는 "
+    "그 다음 날부터 제삼자에 대하여 효력이 생긴다."
+)
+SENTENCE_S1_2 = "이 경우 전입신고를 한 때에 주민등록이 된 것으로 본다."
+SENTENCE_S2_1 = "임차인은 임대차가 끝난 후 보증금이 반환되지 아니한 경우 임차권등기명령을 신청할 수 있다."
+SENTENCE_S2_2 = "보증금을 돌려받으려면 지급명령이나 소송을 할 수 있다."
 
 
 @pytest.fixture
@@ -96,6 +104,19 @@ def item(
         "quotes": [{"source_id": s, "quote": q} for s, q in quotes],
         "gap": gap,
         "follow_up_query": follow_up,
+    }
+
+
+def by_id(topic: str, status: str, sentence_ids: Sequence[Any], **rest: Any) -> dict[str, Any]:
+    """A review item in the v2 shape: the supporting sentences by id, no quote copied."""
+    return {
+        "topic": topic,
+        "status": status,
+        "sentence_ids": list(sentence_ids),
+        "quotes": [],
+        "gap": None,
+        "follow_up_query": None,
+        **rest,
     }
 
 
@@ -137,8 +158,12 @@ def test_covered_with_verified_quotes_passes(server: FakeOpenAIServer, client: C
         "question": QUESTION,
         "topics": [PRIORITY, DEPOSIT],
         "sources": [
-            {"id": "S1", "title": S1.title, "content": S1.content},
-            {"id": "S2", "title": S2.title, "content": S2.content},
+            {"id": "S1", "title": S1.title, "sentences": {"S1.1": SENTENCE_S1_1, "S1.2": SENTENCE_S1_2}},
+            {
+                "id": "S2",
+                "title": S2.title,
+                "sentences": {"S2.1": SENTENCE_S2_1, "S2.2": SENTENCE_S2_2, "S2.3": INJECTION},
+            },
         ],
         "already_tried_queries": [],
     }
@@ -270,7 +295,8 @@ def test_follow_up_is_none_when_every_candidate_was_tried(server: FakeOpenAIServ
     [
         ("The sources look fine to me.", "not valid JSON"),
         ({"topics": [item(PRIORITY, "probably")]}, "status must be one of covered, weak, missing, conflicting"),
-        ({"topics": [{"topic": PRIORITY, "status": "covered"}]}, "lacks source_ids, quotes"),
+        ({"topics": [{"topic": PRIORITY, "status": "covered"}]}, "lacks sentence_ids and quotes"),
+        ({"topics": [by_id(PRIORITY, "covered", [1])]}, "sentence_ids must be a list of strings"),
         ({"topics": "all covered"}, "topics must be a list"),
         ({"topics": [item(PRIORITY, "covered", source_ids=[1])]}, "source_ids must be a list of strings"),
     ],
@@ -284,6 +310,67 @@ def test_unusable_replies_are_rejected(server: FakeOpenAIServer, client: ChatCli
 
     assert message in caught.value.reason
     assert isinstance(caught.value.__cause__, ModelReplyInvalid)
+
+
+# -- citing sentences by id ---------------------------------------------------------------------
+
+
+@pytest.mark.integration
+def test_cited_sentence_ids_become_the_stored_sentences(server: FakeOpenAIServer, client: ChatClient) -> None:
+    review = reviewed(server, client, by_id(PRIORITY, "covered", ["S1.1"]), by_id(DEPOSIT, "covered", ["S2.1", "S2.2"]))
+
+    assert review.passed and review.problems == ()
+    priority, deposit = review.items
+    # the text is the excerpt's own, exactly as stored (its line break included), not the model's
+    assert priority.quotes == (Quote("S1", S1.content[: S1.content.index("생긴다.") + 4], True, sentence_id="S1.1"),)
+    assert "\n" in priority.quotes[0].text and " ".join(priority.quotes[0].text.split()) == SENTENCE_S1_1
+    assert [(q.sentence_id, q.text, q.verified) for q in deposit.quotes] == [
+        ("S2.1", SENTENCE_S2_1, True),
+        ("S2.2", SENTENCE_S2_2, True),
+    ]
+    assert priority.source_ids == ("S1",) and deposit.source_ids == ("S2",)
+    assert (
+        "S1.1" in REVIEW_SYSTEM_PROMPT
+        and REVIEW_SCHEMA["properties"]["topics"]["items"]["required"][2] == "sentence_ids"
+    )
+
+
+@pytest.mark.integration
+def test_invented_sentence_id_is_rejected_like_an_invented_quote(server: FakeOpenAIServer, client: ChatClient) -> None:
+    review = reviewed(
+        server,
+        client,
+        by_id(PRIORITY, "covered", ["S1.3"], follow_up_query="대항력 발생 시점 판례"),  # S1 has two sentences
+        by_id(DEPOSIT, "covered", ["S9.1", "S2", "the second sentence", "S2.2"]),
+    )
+
+    priority, deposit = review.items
+    assert priority.claimed_status is CoverageStatus.COVERED and priority.status is CoverageStatus.MISSING
+    assert priority.quotes == (Quote("S1", "", verified=False, sentence_id="S1.3"),)
+    assert priority.source_ids == ("S1",)  # the source exists; it just has no such sentence
+    assert priority.gap == "no verified quote supports it" and priority.follow_up == "대항력 발생 시점 판례"
+    assert f"{PRIORITY!r}: sentence id 'S1.3' not in S1, whose excerpt has 2 sentences" in review.problems
+    # an unknown source and strings that are no sentence ids are dropped; the real id still counts
+    assert deposit.status is CoverageStatus.COVERED
+    assert deposit.quotes == (Quote("S2", SENTENCE_S2_2, verified=True, sentence_id="S2.2"),)
+    assert any("sentence id 'S9.1' names unknown source id 'S9'" in p for p in review.problems)
+    assert any("'S2' is not a sentence id such as S1.3" in p for p in review.problems)
+    assert any("'the second sentence' is not a sentence id" in p for p in review.problems)
+    assert not review.passed
+
+
+@pytest.mark.integration
+def test_a_verbatim_quote_given_as_text_is_still_checked(server: FakeOpenAIServer, client: ChatClient) -> None:
+    reply = by_id(PRIORITY, "conflicting", ["S1.1"], quotes=[{"source_id": "S2", "quote": "대항력은 즉시 생긴다"}])
+
+    review = reviewed(
+        server, client, reply, by_id(DEPOSIT, "covered", [], quotes=[{"source_id": "S2", "quote": QUOTE_S2}])
+    )
+
+    priority, deposit = review.items
+    assert [(q.sentence_id, q.verified) for q in priority.quotes] == [("S1.1", True), (None, False)]
+    assert priority.status is CoverageStatus.WEAK  # one verified side of the conflict
+    assert deposit.quotes == (Quote("S2", QUOTE_S2, verified=True),) and deposit.status is CoverageStatus.COVERED
 
 
 # -- quote matching ---------------------------------------------------------------------------

@@ -14,6 +14,7 @@ from typing import Any
 
 from citewise.audit.events import AnswerGiven, ReportMade, SourceStored, Verified
 from citewise.errors import InputError
+from citewise.research.sentences import sentence_text, split_sentences
 from citewise.serial import to_data
 from citewise.store.runs import RunRecord
 
@@ -112,16 +113,17 @@ def _ask_markdown(record: RunRecord) -> str:
     return "\n".join(lines)
 
 
-_CITATION = re.compile(r"\[((?:S|E)\d+)\]")
+# [S1], [E2], and a sentence citation [S1.3], which links to its source and shows the sentence.
+_CITATION = re.compile(r"\[((?:S|E)\d+)(\.\d+)?\]")
 
 
 def _inline(text: str, titles: dict[str, str]) -> str:
     escaped = html.escape(text)
 
     def link(match: re.Match[str]) -> str:
-        ident = match.group(1)
-        tip = html.escape(titles.get(ident, ident), quote=True)
-        return f'<a class="cite" href="#{ident}" title="{tip}">[{ident}]</a>'
+        ident, cited = match.group(1), match.group(1) + (match.group(2) or "")
+        tip = html.escape(titles.get(cited, titles.get(ident, ident)), quote=True)
+        return f'<a class="cite" href="#{ident}" title="{tip}">[{cited}]</a>'
 
     return _CITATION.sub(link, escaped)
 
@@ -134,6 +136,8 @@ def _tooltips(record: RunRecord) -> dict[str, str]:
     for stored in record.of(SourceStored):
         s = stored.source
         tips[s.source_id] = f"{s.title} — {s.url}"
+        for sentence in split_sentences(s.source_id, s.content):
+            tips[sentence.sentence_id] = f"{s.title} — “{sentence_text(sentence)}”"
     return tips
 
 

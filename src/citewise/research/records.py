@@ -148,14 +148,22 @@ class CoverageStatus(str, enum.Enum):
 
 @dataclass(frozen=True, slots=True)
 class Quote:
-    """A supporting quote the reviewer gave, and whether it occurs in the cited source's excerpt."""
+    """A supporting quote the reviewer gave, and whether it occurs in the cited source's excerpt.
+
+    The reviewer either cites a sentence of the excerpt by id (``S1.3``) — then ``text`` is that
+    sentence as stored, never the reviewer's words — or copies text, which is then looked up."""
 
     source_id: str
     """The source it claims to come from."""
     text: str
-    """The quote as the reviewer wrote it."""
+    """The quote as the reviewer wrote it; for a cited sentence id, the stored sentence (empty when
+    the excerpt has no such sentence)."""
     verified: bool
-    """True when it occurs in that source's ``content`` after whitespace/Unicode normalisation."""
+    """True when it occurs in that source's ``content`` after whitespace/Unicode normalisation; for
+    a sentence id, when the excerpt has that sentence."""
+    sentence_id: str | None = None
+    """The sentence id the reviewer cited (``S1.3``: the third sentence of ``S1``'s excerpt, see
+    :mod:`citewise.research.sentences`); None for a quote given as text."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -3,8 +3,8 @@
 Two reviewers return the same :class:`~citewise.research.records.CoverageReview`:
 
 * :func:`review_with_model` asks a model (prompt :data:`~citewise.research.prompts.REVIEW_PROMPT_VERSION`)
-  for a status, source ids and verbatim quotes per topic; citewise then checks the claims itself
-  (:func:`verify_review`).
+  for a status and the ids of the supporting sentences (``S1.3``) per topic, or verbatim quotes as
+  text; citewise then checks the claims itself (:func:`verify_review`).
 * :func:`review_deterministic` (in :mod:`citewise.research.review_deterministic`) needs no model:
   it looks for source sentences sharing the topic's key words.
 
@@ -12,6 +12,10 @@ What citewise checks, and what it does with a claim that fails (each failure is 
 :attr:`CoverageReview.problems <citewise.research.records.CoverageReview.problems>`):
 
 - a cited source id that names no stored source is dropped, from ``source_ids`` and with its quotes;
+- a cited sentence id (:mod:`citewise.research.sentences`) becomes a quote whose text is that
+  sentence **as stored**, never the reviewer's words; an id the excerpt does not have is kept as an
+  unverified quote with no text (rejected like an invented quote), an id naming no stored source is
+  dropped, and a string that is no sentence id at all is dropped;
 - a quote is *verified* only when it occurs in that source's ``content`` after
   :func:`normalise_for_match` and is at least :data:`MIN_QUOTE_CHARS` long; an unverified quote is
   kept (``Quote.verified`` False, the reviewer's text as written) but supports nothing;
@@ -53,6 +57,7 @@ from citewise.research.records import (
     TopicCoverage,
 )
 from citewise.research.review_deterministic import COVERED_SHARE, WEAK_SHARE, review_deterministic
+from citewise.research.sentences import parse_sentence_id, sentence_of, split_sentences
 
 __all__ = [
     "COVERED_SHARE",
@@ -102,13 +107,15 @@ class ClaimedCoverage:
     status: CoverageStatus
     """The claimed status."""
     source_ids: tuple[str, ...]
-    """Source ids the reviewer cited."""
+    """Source ids the reviewer cited (no longer asked for: sentence ids name their sources)."""
     quotes: tuple[ClaimedQuote, ...]
-    """Quotes the reviewer gave."""
+    """Quotes the reviewer gave as text."""
     gap: str | None
     """What the reviewer says is missing."""
     follow_up_query: str | None
     """The reviewer's query for the gap."""
+    sentence_ids: tuple[str, ...] = ()
+    """Ids of the sentences the reviewer cited (``S1.3``), as written."""
 
 
 # -- the model reviewer -----------------------------------------------------------------------
@@ -128,27 +135,34 @@ def parse_review_reply(value: object) -> tuple[ClaimedCoverage, ...]:
 
 
 def _claim(value: object, field: str) -> ClaimedCoverage:
-    item = expect_object(value, field=field, keys=("topic", "status", "source_ids", "quotes"))
+    item = expect_object(value, field=field, keys=("topic", "status"))
+    if "sentence_ids" not in item and "quotes" not in item:
+        raise ValueError(f"{field} lacks sentence_ids and quotes")
     status_text = expect_str(item["status"], field=f"{field}.status")
     try:
         status = CoverageStatus(status_text.lower())
     except ValueError:
         valid = ", ".join(s.value for s in CoverageStatus)
         raise ValueError(f"{field}.status must be one of {valid}, got {status_text!r}") from None
-    source_ids = item["source_ids"]
-    if not isinstance(source_ids, list) or not all(isinstance(s, str) for s in source_ids):
-        raise ValueError(f"{field}.source_ids must be a list of strings")
-    quotes = item["quotes"]
+    quotes = item.get("quotes", [])
     if not isinstance(quotes, list):
         raise ValueError(f"{field}.quotes must be a list")
     return ClaimedCoverage(
         topic=expect_str(item["topic"], field=f"{field}.topic"),
         status=status,
-        source_ids=tuple(s.strip() for s in source_ids if s.strip()),
+        # source_ids was asked for until review-v2; a reply that still gives it is read as before.
+        source_ids=_id_list(item.get("source_ids", []), f"{field}.source_ids"),
         quotes=tuple(_claimed_quote(q, f"{field}.quotes[{i}]") for i, q in enumerate(quotes)),
         gap=_optional_text(item.get("gap"), f"{field}.gap"),
         follow_up_query=_optional_text(item.get("follow_up_query"), f"{field}.follow_up_query"),
+        sentence_ids=_id_list(item.get("sentence_ids", []), f"{field}.sentence_ids"),
     )
+
+
+def _id_list(value: object, field: str) -> tuple[str, ...]:
+    if not isinstance(value, list) or not all(isinstance(s, str) for s in value):
+        raise ValueError(f"{field} must be a list of strings")
+    return tuple(s.strip() for s in value if s.strip())
 
 
 def _claimed_quote(value: object, field: str) -> ClaimedQuote:
@@ -177,8 +191,8 @@ def review_with_model(
 ) -> CoverageReview:
     """Ask ``model`` to review ``plan``'s topics against ``sources``; the verified review.
 
-    The reviewer sees the question, the topics, each source's id, title and ``content`` and the
-    queries already tried, all as JSON data. Its claims go through :func:`verify_review`. Raises
+    The reviewer sees the question, the topics, each source's id, title and ``content`` as numbered
+    sentences and the queries already tried, all as JSON data. Its claims go through :func:`verify_review`. Raises
     :class:`ReviewRejected` for an unusable reply (chained to the model error); a failed call raises
     its :class:`~citewise.llm.ModelError` unchanged (retrying is the caller's decision, inside its
     budget).
@@ -235,7 +249,7 @@ def _verified(
     for source_id in dict.fromkeys(claim.source_ids):
         if source_id not in known:
             problems.append(f"{where!r}: unknown source id {source_id!r} dropped")
-    quotes: list[Quote] = []
+    quotes = _sentence_quotes(where, claim.sentence_ids, known, problems)
     for claimed in claim.quotes:
         source = known.get(claimed.source_id)
         if source is None:
@@ -263,6 +277,37 @@ def _verified(
         gap=gap,
         follow_up=follow_up,
     )
+
+
+def _sentence_quotes(
+    where: str, sentence_ids: Sequence[str], known: dict[str, Source], problems: list[str]
+) -> list[Quote]:
+    """The cited sentences as quotes, their text taken from the stored excerpt (module docstring)."""
+    quotes: list[Quote] = []
+    for cited in dict.fromkeys(sentence_ids):
+        parsed = parse_sentence_id(cited)
+        if parsed is None:
+            problems.append(f"{where!r}: {_short(cited)!r} is not a sentence id such as S1.3; dropped")
+            continue
+        source_id, number = parsed
+        source = known.get(source_id)
+        if source is None:
+            problems.append(f"{where!r}: sentence id {cited!r} names unknown source id {source_id!r}; dropped")
+            continue
+        sentence = sentence_of(source_id, source.content, number)
+        if sentence is None:
+            count = len(split_sentences(source_id, source.content))
+            problems.append(f"{where!r}: sentence id {cited!r} not in {source_id}, whose excerpt has {count} sentences")
+            quotes.append(Quote(source_id=source_id, text="", verified=False, sentence_id=cited))
+            continue
+        # A sentence too short to say anything ("Yes.") supports nothing, as a short quote does not.
+        verified = len(normalise_for_match(sentence.text)) >= MIN_QUOTE_CHARS
+        if not verified:
+            problems.append(f"{where!r}: sentence {cited} is too short to support anything")
+        quotes.append(
+            Quote(source_id=source_id, text=sentence.text, verified=verified, sentence_id=sentence.sentence_id)
+        )
+    return quotes
 
 
 def _status_after_verification(claimed: CoverageStatus, quotes: Sequence[Quote]) -> tuple[CoverageStatus, str | None]:

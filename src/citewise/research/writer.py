@@ -1,10 +1,18 @@
 """Writing the report: a draft citing ``[S#]`` ids, checked by citewise, with sources and gaps attached.
 
-The writer (a model, or :func:`write_deterministic`) produces only the body. Everything a reader
-relies on to trace a claim comes from citewise's own records, never from the writer's text:
+The writer (a model, or :func:`write_deterministic`) produces only the body. It cites a source
+(``[S1]``) or, more exactly, one sentence of its excerpt (``[S1.3]``, see
+:mod:`citewise.research.sentences`), and it quotes a sentence by id: ``{{S1.3}}`` becomes the stored
+sentence in quotation marks with its citation (:func:`materialise_quotes`), so a quote in the report
+is never the writer's copy. Sentence citations stay in the report as written: the claim ledger reads
+them (:mod:`citewise.verify.claims`) and checks the claim against exactly that sentence.
 
-- :func:`validate_citations` rejects ``[S#]`` ids naming no stored source, and a draft with no
-  citation at all (spec 5.1); a rejected draft may get one repair attempt
+Everything a reader relies on to trace a claim comes from citewise's own records, never from the
+writer's text:
+
+- :func:`validate_citations` rejects ``[S#]`` ids naming no stored source, ``[S#.n]`` ids naming no
+  sentence of its excerpt, and a draft with no citation at all (spec 5.1); a rejected draft may get
+  one repair attempt
   (:func:`repair_with_model`) — whether to spend it is the caller's decision, inside the budget —
   and is never fixed by inventing a replacement source;
 - :func:`strip_urls` removes every URL the writer wrote that is not a stored source URL, and
@@ -29,12 +37,15 @@ from urllib.parse import unquote, urlsplit
 from citewise.llm import ChatClient
 from citewise.research.prompts import build_repair_messages, build_write_messages
 from citewise.research.records import CoverageReview, CoverageStatus, Draft, ResearchPlan, Source
+from citewise.research.sentences import parse_sentence_id, sentence_of, sentence_text, split_sentences
 
 __all__ = [
     "DraftCheck",
     "check_draft",
     "cited_ids",
+    "cited_sentence_ids",
     "gaps_section",
+    "materialise_quotes",
     "repair_prompt",
     "repair_with_model",
     "sources_section",
@@ -46,17 +57,21 @@ __all__ = [
 
 DETERMINISTIC: Final = "deterministic"
 
-# Anything shaped like a citation marker: [S1], [S1, S2], [E3], [s4]. Every id inside must name a
-# stored source, so a marker in another scheme is an unknown id rather than plain text.
-_MARKER = re.compile(r"\[\s*([A-Za-z]{1,3}\d+(?:\s*[,;]\s*[A-Za-z]{1,3}\d+)*)\s*\]")
-_MARKER_ID = re.compile(r"[A-Za-z]{1,3}\d+")
+# Anything shaped like a citation marker: [S1], [S1, S2], [S1.3], [E3], [s4]. Every id inside must
+# name a stored source (or a sentence of one), so a marker in another scheme is an unknown id rather
+# than plain text.
+_ID = r"[A-Za-z]{1,3}\d+(?:\.\d+)?"
+_MARKER = re.compile(r"\[\s*(" + _ID + r"(?:\s*[,;]\s*" + _ID + r")*)\s*\]")
+_MARKER_ID = re.compile(_ID)
+# A quote by reference: {{S1.3}} is replaced by the stored sentence.
+_QUOTE_REF = re.compile(r"\{\{\s*(" + _ID + r")\s*\}\}")
 
 _SCHEME = r"[a-zA-Z][a-zA-Z0-9+.-]*://"
 _URL_CHARS = r"[^\s<>\"'`\[\]{}|\\^]+"
 _MD_LINK = re.compile(r"\[([^\]\n]*)\]\(\s*<?((?:" + _SCHEME + r"|www\.)[^)\s>]+)>?(?:\s+\"[^\"\n]*\")?\s*\)")
 _AUTOLINK = re.compile(r"<((?:" + _SCHEME + r"|www\.)[^>\s]+)>")
 _BARE_URL = re.compile(r"(?:\b" + _SCHEME + r"|\bwww\.)" + _URL_CHARS)
-_TRAILING = ".,;:!?。、，"
+_TRAILING = ".,;:!?。、，”’」』"  # a closing quotation mark after a URL ends a quoted sentence
 
 _STATUS_NOTES: Final = {
     CoverageStatus.WEAK: "only partial or indirect support was found",
@@ -68,31 +83,83 @@ _STATUS_NOTES: Final = {
 # -- citations --------------------------------------------------------------------------------
 
 
-def cited_ids(markdown: str) -> tuple[str, ...]:
-    """Every id cited in ``markdown``, in order of first citation, known or not.
+def _marker_ids(markdown: str) -> list[str]:
+    return [i for marker in _MARKER.finditer(markdown) for i in _MARKER_ID.findall(marker.group(1))]
 
-    >>> cited_ids("A [S2]. B [S1, S2]; C [E7].")
+
+def cited_ids(markdown: str) -> tuple[str, ...]:
+    """Every source id cited in ``markdown``, in order of first citation, known or not; a sentence
+    citation ``[S1.3]`` cites its source ``S1``.
+
+    >>> cited_ids("A [S2]. B [S1.4, S2]; C [E7].")
     ('S2', 'S1', 'E7')
     """
-    ids = (i for marker in _MARKER.finditer(markdown) for i in _MARKER_ID.findall(marker.group(1)))
-    return tuple(dict.fromkeys(ids))
+    return tuple(dict.fromkeys(i.split(".", 1)[0] for i in _marker_ids(markdown)))
+
+
+def cited_sentence_ids(markdown: str) -> tuple[str, ...]:
+    """Every sentence id cited in ``markdown`` (``[S1.3]``), in order of first citation, known or not.
+
+    >>> cited_sentence_ids("A [S2]. B [S1.4, S2][S1.4]; C [S3.1].")
+    ('S1.4', 'S3.1')
+    """
+    return tuple(dict.fromkeys(i for i in _marker_ids(markdown) if "." in i))
 
 
 def validate_citations(markdown: str, sources: Sequence[Source]) -> list[str]:
     """The citation problems of a draft; an empty list means it may go on to verification.
 
-    Rejected: an id that names no stored (successfully extracted) source, and a draft without any
-    citation. Ids are case-sensitive: ``[s1]`` is not ``[S1]``.
+    Rejected: an id that names no stored (successfully extracted) source, a sentence id its
+    source's excerpt does not have, and a draft without any citation. Ids are case-sensitive:
+    ``[s1]`` is not ``[S1]``.
 
     >>> validate_citations("Deposits are capped [S7].", [])
     ['the draft cites [S7], which is not a stored source (stored: none)']
     """
-    known = [source.source_id for source in sources]
+    known = {source.source_id: source for source in sources}
     ids = cited_ids(markdown)
     if not ids:
         return ["the draft cites no source: every factual sentence needs an [S#] citation"]
     stored = ", ".join(known) or "none"
-    return [f"the draft cites [{i}], which is not a stored source (stored: {stored})" for i in ids if i not in known]
+    problems = [
+        f"the draft cites [{i}], which is not a stored source (stored: {stored})" for i in ids if i not in known
+    ]
+    for cited in cited_sentence_ids(markdown):
+        parsed = parse_sentence_id(cited)
+        source = known.get(parsed[0]) if parsed else None
+        if source is not None and parsed and sentence_of(source.source_id, source.content, parsed[1]) is None:
+            count = len(split_sentences(source.source_id, source.content))
+            problems.append(
+                f"the draft cites [{cited}], but the excerpt of {source.source_id} has {count} sentences"
+                f" ({source.source_id}.1 to {source.source_id}.{count})"
+            )
+    return problems
+
+
+def materialise_quotes(markdown: str, sources: Sequence[Source]) -> str:
+    """``markdown`` with every quote by reference, ``{{S1.3}}``, replaced by the stored sentence in
+    quotation marks and its citation, ``“...” [S1.3]``; brackets and braces in the stored text are
+    escaped so that it never reads as a citation or another quote. An id naming no sentence becomes
+    a plain citation, ``[S1.9]``, which :func:`validate_citations` then rejects.
+
+    >>> from datetime import UTC, datetime
+    >>> page = Source("S1", "u", "u", "t", "q", datetime.now(UTC), "", "Rents rose. Fees [1] fell.", "p", 1)
+    >>> print(materialise_quotes("As the page says, {{S1.2}}. See {{S1.7}}.", [page]))
+    As the page says, “Fees \\[1\\] fell.” [S1.2]. See [S1.7].
+    """
+    known = {source.source_id: source for source in sources}
+
+    def quote(match: re.Match[str]) -> str:
+        cited = match.group(1)
+        parsed = parse_sentence_id(cited)
+        source = known.get(parsed[0]) if parsed else None
+        sentence = sentence_of(source.source_id, source.content, parsed[1]) if source and parsed else None
+        if sentence is None:
+            return f"[{cited}]"
+        text = re.sub(r"([\[\]{}])", r"\\\1", sentence_text(sentence))
+        return f"“{text}” [{sentence.sentence_id}]"
+
+    return _QUOTE_REF.sub(quote, markdown)
 
 
 def _known_cited(markdown: str, sources: Sequence[Source]) -> tuple[str, ...]:
@@ -164,7 +231,7 @@ def _url_key(url: str) -> str:
 def _tidy(line: str) -> str:
     line = re.sub(r"\(\s*\)|\[\s*\]|<\s*>", "", line)
     line = re.sub(r"(?<=\S)[ \t]{2,}", " ", line)
-    line = re.sub(r"[ \t]+(?=[.,;:!?。)])", "", line)
+    line = re.sub(r"[ \t]+(?=[.,;:!?。)”’」』])", "", line)
     return line.rstrip()
 
 
@@ -189,9 +256,10 @@ class DraftCheck:
 
 
 def check_draft(draft: Draft, sources: Sequence[Source]) -> DraftCheck:
-    """Strip disallowed URLs from ``draft`` and validate its citations against ``sources``."""
+    """Put in the sentences ``draft`` quotes by reference, strip disallowed URLs (a quoted sentence's
+    too) and validate its citations against ``sources``."""
     allowed = [url for source in sources for url in (source.url, source.normalized_url)]
-    markdown, removed = strip_urls(draft.markdown, allowed)
+    markdown, removed = strip_urls(materialise_quotes(draft.markdown, sources), allowed)
     clean = replace(draft, markdown=markdown, source_ids=_known_cited(markdown, sources))
     return DraftCheck(draft=clean, problems=tuple(validate_citations(markdown, sources)), removed_urls=tuple(removed))
 
@@ -208,16 +276,18 @@ def write_with_model(
     review: CoverageReview,
     round: int,
 ) -> Draft:
-    """Ask ``model`` for the report body in Markdown citing ``[S#]``; the draft as written.
+    """Ask ``model`` for the report body in Markdown citing ``[S#]`` or ``[S#.n]``; the draft as written,
+    with its quotes by reference put in (:func:`materialise_quotes`).
 
-    The writer sees the question, each topic's reviewed status, its verified quotes and gap, and
-    each source's id, title and ``content`` — never a URL. The draft is returned unchecked (its
-    ``source_ids`` are the stored ids it cites): pass it to :func:`check_draft`. A failed call
+    The writer sees the question, each topic's reviewed status, its verified sentence ids, quotes and
+    gap, and each source's id, title and ``content`` as numbered sentences — never a URL. The draft
+    is returned unchecked (its ``source_ids`` are the stored ids it cites): pass it to
+    :func:`check_draft`. A failed call
     raises its :class:`~citewise.llm.ModelError`; falling back to :func:`write_deterministic` is the
     caller's decision, and should be recorded.
     """
     result = client.complete(model, build_write_messages(question, plan, sources, review))
-    markdown = result.text.strip()
+    markdown = materialise_quotes(result.text.strip(), sources)
     return Draft(round=round, markdown=markdown, source_ids=_known_cited(markdown, sources), writer=result.model)
 
 
@@ -245,7 +315,7 @@ def repair_with_model(
 ) -> Draft:
     """One repair attempt of a rejected ``draft`` (same round); check the result with :func:`check_draft`."""
     result = client.complete(model, repair_prompt(question, plan, sources, review, draft, problems))
-    markdown = result.text.strip()
+    markdown = materialise_quotes(result.text.strip(), sources)
     return Draft(round=draft.round, markdown=markdown, source_ids=_known_cited(markdown, sources), writer=result.model)
 
 
@@ -262,7 +332,8 @@ def write_deterministic(
     """A draft without a model: each supported topic as a heading over its verified quotes.
 
     Covered, weak and conflicting topics get a ``## `` heading (weak and conflicting say so) and
-    their verified quotes as cited lines, ``- "quote" [S1]``; topics without support are listed
+    their verified quotes as cited lines, ``- "quote" [S1]`` (``[S1.3]`` for a quote that is a cited
+    sentence, so the ledger checks exactly that sentence); topics without support are listed
     under "Not answered by the sources". Unverified quotes and unknown sources are never used.
     ``question`` is unused: the plan's topics carry it.
     """
@@ -282,10 +353,10 @@ def write_deterministic(
             lines += [f"_{_STATUS_NOTES[item.status].capitalize()}._", ""]
         seen: set[tuple[str, str]] = set()
         for quote in quotes:
-            key = (quote.source_id, _inline(quote.text))
+            key = (quote.sentence_id or quote.source_id, _inline(quote.text))
             if key not in seen:
                 seen.add(key)
-                lines.append(f'- "{key[1]}" [{quote.source_id}]')
+                lines.append(f'- "{key[1]}" [{key[0]}]')
         blocks.append("\n".join(lines))
     if unanswered:
         blocks.append("\n".join(["## Not answered by the sources", "", *unanswered]))
