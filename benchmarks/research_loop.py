@@ -1,21 +1,39 @@
-"""Wall time of a three-round research run against fake servers with realistic latencies.
+"""Wall time and model output of a three-round research run against fake servers with realistic latencies.
 
-    python benchmarks/research_loop.py
+    python benchmarks/research_loop.py                  # citing by reference vs quoting as text
+    python benchmarks/research_loop.py --cite reference --scale 0.2
 
-Latencies: search 0.8 s, extract 1.5 s per call, model 3 s plus output tokens at 50 per second. The
-scripted reviewer always leaves one topic missing with a new follow-up query, so the run uses all
-three rounds at the default budgets (8 searches, 12 page extractions). Reports, for the concurrent and
-the sequential run: wall time, the critical-path floor (the plan call plus, per round, the slowest
-search + the slowest extraction + the review call + the draft call, from the recorded latencies), the
-ratio of the two, and the non-network overhead (wall time minus the floor).
+Latencies: search 0.8 s, extract 1.5 s per call, model 3 s plus output tokens at 50 per second
+(``--scale`` multiplies every wait). The scripted reviewer always leaves one topic missing with a new
+follow-up query, so the run uses all three rounds at the default budgets (8 searches, 12 page
+extractions).
+
+Two scripted models make the same judgements from the same evidence, and differ only in how they
+write them down (``--cite``):
+
+* ``text`` — as models did before sentence ids (prompts review-v1/write-v1): the reviewer copies
+  each supporting sentence into ``quotes``; the writer restates each supporting sentence, citing
+  ``[S#]``. It reads the sources from ``content`` or from ``sentences``, so it runs unchanged against
+  the code before sentence ids, which is how the "before" figures are measured.
+* ``reference`` — the reviewer lists the supporting sentences' ids (``S1.3``); the writer cites
+  ``[S1.3]`` and quotes ``{{S1.3}}``, which citewise replaces by the stored sentence.
+
+Both cover the same topics with the same sentences in every round ("equal coverage", checked and
+printed). Output tokens are the fake server's estimate (4 characters a token) of what each model
+wrote. Reports, per run: wall time, the critical-path floor (the plan call plus, per round, the
+slowest search + the slowest extraction + the model calls, from the recorded latencies), the
+non-network overhead (wall time minus the floor), model calls, and input and output tokens of the
+reviewer and the writer.
 """
 
 from __future__ import annotations
 
+import argparse
 import json
 import sys
 import tempfile
 import time
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -38,6 +56,41 @@ from citewise.testing.fake_tavily import FakeExtractReply, FakeSearchReply  # no
 
 QUESTION = "How did deposit protection rules for tenants change, and what do they cost landlords?"
 TOPICS = ["What changed in deposit protection rules?", "What do the rules cost landlords?", "When did they apply?"]
+CITE_MODES = ("text", "reference")
+
+# What the pages say. Each page carries one sentence of each topic (which one alternates) among
+# sentences that answer nothing, so the reviewer has to pick.
+FACTS = (
+    (
+        "Deposit protection rules changed in 2024, when every tenancy deposit had to be registered with an "
+        "approved scheme within 30 days of receipt.",
+        "The 2024 reform also obliged landlords to give tenants the scheme's name, the deposit amount and the "
+        "dispute procedure in writing.",
+    ),
+    (
+        "Landlords pay a registration fee of 15 pounds per deposit, and insured schemes charge an annual "
+        "membership fee of about 50 pounds.",
+        "A landlord who fails to protect a deposit can be ordered to pay the tenant up to three times the "
+        "deposit amount.",
+    ),
+)
+LEADS = ("Deposit protection rules changed in 2024", "Landlords pay a registration fee of 15 pounds per deposit")
+FILLER = (
+    "The agency publishes guidance for tenants and landlords on its website every spring.",
+    "Local councils run advice lines that answer questions about repairs, rent increases and notices.",
+    "Letting agents who are members of a redress scheme must display its logo in their offices.",
+    "Most disputes about cleaning and damage are settled without a hearing.",
+)
+
+
+def page_text(url: str, n: int) -> str:
+    """Page ``n`` of a query: a heading and two paragraphs, each with one fact among filler."""
+    first, second = FACTS[0][n % 2], FACTS[1][(n + 1) % 2]
+    return (
+        f"# Deposit protection guide {n}\n\n"
+        f"{FILLER[n % 4]} {first} {FILLER[(n + 1) % 4]}\n\n"
+        f"{FILLER[(n + 2) % 4]} {second} This page was prepared for {url}."
+    )
 
 
 @dataclass(frozen=True)
@@ -61,7 +114,7 @@ class Latencies:
 
 
 class _Web:
-    """Five results per search; every page says the same two things."""
+    """Five results per search; the pages of :func:`page_text`."""
 
     def __init__(self, latencies: Latencies) -> None:
         self.latencies = latencies
@@ -82,58 +135,93 @@ class _Web:
 
     def extract(self, request: Any) -> FakeExtractReply:
         urls = request.get("urls", [])
-        pages = [
-            {
-                "url": u,
-                "raw_content": f"# Report\n\nDeposit protection rules changed in 2024 for {u}.\n\nLandlords pay a fee.",
-            }
-            for u in urls
-        ]
+        pages = [{"url": u, "raw_content": page_text(u, int(u.rsplit("/", 1)[1]))} for u in urls]
         return FakeExtractReply(pages, delay=self.latencies.extract_s)
 
 
-class _Model:
-    """Plans, reviews (one topic always missing, with a new follow-up) and writes."""
+def _sentences(source: Mapping[str, Any]) -> dict[str, str]:
+    """A source as the model sees it: its numbered sentences, or (before sentence ids) its content."""
+    if "sentences" in source:
+        return dict(source["sentences"])
+    # Before sentence ids there were none to cite: the keys are placeholders, only the text is used.
+    return {
+        f"{source['id']}.?{n}": fact
+        for n, fact in enumerate(f for pair in FACTS for f in pair)
+        if fact in " ".join(source["content"].split())
+    }
 
-    def __init__(self, latencies: Latencies) -> None:
+
+def _support(sources: Sequence[Mapping[str, Any]], topic: int) -> list[tuple[str, str, str]]:
+    """``(source id, sentence id, text)`` of the first source stating each sentence of ``topic``."""
+    found: list[tuple[str, str, str]] = []
+    for fact in FACTS[topic]:
+        for source in sources:
+            hit = next((i for i, text in _sentences(source).items() if text == fact), None)
+            if hit is not None:
+                found.append((source["id"], hit, fact))
+                break
+    return found
+
+
+class _Model:
+    """Plans, reviews (one topic always missing, with a new follow-up) and writes, citing by ``cite``."""
+
+    def __init__(self, latencies: Latencies, cite: str) -> None:
         self.reviews = 0
         self.delay = latencies.model_s
+        self.cite = cite
 
     def __call__(self, request: Any) -> FakeReply:
         system = request["messages"][0]["content"]
         data = json.loads(request["messages"][-1]["content"])
+        if "This is a repair." in system or "This is a revision." in system:
+            return FakeReply(data["draft"], delay=self.delay)
         if system.startswith(prompts.PLAN_SYSTEM_PROMPT[:200]) and "topics" not in data:
             body: Any = {"topics": TOPICS, "queries": ["deposit protection 2024", "landlord fee", "tenant rules"]}
-        elif system.startswith(prompts.REVIEW_SYSTEM_PROMPT[:200]):
+            return FakeReply(json.dumps(body), delay=self.delay)
+        if system.startswith(prompts.REVIEW_SYSTEM_PROMPT[:200]):
             self.reviews += 1
-            source = data["sources"][0]
-            quote = source["content"].splitlines()[-1][:40]
-            body = {
-                "topics": [
-                    {
-                        "topic": t,
-                        "status": "covered",
-                        "source_ids": [source["id"]],
-                        "quotes": [{"source_id": source["id"], "quote": quote}],
-                        "gap": None,
-                        "follow_up_query": None,
-                    }
-                    for t in TOPICS[:-1]
-                ]
-                + [
-                    {
-                        "topic": TOPICS[-1],
-                        "status": "missing",
-                        "source_ids": [],
-                        "quotes": [],
-                        "gap": "no date",
-                        "follow_up_query": f"deposit rules effective date {self.reviews}",
-                    }
-                ]
-            }
-        else:
-            return FakeReply("Deposit protection changed in 2024 [S1]. Landlords pay a fee [S2].", delay=self.delay)
-        return FakeReply(json.dumps(body), delay=self.delay)
+            return FakeReply(json.dumps(self._review(data["sources"])), delay=self.delay)
+        return FakeReply(self._write(data), delay=self.delay)
+
+    def _review(self, sources: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+        items = []
+        for topic in range(2):
+            support = _support(sources, topic)
+            item: dict[str, Any] = {"topic": TOPICS[topic], "status": "covered"}
+            if self.cite == "reference":
+                item |= {"sentence_ids": [sid for _, sid, _ in support], "quotes": []}
+            else:
+                ids = list(dict.fromkeys(src for src, _, _ in support))
+                item |= {"source_ids": ids, "quotes": [{"source_id": src, "quote": t} for src, _, t in support]}
+            items.append(item | {"gap": None, "follow_up_query": None})
+        follow_up = f"deposit rules effective date {self.reviews}"
+        missing = {
+            "topic": TOPICS[-1],
+            "status": "missing",
+            "quotes": [],
+            "gap": "no date",
+            "follow_up_query": follow_up,
+        }
+        missing |= {"sentence_ids": []} if self.cite == "reference" else {"source_ids": []}
+        return {"topics": [*items, missing]}
+
+    def _write(self, data: Mapping[str, Any]) -> str:
+        """One section per covered topic: a lead sentence, then each supporting sentence — restated
+        with ``[S#]`` (text), or quoted by id (reference)."""
+        sources = data["sources"]
+        blocks = []
+        for topic in range(2):
+            support = _support(sources, topic)
+            if not support:
+                continue
+            lines = [f"## {TOPICS[topic]}", ""]
+            if self.cite == "reference":
+                lines += [f"{LEADS[topic]} [{support[0][1]}].", "", *(f"- {{{{{sid}}}}}" for _, sid, _ in support)]
+            else:
+                lines += [f"{LEADS[topic]} [{support[0][0]}].", "", *(f"- {t[:-1]} [{src}]." for src, _, t in support)]
+            blocks.append("\n".join(lines))
+        return "\n\n".join(blocks)
 
 
 def _floor(record: RunRecord) -> tuple[float, float]:
@@ -154,17 +242,40 @@ def _floor(record: RunRecord) -> tuple[float, float]:
     return floor, total
 
 
+_ROLE = {"review": "review", "draft": "writer", "repair": "writer", "revise": "writer"}
+
+
+def _model_use(record: RunRecord) -> dict[str, int]:
+    """Calls, input and output tokens of the reviewer and the writer (draft, repair and revision calls)."""
+    use: dict[str, int] = {"calls": 0}
+    for recorded in record.events:
+        event = recorded.event
+        if not isinstance(event, ModelCallEnded):
+            continue
+        use["calls"] += 1
+        role = _ROLE.get(event.purpose)
+        if role is not None:
+            use[f"{role}_calls"] = use.get(f"{role}_calls", 0) + 1
+            use[f"{role}_out"] = use.get(f"{role}_out", 0) + (event.completion_tokens or 0)
+            use[f"{role}_in"] = use.get(f"{role}_in", 0) + (event.prompt_tokens or 0)
+    return use
+
+
 def run_once(
-    concurrent: bool, tmp: Path, store_url: str | None = None, latencies: Latencies = Latencies()
+    concurrent: bool,
+    tmp: Path,
+    store_url: str | None = None,
+    latencies: Latencies = Latencies(),
+    cite: str = "reference",
 ) -> dict[str, Any]:
     """One research run; the store is a new SQLite file in ``tmp`` unless ``store_url`` names another."""
     web = _Web(latencies)
     with FakeTavilyServer() as tavily, FakeOpenAIServer(tokens_per_s=latencies.tokens_per_s) as model:
         tavily.search_responder, tavily.extract_responder = web.search, web.extract
-        model.responder = _Model(latencies)
+        model.responder = _Model(latencies, cite)
         connection = TavilyConnection(TavilySettings(api_key=Secret("tvly-bench"), base_url=tavily.base_url))
         client = ChatClient(ModelSettings(api_key=Secret("sk-bench"), base_url=model.base_url, timeout_s=60))
-        url = store_url or str(tmp / f"bench-{concurrent}.sqlite")
+        url = store_url or str(tmp / f"bench-{concurrent}-{cite}.sqlite")
         with connection, client, EvidenceStore.open(url) as store:
             settings = ResearchSettings(
                 search=TavilySearch(connection=connection),
@@ -177,32 +288,81 @@ def run_once(
             started = time.perf_counter()
             result = research(store, QUESTION, settings)
             wall = time.perf_counter() - started
-            floor, network = _floor(RunStore(store).get(result.run_id))
+            record = RunStore(store).get(result.run_id)
+            floor, network = _floor(record)
     return {
+        "cite": cite,
+        "concurrent": concurrent,
         "wall_s": wall,
         "floor_s": floor,
         "network_s": network,
         "rounds": len(result.reviews),
         "sources": len(result.sources),
         "stop": result.stop_reason.value,
+        "status": result.status.value,
+        "coverage": tuple(tuple(i.status.value for i in review.items) for review in result.reviews),
+        **_model_use(record),
     }
 
 
-def main() -> None:
-    with tempfile.TemporaryDirectory() as tmp:
-        concurrent = run_once(True, Path(tmp))
-        sequential = run_once(False, Path(tmp))
-    print("| run | rounds | sources | stop | wall s | critical-path floor s | wall / floor | overhead s |")
-    print("|-----|--------|---------|------|--------|-----------------------|--------------|------------|")
-    for name, r in (("concurrent", concurrent), ("sequential", sequential)):
-        print(
-            f"| {name} | {r['rounds']} | {r['sources']} | {r['stop']} | {r['wall_s']:.2f} | {r['floor_s']:.2f} | "
-            f"{r['wall_s'] / r['floor_s']:.3f} | {r['wall_s'] - r['floor_s']:.2f} |"
-        )
-    print(f"\nsequential / concurrent wall time: {sequential['wall_s'] / concurrent['wall_s']:.2f}")
+def _covered(run: Mapping[str, Any]) -> str:
+    final = run["coverage"][-1] if run["coverage"] else ()
+    return f"{sum(s == 'covered' for s in final)}/{len(final)}"
+
+
+def _print(runs: Sequence[Mapping[str, Any]]) -> None:
+    print(f"code: prompts {prompts.REVIEW_PROMPT_VERSION}, {prompts.WRITE_PROMPT_VERSION}\n")
     print(
-        f"non-network overhead (concurrent run, wall minus floor): {concurrent['wall_s'] - concurrent['floor_s']:.2f} s"
+        "| cite | run | rounds | sources | covered | model calls | review out tok | writer out tok "
+        "| review+writer out tok | review+writer in tok | wall s | floor s | overhead s |"
     )
+    print("|" + "---|" * 13)
+    for r in runs:
+        out = r.get("review_out", 0) + r.get("writer_out", 0)
+        tokens_in = r.get("review_in", 0) + r.get("writer_in", 0)
+        print(
+            f"| {r['cite']} | {'concurrent' if r['concurrent'] else 'sequential'} | {r['rounds']} | {r['sources']} "
+            f"| {_covered(r)} | {r['calls']} | {r.get('review_out', 0)} | {r.get('writer_out', 0)} | {out} "
+            f"| {tokens_in} | {r['wall_s']:.2f} | {r['floor_s']:.2f} | {r['wall_s'] - r['floor_s']:.2f} |"
+        )
+
+
+def _compare(before: Mapping[str, Any], after: Mapping[str, Any]) -> None:
+    out_before = before.get("review_out", 0) + before.get("writer_out", 0)
+    out_after = after.get("review_out", 0) + after.get("writer_out", 0)
+    same = before["coverage"] == after["coverage"]
+    print(f"\ncoverage per round, text vs reference: {'equal' if same else 'DIFFERENT'} {after['coverage']}")
+    print(
+        f"review+writer output tokens: {out_before} -> {out_after} "
+        f"({100 * (out_before - out_after) / max(out_before, 1):.0f}% fewer)"
+    )
+    print(
+        f"wall time (concurrent): {before['wall_s']:.2f} s -> {after['wall_s']:.2f} s "
+        f"({100 * (before['wall_s'] - after['wall_s']) / before['wall_s']:.0f}% less)"
+    )
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--cite", choices=(*CITE_MODES, "both"), default="both", help="how the models cite")
+    parser.add_argument("--scale", type=float, default=1.0, help="multiply every fake-server wait")
+    parser.add_argument("--no-sequential", action="store_true", help="skip the sequential run")
+    args = parser.parse_args(argv)
+    latencies = Latencies().scaled(args.scale)
+    modes = CITE_MODES if args.cite == "both" else (args.cite,)
+    with tempfile.TemporaryDirectory() as tmp:
+        runs = [run_once(True, Path(tmp), latencies=latencies, cite=mode) for mode in modes]
+        if not args.no_sequential:
+            sequential = run_once(False, Path(tmp), latencies=latencies, cite=modes[-1])
+            runs.append(sequential)
+    _print(runs)
+    if not args.no_sequential:
+        concurrent = runs[len(modes) - 1]
+        print(f"\nsequential / concurrent wall time: {sequential['wall_s'] / concurrent['wall_s']:.2f}")
+        overhead = concurrent["wall_s"] - concurrent["floor_s"]
+        print(f"non-network overhead (concurrent run, wall minus floor): {overhead:.2f} s")
+    if len(modes) == 2:
+        _compare(runs[0], runs[1])
 
 
 if __name__ == "__main__":
