@@ -138,7 +138,7 @@ def _reused(
     return entries
 
 
-def _all_known(text: str, known: Mapping[tuple[object, ...], LedgerEntry]) -> bool:
+def _all_known(text: str, known: Mapping[tuple[str, str, tuple[str, ...]], LedgerEntry]) -> bool:
     return all((c.text, c.sentence, c.cited_ids) in known for c in extract_claims(text))
 
 
