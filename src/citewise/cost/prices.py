@@ -248,7 +248,7 @@ def default_prices() -> PriceTable:
         table.extraction_per_page,
         table.assumptions,
         table.currency,
-        f"citewise built-in list prices{when} (pass --prices or set {PRICES_ENV} for your own)",
+        f"citewise built-in list prices{when}",
         table.as_of,
     )
 

@@ -19,7 +19,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from citewise.cost.prices import PriceTable, load_prices
+from citewise.cost.prices import PRICES_ENV, PriceTable, load_prices
 from citewise.errors import ConfigError, InputError
 from citewise.providers.base import ExtractFailure, ExtractResponse
 from citewise.research.budget import Budget, budget_from_env
@@ -94,8 +94,9 @@ def priced_models(
     missing = sorted({m for m in models if m and table.model(m) is None})
     if missing:
         raise ConfigError(
-            f"--max-cost cannot be kept: {', '.join(repr(m) for m in missing)} not in the price table "
-            f"({table.origin}); add {'it' if len(missing) == 1 else 'them'} to a table passed with --prices"
+            f"--max-cost cannot be kept: {', '.join(repr(m) for m in missing)} "
+            f"{'is' if len(missing) == 1 else 'are'} not in the price table ({table.origin}); "
+            f"pass --prices FILE (or set {PRICES_ENV}) with a table that prices {'it' if len(missing) == 1 else 'them'}"
         )
     return table
 
