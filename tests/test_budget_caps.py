@@ -417,3 +417,33 @@ def test_a_judge_call_that_fails_is_recorded_not_raised(sample: EvidenceStore) -
     (entry,) = result.entries
     assert entry.decision is Decision.SUPPORTED and "ModelServerError" in (entry.checks[0].judge_failure or "")
     assert RunStore(sample).get(run_id).status is RunStatus.FINISHED
+
+
+def test_a_cap_too_small_even_to_plan_exits_with_the_budget_code_and_sends_nothing(tmp_path: Path) -> None:
+    with FakeOpenAIServer() as server:
+        cli_env = {
+            "COMETAPI_KEY": "sk-cap",
+            "CITEWISE_LLM_BASE_URL": server.base_url,
+            "PLANNER_MODEL": PLANNER,
+            "WRITER_MODEL": WRITER,
+            "TAVILY_API_KEY": "",
+        }
+        args = [
+            "research",
+            "q",
+            "--search",
+            "local",
+            "--max-tokens",
+            "500",
+            "--json",
+            "--store",
+            str(tmp_path / "s.sqlite"),
+        ]
+        ran = CliRunner().invoke(app, args, env=cli_env)
+        assert server.requests == []
+    data = json.loads(ran.stdout)
+    assert ran.exit_code == data["exit_code"] == 5
+    assert (
+        data["error"]["kind"] == "BudgetExhausted"
+        and "token budget exhausted: 0 of 500 used" in data["error"]["message"]
+    )

@@ -18,6 +18,7 @@ from rich.markup import escape
 
 from citewise.api import Citewise
 from citewise.errors import CitewiseError, UserError
+from citewise.research.budget import BudgetExhausted
 
 __all__ = [
     "EXIT_CODES_HELP",
@@ -62,7 +63,8 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 
 def handle_errors(func: F) -> F:
-    """Report citewise errors as one clear line: exit 2 for user errors, 1 for run errors."""
+    """Report citewise errors as one clear line: exit 2 for user errors, 5 for a budget exhausted before
+    anything was delivered, 1 for other run errors."""
 
     @functools.wraps(func)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
@@ -70,6 +72,8 @@ def handle_errors(func: F) -> F:
             return func(*args, **kwargs)
         except CitewiseError as exc:
             code = ExitCode.USER_ERROR if isinstance(exc, UserError) else ExitCode.RUN_ERROR
+            if isinstance(exc, BudgetExhausted):  # e.g. the cap leaves no room even for the plan
+                code = ExitCode.BUDGET_EXHAUSTED
             if kwargs.get("json_out"):  # --json always prints one complete object
                 error = {"kind": type(exc).__name__, "message": str(exc), "user_error": isinstance(exc, UserError)}
                 emit_json({"error": error, "exit_code": int(code)})
