@@ -157,8 +157,9 @@ class Citewise:
         """Run the research loop (see ``citewise research``); the run is recorded as it goes.
 
         Without ``settings``, they come from the environment and ``configure`` (``search``,
-        ``extract``, ``planner_model``, ``writer_model``, ``no_model``, ``budget``, ``concurrent``):
-        with no keys, the local store and the deterministic components."""
+        ``extract``, ``planner_model``, ``writer_model``, ``no_model``, ``budget``, ``prices``,
+        ``concurrent``): with no keys, the local store and the deterministic components; without a
+        ``budget``, ``CITEWISE_MAX_*``. Token and money caps are never crossed (see ``citewise research``)."""
         from citewise.research.loop import research
 
         if settings is not None:
