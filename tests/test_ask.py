@@ -149,6 +149,7 @@ def test_the_run_record_keeps_answer_and_retrieval_provenance_apart(store: Evide
         "gate_decided",
         "ranked",
         "answer_given",
+        "verified",  # the answer was verified before it was returned
     ]
     gate_event = record.events[2].event
     assert isinstance(gate_event, GateDecided)

@@ -206,13 +206,14 @@ def test_ask_through_the_cli_against_a_loopback_model_server(cli, monkeypatch) -
         monkeypatch.setenv("CITEWISE_LLM_BASE_URL", server.base_url)
         monkeypatch.setenv("WRITER_MODEL", "writer-x")
         reply = {
-            "answer": "적어도 30일 전에 예고해야 합니다 [E1].",
+            "answer": "사용자는 해고하려면 적어도 30일 전에 예고를 하여야 한다 [E1].",
             "covered": True,
             "citations": [{"id": "E1", "quote": "적어도 30일 전에 예고를 하여야 하고"}],
         }
         server.enqueue_reply(json.dumps(reply, ensure_ascii=False))
         result = json.loads(cli("ask", "해고 예고는 며칠 전에 해야 하나요?", "--json"))
         assert result["outcome"] == "model_answer_accepted" and result["provenance"]["requested_model"] == "writer-x"
+        assert result["acceptance"]["accepted"] is True  # verified before it was printed
         assert server.requests[0].headers["authorization"] == "Bearer sk-cli-test"
         forced = json.loads(cli("ask", "해고 예고는 며칠 전에 해야 하나요?", "--no-model", "--json"))
         assert forced["outcome"] == "deterministic_evidence_fallback" and len(server.requests) == 1

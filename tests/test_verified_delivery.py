@@ -176,3 +176,60 @@ def test_the_cli_exits_with_the_documented_codes(sample_store_file: Path, tmp_pa
     assert bad.exit_code == error["exit_code"] == 2 and "--unsupported" in error["error"]["message"]
     helped = CliRunner().invoke(app, ["research", "--help"])
     assert "Exit codes: 0 accepted" in " ".join(helped.stdout.split())
+
+
+# -- ask: the answer is verified before it is returned ---------------------------------------------
+
+ASK = "해고 예고는 며칠 전에 해야 하나요?"
+ASK_QUOTE = "적어도 30일 전에 예고를 하여야 하고"
+ASK_GOOD = "사용자는 해고하려면 적어도 30일 전에 예고를 하여야 한다 [E1]."
+ASK_BAD = "사용자는 해고하려면 적어도 90일 전에 예고를 하여야 한다 [E1]."
+
+
+def _ask(sample_store_file: Path, tmp_path: Path, answer: str, **options: Any) -> Any:
+    from citewise.answer.ask import ask
+    from citewise.answer.result import AskSettings
+    from citewise.config import Secret
+    from citewise.evidence.plan import RetrievalPlan
+    from citewise.llm import ChatClient, ModelSettings
+    from citewise.store.evidence import EvidenceStore
+    from citewise.store.runs import RunStore
+    from citewise.testing import FakeOpenAIServer
+
+    copy = tmp_path / "ask.sqlite"
+    copy.write_bytes(sample_store_file.read_bytes())
+    reply = {"answer": answer, "covered": True, "citations": [{"id": "E1", "quote": ASK_QUOTE}]}
+    with EvidenceStore.open(str(copy)) as store, FakeOpenAIServer() as server:
+        server.enqueue_reply(json.dumps(reply, ensure_ascii=False))
+        settings = ModelSettings(api_key=Secret("sk-ask"), base_url=server.base_url, timeout_s=5)
+        with ChatClient(settings) as client:
+            result = ask(store, ASK, RetrievalPlan(), AskSettings(client=client, model="writer-1", **options))
+        return result, RunStore(store).get(result.run_id)
+
+
+def test_an_asked_answer_loses_its_unsupported_sentence_before_it_is_returned(
+    sample_store_file: Path, tmp_path: Path
+) -> None:
+    result, record = _ask(sample_store_file, tmp_path, f"{ASK_GOOD} {ASK_BAD}")
+    assert result.outcome.value == "model_answer_accepted"
+    assert "30일" in result.text and "90일" not in result.text
+    (removed,) = result.removed
+    assert "90일" in removed.sentence and "wrong number" in removed.reason
+    assert result.acceptance is not None and result.acceptance.accepted
+    verified = record.last(Verified)
+    assert verified is not None and verified.acceptance == result.acceptance
+
+
+def test_an_asked_answer_with_nothing_verifiable_falls_back_to_the_extractive_answer(
+    sample_store_file: Path, tmp_path: Path
+) -> None:
+    result, _ = _ask(sample_store_file, tmp_path, ASK_BAD)
+    assert result.outcome.value == "deterministic_evidence_fallback" and "90일" not in result.text
+    assert result.provenance.fallback_reason == "no claim of the model's answer could be verified against the evidence"
+    assert result.provenance.requested_model == "writer-1"  # its tokens still cost money
+    assert result.acceptance is not None and [r.sentence for r in result.removed][0].count("90일") == 1
+
+
+def test_an_asked_answer_unverified_on_request_says_so(sample_store_file: Path, tmp_path: Path) -> None:
+    result, record = _ask(sample_store_file, tmp_path, f"{ASK_GOOD} {ASK_BAD}", verify=False)
+    assert "90일" in result.text and result.acceptance is None and record.last(Verified) is None

@@ -48,7 +48,9 @@ def _model_answer(store: EvidenceStore, answer: str, quote: str = QUOTE) -> str:
         server.enqueue_reply(json.dumps(reply, ensure_ascii=False))
         settings = ModelSettings(api_key=Secret("sk-verify"), base_url=server.base_url, timeout_s=5)
         with ChatClient(settings) as client:
-            result = ask(store, QUESTION, RetrievalPlan(), AskSettings(client=client, model="writer-1"))
+            # verify=False: these tests exercise `citewise verify` on an answer delivered unchecked
+            settings = AskSettings(client=client, model="writer-1", verify=False)
+            result = ask(store, QUESTION, RetrievalPlan(), settings)
     assert result.outcome.value == "model_answer_accepted", result.provenance
     return result.run_id
 

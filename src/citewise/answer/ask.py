@@ -19,6 +19,7 @@ from citewise.answer.compose import answer_from_evidence, record_run
 from citewise.answer.deterministic import strip_deleted_parts
 from citewise.answer.records import Evidence
 from citewise.answer.result import AskResult, AskSettings
+from citewise.answer.verified import verify_answer
 from citewise.audit.events import (
     AskPlanned,
     CandidateRef,
@@ -27,6 +28,7 @@ from citewise.audit.events import (
     GateVerdict,
     Ranked,
     RankViolation,
+    Verified,
 )
 from citewise.evidence.gate import EligibilityDecision, gate
 from citewise.evidence.plan import RetrievalPlan
@@ -82,7 +84,11 @@ def ask(store: EvidenceStore, question: str, plan: RetrievalPlan, settings: AskS
     runs.append(run_id, _ranked(ranking))
     evidence = _evidence(ranking.candidates[: settings.evidence])
     result = answer_from_evidence(store, question, plan, settings, run_id, gated, ranking, evidence)
+    result, delivery = verify_answer(result, settings)
     record_run(runs, result, gated, ranking)
+    if delivery is not None:
+        acceptance = delivery.acceptance
+        runs.append(run_id, Verified(acceptance.verifier_version, delivery.entries, delivery.conflicts, acceptance))
     return result
 
 

@@ -171,6 +171,7 @@ def record_run(runs: RunStore, result: AskResult, gated: GateOutcome, ranking: R
             ranking_accepted=ranking.accepted,
             ranking_violations=result.ranking_violations,
             shadow=result.shadow,
+            removed=result.removed,
         ),
     )
     runs.finish(result.run_id, status=RunStatus.FINISHED, outcome=result.outcome.value)

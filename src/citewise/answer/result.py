@@ -17,6 +17,7 @@ from citewise.answer.records import (
 )
 from citewise.evidence.rank import LexicalRanker, Ranker
 from citewise.research.budget import Budget
+from citewise.verify.records import Acceptance, Finding, UnsupportedAction
 
 __all__ = ["DEFAULT_HANDOFF", "AskResult", "AskSettings", "ShadowComparison"]
 
@@ -27,6 +28,10 @@ DEFAULT_HANDOFF = "a qualified reviewer (set CITEWISE_HANDOFF to name one)"
 class AskSettings:
     """How an ask runs. ``client``/``model`` absent means the deterministic composer answers."""
 
+    verify: bool = True
+    """Verify a composed answer claim by claim before it is returned (``--no-verify``: recorded)."""
+    unsupported: UnsupportedAction = UnsupportedAction.REMOVE
+    """What happens to a factual claim verification did not support: removed, or marked inline."""
     mode: str = "active"
     """``active`` (the new retrieval decides) or ``shadow`` (the existing answer is returned)."""
     candidates: int = 30
@@ -83,3 +88,7 @@ class AskResult:
     """Ranking contract violations (the input order was used)."""
     shadow: ShadowComparison | None = None
     """Shadow mode only."""
+    acceptance: Acceptance | None = None
+    """The acceptance decision on the delivered answer (None when nothing was verified)."""
+    removed: tuple[Finding, ...] = ()
+    """Claims taken out of the composed answer before it was returned, with the reason."""

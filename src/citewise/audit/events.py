@@ -606,6 +606,9 @@ class AnswerGiven(Event):
     """Its violations."""
     shadow: ShadowComparison | None = None
     """In shadow mode: the comparison with the existing answer."""
+    removed: tuple[Finding, ...] = ()
+    """Claims taken out of the composed answer before delivery (a :class:`Verified` event follows
+    an answer that was verified)."""
 
 
 # -- after the run ------------------------------------------------------------------------------------

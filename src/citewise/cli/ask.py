@@ -10,8 +10,10 @@ from urllib.parse import unquote
 import typer
 from rich.markup import escape
 
+from citewise.answer.records import AskOutcome
 from citewise.answer.result import DEFAULT_HANDOFF, AskResult, AskSettings
-from citewise.cli.common import JsonOpt, StoreOpt, console, emit_json, handle_errors, open_api
+from citewise.cli.common import ExitCode, JsonOpt, StoreOpt, console, emit_json, handle_errors, open_api, to_jsonable
+from citewise.cli.research import unsupported_action
 from citewise.errors import CitewiseError, InputError
 
 __all__ = ["ask"]
@@ -64,11 +66,18 @@ def ask(
     prices: Annotated[
         str | None, typer.Option("--prices", help="Price table for --max-cost (CITEWISE_PRICES; else built-in).")
     ] = None,
+    no_verify: Annotated[
+        bool, typer.Option("--no-verify", help="Return the composed answer without checking its claims (recorded).")
+    ] = False,
+    unsupported: Annotated[
+        str, typer.Option("--unsupported", help="remove (default) or mark factual claims verification did not support.")
+    ] = "remove",
     store: StoreOpt = None,
     json_out: JsonOpt = False,
 ) -> None:
-    """Answer from approved, eligible evidence only: an answer with citations, a clarifying question, a handoff,
-    or "no eligible evidence". Works with no API key (deterministic composer)."""
+    """Answer from approved, eligible evidence only: an answer with citations (verified claim by claim
+    before it is shown), a clarifying question, a handoff, or "no eligible evidence". Works with no API
+    key (deterministic composer)."""
     from citewise.answer.ask import ask as run_ask
     from citewise.evidence.plan import RetrievalPlan, load_plan
     from citewise.research.budget import budget_from_env
@@ -117,20 +126,44 @@ def ask(
             handoff_target=os.environ.get("CITEWISE_HANDOFF") or DEFAULT_HANDOFF,
             budget=budget,
             prices=table,
+            verify=not no_verify,
+            unsupported=unsupported_action(unsupported),
         )
         try:
             result = run_ask(api.store, question, plan, settings)
         finally:
             if client is not None:
                 client.close()
+    code = ask_exit_code(result)
     if json_out:
-        emit_json(result)
+        emit_json({**to_jsonable(result), "exit_code": int(code)})
     else:
         _print(result)
+    if code is not ExitCode.ACCEPTED:
+        raise typer.Exit(int(code))
+
+
+def ask_exit_code(result: AskResult) -> ExitCode:
+    """0 for an accepted answer (and in shadow mode, which returns the existing answer unchanged); 4 when
+    nothing was eligible; 3 for anything else delivered (an answer not accepted or not verified, a
+    clarification, a handoff)."""
+    if result.shadow is not None:
+        return ExitCode.ACCEPTED
+    if result.outcome is AskOutcome.NO_ELIGIBLE_EVIDENCE:
+        return ExitCode.NO_EVIDENCE
+    if result.acceptance is not None and result.acceptance.accepted:
+        return ExitCode.ACCEPTED
+    return ExitCode.NOT_ACCEPTED
 
 
 def _print(result: AskResult) -> None:
+    if result.acceptance is not None:
+        verdict = "accepted" if result.acceptance.accepted else "not accepted"
+        reasons = "; ".join(result.acceptance.reasons)
+        console.print(f"[bold]{verdict}[/] ({escape(result.acceptance.verifier_version)}): {escape(reasons)}\n")
     console.print(escape(result.text) or "[dim](empty)[/]", highlight=False)
+    for finding in result.removed:
+        console.print(f"[dim]removed before delivery: {escape(finding.sentence)} — {escape(finding.reason)}[/]")
     if result.evidence and result.citations:
         console.print("\n[bold]Sources[/]")
         cited = {c.evidence_id for c in result.citations}

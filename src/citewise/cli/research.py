@@ -99,7 +99,7 @@ def research(
 
     if (question is None) == (resume_run is None):
         raise InputError("give a QUESTION, or --resume RUN to continue a stopped run")
-    action = _unsupported_action(unsupported)
+    action = unsupported_action(unsupported)
     budget = budget_from_env(
         max_rounds=rounds, max_searches=searches, max_extractions=pages, max_tokens=max_tokens, max_cost_usd=max_cost
     )
@@ -159,7 +159,8 @@ def exit_code(result: ResearchResult) -> ExitCode:
     return ExitCode.NOT_ACCEPTED
 
 
-def _unsupported_action(value: str) -> UnsupportedAction:
+def unsupported_action(value: str) -> UnsupportedAction:
+    """The ``--unsupported`` value as an action; a clear error naming the valid ones."""
     try:
         return UnsupportedAction(value)
     except ValueError:

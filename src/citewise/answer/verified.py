@@ -1,0 +1,63 @@
+"""Verified delivery for ``ask``: the answer a person reads has been through the claim ledger.
+
+A composed answer (model or deterministic) is verified against the text of the evidence it may cite
+before it is returned: factual sentences the sections do not support are removed (or marked), the
+rest is delivered with the acceptance decision. If nothing verifiable survives a model's answer, the
+deterministic composer's extractive answer is verified and delivered instead, recorded as that path.
+Clarifications, handoffs, "no eligible evidence" and shadow mode (the existing answer is returned
+unchanged) have no claims of citewise's to verify.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from citewise.answer.deterministic import compose_extractive
+from citewise.answer.records import AnswerPath, AnswerProvenance, AskOutcome
+from citewise.answer.result import AskResult, AskSettings
+from citewise.verify.delivery import Delivery, deliver
+from citewise.verify.ledger import CitedText
+from citewise.verify.records import ClaimKind, Decision
+
+__all__ = ["verify_answer"]
+
+_COMPOSED = (AskOutcome.MODEL_ANSWER, AskOutcome.FALLBACK)
+
+
+def verify_answer(result: AskResult, settings: AskSettings) -> tuple[AskResult, Delivery | None]:
+    """``result`` as delivered after verification, and the verification (None when there was nothing
+    of citewise's to verify, or verification is off)."""
+    if not settings.verify or settings.mode == "shadow" or result.outcome not in _COMPOSED:
+        return result, None
+    texts = {e.evidence_id: CitedText(e.evidence_id, e.origin_url, e.text) for e in result.evidence}
+    delivery = deliver(result.text, texts, kind="ask", action=settings.unsupported)
+    if not _supported_claims(delivery) and result.outcome is AskOutcome.MODEL_ANSWER:
+        # Nothing of the model's answer could be verified: the extractive answer, verified in turn.
+        composed = compose_extractive(result.question, result.evidence)
+        fallback = AnswerProvenance(
+            AnswerPath.DETERMINISTIC,
+            requested_model=result.provenance.requested_model,
+            prompt_version=result.provenance.prompt_version,
+            fallback_reason="no claim of the model's answer could be verified against the evidence",
+            prompt_tokens=result.provenance.prompt_tokens,
+            completion_tokens=result.provenance.completion_tokens,
+        )
+        removed = delivery.removed
+        result = replace(
+            result, outcome=AskOutcome.FALLBACK, text=composed.text, citations=composed.citations, provenance=fallback
+        )
+        delivery = deliver(result.text, texts, kind="ask", action=settings.unsupported)
+        delivery = replace(delivery, removed=removed + delivery.removed)
+    cited = {c.evidence_id for c in result.citations if f"[{c.evidence_id}]" in delivery.text}
+    delivered = replace(
+        result,
+        text=delivery.text.strip(),
+        citations=tuple(c for c in result.citations if c.evidence_id in cited),
+        acceptance=delivery.acceptance,
+        removed=delivery.removed,
+    )
+    return delivered, delivery
+
+
+def _supported_claims(delivery: Delivery) -> bool:
+    return any(e.claim.kind is ClaimKind.FACT and e.decision is Decision.SUPPORTED for e in delivery.entries)
