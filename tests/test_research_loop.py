@@ -105,6 +105,8 @@ def purpose_of(body: Mapping[str, Any]) -> str:
     system = body["messages"][0]["content"]
     if "This is a repair." in system:
         return "repair"
+    if "This is a revision." in system:
+        return "revise"
     if system.startswith("You plan web research"):
         return "plan"
     if system.startswith("You review whether"):
@@ -120,7 +122,7 @@ class Brain:
     order and the last one repeats; a callable gets the decoded user message (the data the model sees)."""
 
     steps: dict[str, deque[Step]] = field(
-        default_factory=lambda: {p: deque() for p in ("plan", "review", "write", "repair")}
+        default_factory=lambda: {p: deque() for p in ("plan", "review", "write", "repair", "revise")}
     )
     seen: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
 
@@ -205,7 +207,7 @@ def covered(data: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def draft_citing(*ids: str, extra: str = "") -> str:
-    body = "\n\n".join(f"## Topic {n}\n\nA finding backed by the sources [{i}]." for n, i in enumerate(ids, 1))
+    body = "\n\n".join(f"## Topic {n}\n\nDeposits are protected here [{i}]." for n, i in enumerate(ids, 1))
     return body + extra
 
 
@@ -295,6 +297,7 @@ STAGES = {
     EventKind.RUN_RESUMED: "resume",
     EventKind.REPORT_MADE: "report",
     EventKind.RUN_FAILED: "failed",
+    EventKind.VERIFIED: "verified",
 }
 
 
@@ -343,6 +346,7 @@ def test_coverage_passes_in_round_one(env: Env) -> None:
     env.brain.script("plan", plan_reply())
     env.brain.script("review", covered)
     env.brain.script("write", draft_citing("S1", "S2", extra="\n\nRead more at https://invented.example/deposits."))
+    env.brain.script("revise", draft_citing("S1", "S2"))
 
     result = env.run()
 
@@ -358,7 +362,7 @@ def test_coverage_passes_in_round_one(env: Env) -> None:
     assert all(q.verified for item in result.reviews[0].items for q in item.quotes)
     md = result.markdown
     assert md.startswith(f"# {QUESTION}\n")
-    assert "A finding backed by the sources [S1]." in md and "[S2]" in md
+    assert "Deposits are protected here [S1]." in md and "[S2]" in md
     assert "## Sources" in md
     assert f"[S1] {title_of(a)} — {a} (retrieved " in md and f"[S2] {title_of(b)} — {b} (retrieved " in md
     assert "invented.example" not in md  # the writer's URL is stripped, and reported
@@ -367,7 +371,12 @@ def test_coverage_passes_in_round_one(env: Env) -> None:
     assert f"planner {PLANNER}, writer {WRITER}" in md and "Stopped because every required sub-question" in md
     # the searches and reads: once each, and the model saw no URL
     assert env.searched() == ["rental deposit law"] and env.extracted() == [a, b]
-    assert [p for p, _ in env.brain.seen] == ["plan", "review", "write"]
+    # the stripped URL left "Read more at." behind, a claim that cites nothing: the writer revises once
+    assert [p for p, _ in env.brain.seen] == ["plan", "review", "write", "revise"]
+    (revision,) = env.brain.calls("revise")
+    assert [f["sentence"] for f in revision["findings"]] == ["Read more at."]
+    assert "Read more at" not in md and result.removed == ()
+    assert result.acceptance is not None and result.acceptance.accepted and md.count("**Accepted**") == 1
     assert a not in json.dumps(env.brain.seen) and b not in json.dumps(env.brain.seen)
     # the audit record
     record = env.record(result.run_id)
@@ -391,16 +400,20 @@ def test_coverage_passes_in_round_one(env: Env) -> None:
         "model_call",
         "draft",
         "round_end",
+        "model_call",
+        "draft",
         "report",
+        "verified",
     ]
-    assert [p["purpose"] for p in payloads(record, "model_call")] == ["plan", "review", "draft"]
+    assert [p["purpose"] for p in payloads(record, "model_call")] == ["plan", "review", "draft", "revise"]
     assert all(p["outcome"] == "ok" and p["prompt_tokens"] > 0 for p in payloads(record, "model_call"))
     report = report_of(record)
     assert report.stop_reason is StopReason.COVERAGE_PASSED
     assert [p["source"]["source_id"] for p in payloads(record, "source")] == ["S1", "S2"]
     assert report.queries == ("rental deposit law",)
     assert report.path == "model" and report.writer == WRITER
-    assert report.prompt_versions == {"plan": "plan-v1", "review": "review-v2", "write": "write-v2"}
+    versions = {"plan": "plan-v1", "review": "review-v2", "write": "write-v2", "revise": "revise-v1"}
+    assert report.prompt_versions == versions
     assert report.markdown == md and report.status == "report"
     assert [p["source"]["url"] for p in payloads(record, "source")] == [a, b]
 
@@ -685,7 +698,8 @@ def test_invented_citation_gets_one_repair_that_is_used(env: Env) -> None:
     env.brain.script("plan", plan_reply())
     env.brain.script("review", covered)
     env.brain.script("write", "Deposits are protected [S1]. Returns take a month [S9].")
-    env.brain.script("repair", "Deposits are protected [S1]. Returns are handled by the act [S2].")
+    repaired = "Deposits are protected [S1]. Fact about deposit returns: deposits are protected here [S2]."
+    env.brain.script("repair", repaired)
 
     result = env.run()
 
@@ -694,20 +708,20 @@ def test_invented_citation_gets_one_repair_that_is_used(env: Env) -> None:
     repair = env.brain.calls("repair")[0]
     assert repair["draft"] == "Deposits are protected [S1]. Returns take a month [S9]."
     assert any("[S9]" in p and "not a stored source" in p for p in repair["problems"])
-    assert "Returns are handled by the act [S2]." in result.markdown
+    assert "Fact about deposit returns: deposits are protected here [S2]." in result.markdown
     assert "[S9]" not in result.markdown and "a month" not in result.markdown
     assert result.drafts[-1].source_ids == ("S1", "S2") and result.problems == ()
     assert f"[S2] {title_of(b)} — {b}" in result.markdown
     record = env.record(result.run_id)
     # the repair comes after the loop, and the repaired draft is recorded
-    assert stages(record)[-5:] == ["round_end", "repair", "model_call", "draft", "report"]
+    assert stages(record)[-6:] == ["round_end", "repair", "model_call", "draft", "report", "verified"]
     (repair_event,) = payloads(record, "repair")
     assert any("[S9]" in p for p in repair_event["problems"])
     assert [p["purpose"] for p in payloads(record, "model_call")] == ["plan", "review", "draft", "repair"]
     assert record.outcome == "report"
 
 
-def test_invented_citation_twice_rejects_the_report(env: Env) -> None:
+def test_invented_citation_twice_salvages_the_report_from_verified_quotes(env: Env) -> None:
     two_pages(env)
     env.brain.script("plan", plan_reply())
     env.brain.script("review", covered)
@@ -716,16 +730,19 @@ def test_invented_citation_twice_rejects_the_report(env: Env) -> None:
 
     result = env.run()
 
-    assert result.status == "rejected" and result.stop_reason is StopReason.COVERAGE_PASSED
+    # the repaired draft's only sentence cites no stored source: it is dropped (and listed), and the
+    # deterministic writer composes the report from the review's verified quotes
+    assert result.status == "report" and result.stop_reason is StopReason.COVERAGE_PASSED
     assert [p for p, _ in env.brain.seen] == ["plan", "review", "write", "repair"]  # one repair only
     assert any("[S12]" in p and "not a stored source" in p for p in result.problems)
     md = result.markdown
-    assert "**Report rejected.**" in md and "[S12], which is not a stored source" in md
-    assert "UNIQUE-DRAFT-TEXT" not in md and "UNIQUE-REPAIR-TEXT" not in md
-    assert "## Sources\n\nNo source is cited." in md
+    assert "UNIQUE-DRAFT-TEXT" not in report_body(md) and "UNIQUE-REPAIR-TEXT" not in report_body(md)
+    assert "composed from verified quotes by the deterministic writer" in md
+    assert '"Fact about the deposit act: deposits are protected here." [S1.2]' in md  # the cited sentence
+    assert [f.reason for f in result.removed] == ["cites [S12], which is not a stored source"]
     record = env.record(result.run_id)
-    assert record.status == "finished" and record.outcome == "rejected"
-    assert report_of(record).status == "rejected" and report_of(record).problems == result.problems
+    assert record.status == "finished" and record.outcome == "report"
+    assert report_of(record).salvaged and report_of(record).problems == result.problems
 
 
 # -- 8. the reviewer invents a quote ---------------------------------------------------------------
