@@ -267,6 +267,7 @@ def run_once(
     store_url: str | None = None,
     latencies: Latencies = Latencies(),
     cite: str = "reference",
+    verify: bool = True,
 ) -> dict[str, Any]:
     """One research run; the store is a new SQLite file in ``tmp`` unless ``store_url`` names another."""
     web = _Web(latencies)
@@ -275,7 +276,7 @@ def run_once(
         model.responder = _Model(latencies, cite)
         connection = TavilyConnection(TavilySettings(api_key=Secret("tvly-bench"), base_url=tavily.base_url))
         client = ChatClient(ModelSettings(api_key=Secret("sk-bench"), base_url=model.base_url, timeout_s=60))
-        url = store_url or str(tmp / f"bench-{concurrent}-{cite}.sqlite")
+        url = store_url or str(tmp / f"bench-{concurrent}-{cite}-{verify}.sqlite")
         with connection, client, EvidenceStore.open(url) as store:
             settings = ResearchSettings(
                 search=TavilySearch(connection=connection),
@@ -284,6 +285,7 @@ def run_once(
                 planner_model="planner",
                 writer_model="writer",
                 concurrent=concurrent,
+                verify=verify,
             )
             started = time.perf_counter()
             result = research(store, QUESTION, settings)
@@ -292,6 +294,9 @@ def run_once(
             floor, network = _floor(record)
     return {
         "cite": cite,
+        "verify": verify,
+        "accepted": result.acceptance.accepted if result.acceptance is not None else None,
+        "removed": len(result.removed),
         "concurrent": concurrent,
         "wall_s": wall,
         "floor_s": floor,
@@ -313,15 +318,18 @@ def _covered(run: Mapping[str, Any]) -> str:
 def _print(runs: Sequence[Mapping[str, Any]]) -> None:
     print(f"code: prompts {prompts.REVIEW_PROMPT_VERSION}, {prompts.WRITE_PROMPT_VERSION}\n")
     print(
-        "| cite | run | rounds | sources | covered | model calls | review out tok | writer out tok "
+        "| cite | verify | run | rounds | sources | covered | model calls | review out tok | writer out tok "
         "| review+writer out tok | review+writer in tok | wall s | floor s | overhead s |"
     )
-    print("|" + "---|" * 13)
+    print("|" + "---|" * 14)
     for r in runs:
         out = r.get("review_out", 0) + r.get("writer_out", 0)
         tokens_in = r.get("review_in", 0) + r.get("writer_in", 0)
+        verify = "off" if not r["verify"] else ("accepted" if r["accepted"] else "not accepted")
+        verify += f", {r['removed']} removed" if r["removed"] else ""
         print(
-            f"| {r['cite']} | {'concurrent' if r['concurrent'] else 'sequential'} | {r['rounds']} | {r['sources']} "
+            f"| {r['cite']} | {verify} | {'concurrent' if r['concurrent'] else 'sequential'} | {r['rounds']} "
+            f"| {r['sources']} "
             f"| {_covered(r)} | {r['calls']} | {r.get('review_out', 0)} | {r.get('writer_out', 0)} | {out} "
             f"| {tokens_in} | {r['wall_s']:.2f} | {r['floor_s']:.2f} | {r['wall_s'] - r['floor_s']:.2f} |"
         )
@@ -347,6 +355,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--cite", choices=(*CITE_MODES, "both"), default="both", help="how the models cite")
     parser.add_argument("--scale", type=float, default=1.0, help="multiply every fake-server wait")
     parser.add_argument("--no-sequential", action="store_true", help="skip the sequential run")
+    parser.add_argument("--verify-off", action="store_true", help="also run without verified delivery, to compare")
     args = parser.parse_args(argv)
     latencies = Latencies().scaled(args.scale)
     modes = CITE_MODES if args.cite == "both" else (args.cite,)
@@ -355,6 +364,10 @@ def main(argv: Sequence[str] | None = None) -> None:
         if not args.no_sequential:
             sequential = run_once(False, Path(tmp), latencies=latencies, cite=modes[-1])
             runs.append(sequential)
+        unverified = None
+        if args.verify_off:
+            unverified = run_once(True, Path(tmp), latencies=latencies, cite=modes[-1], verify=False)
+            runs.append(unverified)
     _print(runs)
     if not args.no_sequential:
         concurrent = runs[len(modes) - 1]
@@ -363,6 +376,13 @@ def main(argv: Sequence[str] | None = None) -> None:
         print(f"non-network overhead (concurrent run, wall minus floor): {overhead:.2f} s")
     if len(modes) == 2:
         _compare(runs[0], runs[1])
+    if unverified is not None:
+        verified = runs[len(modes) - 1]
+        print(
+            f"\nverified delivery on vs off (concurrent, cite {modes[-1]}): wall {verified['wall_s']:.2f} s vs "
+            f"{unverified['wall_s']:.2f} s, model calls {verified['calls']} vs {unverified['calls']}, writer output "
+            f"tokens {verified.get('writer_out', 0)} vs {unverified.get('writer_out', 0)}"
+        )
 
 
 if __name__ == "__main__":

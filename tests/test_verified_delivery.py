@@ -74,6 +74,22 @@ def test_what_the_revision_does_not_fix_is_removed_and_listed_never_stated(env: 
     assert verified is not None and all(e.claim.text.find("central bank") < 0 for e in verified.entries)
 
 
+def test_an_id_still_invented_after_the_repair_loses_its_sentence_and_the_rest_is_delivered(env: Env) -> None:
+    two_pages(env)
+    env.brain.script("plan", plan_reply())
+    env.brain.script("review", covered)
+    env.brain.script("write", f"## Deposits\n\n{GOOD} Returns take a month [S9].")
+    env.brain.script("repair", f"## Deposits\n\n{GOOD} Returns take a month [S9].")  # the repair keeps it
+
+    result = env.run()
+
+    assert result.status is ReportStatus.REPORT and GOOD in (result.body or "")
+    assert "a month" not in (result.body or "") and not _report(env, result.run_id).salvaged
+    (dropped,) = result.removed
+    assert dropped.reason == "cites [S9], which is not a stored source"
+    assert result.acceptance is not None and result.acceptance.accepted
+
+
 def test_mark_keeps_an_unsupported_sentence_but_marks_it(env: Env) -> None:
     two_pages(env)
     env.brain.script("plan", plan_reply())
