@@ -30,6 +30,7 @@ from collections.abc import Mapping
 from datetime import date, datetime
 from decimal import Decimal
 from functools import cache
+from pathlib import PurePath
 from typing import Any, TypeVar, Union, get_args, get_origin
 
 __all__ = ["SerialError", "from_data", "to_data"]
@@ -42,7 +43,7 @@ class SerialError(ValueError):
 
 
 def to_data(value: Any) -> Any:
-    """``value`` as JSON-ready data (dicts, lists, strings, numbers, booleans, None)."""
+    """``value`` as JSON-ready data (dicts, lists, strings, numbers, booleans, None); paths become text."""
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         return {f.name: to_data(getattr(value, f.name)) for f in dataclasses.fields(value)}
     if isinstance(value, enum.Enum):
@@ -51,6 +52,8 @@ def to_data(value: Any) -> Any:
         return value.isoformat()
     if isinstance(value, Decimal):
         return format(value, "f")
+    if isinstance(value, PurePath):
+        return str(value)
     if isinstance(value, Mapping):
         return {str(k): to_data(v) for k, v in value.items()}
     if isinstance(value, list | tuple | set | frozenset):

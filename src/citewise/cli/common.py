@@ -2,14 +2,11 @@
 
 from __future__ import annotations
 
-import dataclasses
 import enum
 import functools
 import json
 import sys
 from collections.abc import Callable
-from datetime import date, datetime
-from pathlib import Path
 from typing import Annotated, Any, TypeVar
 
 import typer
@@ -19,6 +16,7 @@ from rich.markup import escape
 from citewise.api import Citewise
 from citewise.errors import CitewiseError, UserError
 from citewise.research.budget import BudgetExhausted
+from citewise.serial import to_data
 
 __all__ = [
     "EXIT_CODES_HELP",
@@ -89,20 +87,8 @@ def open_api(store: str | None) -> Citewise:
 
 
 def to_jsonable(value: Any) -> Any:
-    """Records, enums, dates and paths as plain JSON values."""
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: to_jsonable(getattr(value, f.name)) for f in dataclasses.fields(value)}
-    if isinstance(value, enum.Enum):
-        return value.value
-    if isinstance(value, datetime | date):
-        return value.isoformat()
-    if isinstance(value, Path):
-        return str(value)
-    if isinstance(value, dict):
-        return {str(k): to_jsonable(v) for k, v in value.items()}
-    if isinstance(value, list | tuple | set | frozenset):
-        return [to_jsonable(v) for v in value]
-    return value
+    """Records, enums, dates and paths as plain JSON values (the records' one serialiser)."""
+    return to_data(value)
 
 
 def emit_json(value: Any) -> None:
