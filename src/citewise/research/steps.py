@@ -18,6 +18,7 @@ from citewise.audit.events import (
     ModelRetried,
     RepairAsked,
     ReportMade,
+    UsageSummary,
     Verified,
 )
 from citewise.llm import ModelError, ModelRateLimited, ModelTruncated, PendingRequest
@@ -245,27 +246,8 @@ def finish(run: ResearchRun, stop: StopReason) -> ResearchResult:
     markdown = render_report(run, delivered, stop, problems)
     all_problems = tuple(problems + [f"removed URL not from citewise's records: {u}" for u in removed_urls])
     usage = run.usage_summary()
-    uses_models = run.settings.uses_models
     verification = delivered.delivery
-    run.record(
-        ReportMade(
-            status=delivered.status,
-            stop_reason=stop,
-            markdown=markdown,
-            body=delivered.body,
-            problems=all_problems,
-            usage=usage,
-            path="deterministic" if (delivered.salvaged or not uses_models) else "model",
-            planner=_plan(run).planner,
-            writer=(run.settings.writer_model or "") if uses_models and not delivered.salvaged else "deterministic",
-            prompt_versions=_prompt_versions() if uses_models else None,
-            queries=tuple(sorted(state.collection.tried_queries)),
-            verified=verification is not None,
-            removed=delivered.removed,
-            marked=verification.marked if verification is not None else (),
-            salvaged=delivered.salvaged,
-        )
-    )
+    run.record(_report_made(run, delivered, stop, markdown, all_problems, usage))
     if verification is not None:
         run.record(
             Verified(
@@ -290,6 +272,36 @@ def finish(run: ResearchRun, stop: StopReason) -> ResearchResult:
         body=delivered.body,
         acceptance=verification.acceptance if verification is not None else None,
         removed=delivered.removed,
+    )
+
+
+def _report_made(
+    run: ResearchRun,
+    delivered: Delivered,
+    stop: StopReason,
+    markdown: str,
+    problems: tuple[str, ...],
+    usage: UsageSummary,
+) -> ReportMade:
+    """What the run delivered, with which path wrote it."""
+    uses_models = run.settings.uses_models
+    verification = delivered.delivery
+    return ReportMade(
+        status=delivered.status,
+        stop_reason=stop,
+        markdown=markdown,
+        body=delivered.body,
+        problems=problems,
+        usage=usage,
+        path="deterministic" if (delivered.salvaged or not uses_models) else "model",
+        planner=_plan(run).planner,
+        writer=(run.settings.writer_model or "") if uses_models and not delivered.salvaged else "deterministic",
+        prompt_versions=_prompt_versions() if uses_models else None,
+        queries=tuple(sorted(run.state.collection.tried_queries)),
+        verified=verification is not None,
+        removed=delivered.removed,
+        marked=verification.marked if verification is not None else (),
+        salvaged=delivered.salvaged,
     )
 
 
