@@ -221,3 +221,15 @@ def test_a_killed_research_process_resumes_without_repeating_a_recorded_call(
             assert result.usage.tokens >= cut.estimated_prompt_tokens
         else:
             assert purposes == ["plan", "review", "write"]  # no recorded model call repeated
+
+
+def test_a_run_still_running_elsewhere_is_not_resumed_twice(store: EvidenceStore) -> None:
+    from citewise.errors import InputError
+    from citewise.providers.local import LocalExtractor, LocalSearch
+    from citewise.research.loop import resume
+    from citewise.research.settings import ResearchSettings
+
+    run_id = RunStore(store).create("research", "q")  # owned by this (live) process
+    settings = ResearchSettings(search=LocalSearch(store), extractor=LocalExtractor(store))
+    with pytest.raises(InputError, match="still running"):
+        resume(store, run_id, settings)

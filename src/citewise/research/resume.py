@@ -54,6 +54,11 @@ def restore(record: RunRecord, settings: ResearchSettings) -> Restored:
     if record.kind != "research":
         raise InputError(f"run {record.run_id} is an {record.kind} run; only research runs can be resumed")
     events = [r.event for r in record.events]
+    if record.status is RunStatus.RUNNING:
+        raise InputError(
+            f"run {record.run_id} is still running in another process (its lease is alive); "
+            "resume it when that process has stopped"
+        )
     if record.status is RunStatus.FINISHED:
         events = _reopened(record, events)
     start = _unfinished_collection(events)
