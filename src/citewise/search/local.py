@@ -1,9 +1,18 @@
-"""Local search over the evidence store: BM25 over analysed section text.
+"""Local search over the evidence store: BM25 over analysed section text, fused with dense vectors.
 
 The query is analysed here (:mod:`citewise.search.analyze`), the store's index ranks the sections
 (:meth:`~citewise.store.evidence.EvidenceStore.search`, FTS5 on SQLite, postings on PostgreSQL),
 and identical sections of several versions collapse into one hit. Search marks every hit with the
 status flags the eligibility gate acts on; it filters nothing.
+
+**Hybrid.** When the store holds vectors of the configured embedder (:mod:`citewise.search.dense`),
+the nearest texts are fused with the BM25 ranking by weighted reciprocal rank fusion,
+
+    score = LEXICAL_WEIGHT / (RRF_K + lexical rank) + DENSE_WEIGHT / (RRF_K + dense rank)
+
+(a list a section is missing from adds nothing). Ranks, not scores, are fused because BM25 and cosine
+live on unrelated scales. The weights were chosen on the development questions of
+``benchmarks/fusion_dev.py`` (see there), not on a test set.
 """
 
 from __future__ import annotations
@@ -15,13 +24,31 @@ from dataclasses import replace
 from citewise.errors import InputError
 from citewise.records import ReviewStatus, SearchHit
 from citewise.search.analyze import analyze, query_terms
+from citewise.search.dense import active_embedder, dense_matches
+from citewise.search.embedders import Embedder
 from citewise.store.index import COLUMN_WEIGHTS
 from citewise.store.protocol import EvidenceStoreProtocol
 from citewise.store.records import IndexMatch
 
-__all__ = ["COLUMN_WEIGHTS", "reindex", "search", "snippet"]
+__all__ = ["AUTO", "COLUMN_WEIGHTS", "DENSE_WEIGHT", "LEXICAL_WEIGHT", "RRF_K", "fuse", "reindex", "search", "snippet"]
 
 _CANDIDATE_FACTOR = 4  # fetch more than k so that hits collapsed across versions still fill k
+
+RRF_K = 60
+"""Reciprocal rank fusion constant (the usual 60: a rank-1 hit outweighs rank 2 only a little)."""
+LEXICAL_WEIGHT = 1.0
+"""Weight of the BM25 ranking in the fusion."""
+DENSE_WEIGHT = 1.0
+"""Weight of the dense ranking in the fusion."""
+
+
+class _Auto:
+    def __repr__(self) -> str:
+        return "AUTO"
+
+
+AUTO = _Auto()
+"""``embedder=AUTO`` (the default): hybrid when the store holds the configured embedder's vectors."""
 
 
 def reindex(store: EvidenceStoreProtocol, *, force: bool = False) -> int:
@@ -29,17 +56,68 @@ def reindex(store: EvidenceStoreProtocol, *, force: bool = False) -> int:
     return store.reindex(force=force)
 
 
-def search(store: EvidenceStoreProtocol, query: str, k: int = 10) -> list[SearchHit]:
-    """Top ``k`` sections for ``query``, identical sections of several versions collapsed."""
+def search(
+    store: EvidenceStoreProtocol, query: str, k: int = 10, *, embedder: Embedder | None | _Auto = AUTO
+) -> list[SearchHit]:
+    """Top ``k`` sections for ``query``, identical sections of several versions collapsed.
+
+    ``embedder``: AUTO (hybrid when the store has the configured embedder's vectors), None
+    (lexical only), or an embedder whose stored vectors are fused with the lexical ranking.
+    """
     if k < 1:
         raise InputError("k must be at least 1")
     terms = query_terms(query)
     if not terms:
         raise InputError(f"the query {query!r} has no searchable words")
-    return _collapse(store.search(terms, k * _CANDIDATE_FACTOR), terms, k)
+    lexical = store.search(terms, k * _CANDIDATE_FACTOR)
+    chosen = active_embedder(store) if isinstance(embedder, _Auto) else embedder
+    if chosen is None:
+        return _collapse(lexical, terms, k)
+    dense = dense_matches(store, chosen, query, k * _CANDIDATE_FACTOR)
+    return _collapse(fuse(lexical, dense), terms, k, digits=6)
 
 
-def _collapse(matches: Sequence[IndexMatch], terms: Sequence[str], k: int) -> list[SearchHit]:
+def fuse(
+    lexical: Sequence[IndexMatch],
+    dense: Sequence[IndexMatch],
+    *,
+    lexical_weight: float = LEXICAL_WEIGHT,
+    dense_weight: float = DENSE_WEIGHT,
+    rrf_k: int = RRF_K,
+) -> list[IndexMatch]:
+    """Weighted reciprocal rank fusion of two rankings of sections, best first (score: the fused one).
+
+    A section's rank in a list is its position (from 1); several sections of one dense text share
+    that text's rank.
+    """
+    fused: dict[tuple[str, int, str], float] = {}
+    first: dict[tuple[str, int, str], IndexMatch] = {}
+    for weight, ranks in ((lexical_weight, _positions(lexical)), (dense_weight, _text_ranks(dense))):
+        for match, rank in ranks:
+            s = match.section
+            key = (s.doc_id, s.version, s.section_id)
+            fused[key] = fused.get(key, 0.0) + weight / (rrf_k + rank)
+            first.setdefault(key, match)
+    order = sorted(fused, key=lambda key: (-fused[key], key))
+    return [replace(first[key], score=fused[key]) for key in order]
+
+
+def _positions(matches: Sequence[IndexMatch]) -> list[tuple[IndexMatch, int]]:
+    return [(match, rank) for rank, match in enumerate(matches, start=1)]
+
+
+def _text_ranks(matches: Sequence[IndexMatch]) -> list[tuple[IndexMatch, int]]:
+    # Dense hits are texts: every section holding the n-th nearest text has rank n.
+    ranked: list[tuple[IndexMatch, int]] = []
+    rank, previous = 0, None
+    for match in matches:
+        if match.section.content_hash != previous:
+            rank, previous = rank + 1, match.section.content_hash
+        ranked.append((match, rank))
+    return ranked
+
+
+def _collapse(matches: Sequence[IndexMatch], terms: Sequence[str], k: int, digits: int = 4) -> list[SearchHit]:
     # Identical text of one section in several versions is one hit (the newest version), so
     # a law with three versions does not fill the top k with three copies of one article.
     groups: dict[tuple[str, str, str], list[IndexMatch]] = {}
@@ -53,7 +131,7 @@ def _collapse(matches: Sequence[IndexMatch], terms: Sequence[str], k: int) -> li
         hits.append(
             SearchHit(
                 rank=0,
-                score=round(max(m.score for m in members), 4),
+                score=round(max(m.score for m in members), digits),
                 doc_id=section.doc_id,
                 title=best.title,
                 version=section.version,

@@ -26,7 +26,7 @@ from sqlalchemy.engine import Connection, Engine, RowMapping
 from citewise.errors import NotFoundError, StoreError
 from citewise.hashing import content_hash
 from citewise.records import Document, DocumentVersion, IngestResult, ReviewDecision, ReviewStatus, Section
-from citewise.store import migrations
+from citewise.store import embeddings, migrations
 from citewise.store.connect import (
     advisory_lock,
     describe_error,
@@ -243,28 +243,61 @@ class EvidenceStore:
             ranked = self.index.match(conn, terms, limit)
             if not ranked:
                 return []
-            query = (
-                sa.select(
-                    sections,
-                    document_versions.c.doc_id,
-                    document_versions.c.version,
-                    document_versions.c.title.label("version_title"),
-                    document_versions.c.status.label("version_status"),
-                )
-                .join(document_versions, sections.c.version_id == document_versions.c.id)
-                .where(sections.c.id.in_([row_id for row_id, _ in ranked]))
-            )
-            rows = {r["id"]: r for r in conn.execute(query).mappings()}
-        return [
-            IndexMatch(
-                section=section_from_row(rows[row_id], rows[row_id]["doc_id"], rows[row_id]["version"]),
-                title=rows[row_id]["version_title"],
-                version_status=ReviewStatus(rows[row_id]["version_status"]),
-                score=score,
-            )
-            for row_id, score in ranked
-            if row_id in rows
-        ]
+            rows = _match_rows(conn, sections.c.id.in_([row_id for row_id, _ in ranked]))
+        by_id = {r["id"]: r for r in rows}
+        return [_index_match(by_id[row_id], score) for row_id, score in ranked if row_id in by_id]
+
+    def sections_with_hashes(self, scored: Sequence[tuple[str, float]], limit: int | None = None) -> list[IndexMatch]:
+        """The stored sections whose content hash is one of ``scored`` (hash, score), in that order,
+        each with its hash's score, at most ``limit`` of them (dense search finds texts; this finds
+        where they are — a text repeated in many documents must not flood the result)."""
+        if not scored:
+            return []
+        hashes = [h for h, _ in scored]
+        with self.engine.connect() as conn:
+            located = conn.execute(
+                sa.select(sections.c.content_hash, sections.c.id)
+                .where(sections.c.content_hash.in_(hashes))
+                .order_by(sections.c.id)
+            ).all()
+            by_hash: dict[str, list[int]] = {}
+            for content_hash, row_id in located:
+                by_hash.setdefault(content_hash, []).append(row_id)
+            wanted = [(row_id, score) for h, score in scored for row_id in by_hash.get(h, [])][:limit]
+            rows = _match_rows(conn, sections.c.id.in_([row_id for row_id, _ in wanted]))
+        by_id = {r["id"]: r for r in rows}
+        return [_index_match(by_id[row_id], score) for row_id, score in wanted if row_id in by_id]
+
+    # -- dense vectors -----------------------------------------------------------------------
+
+    def texts_to_embed(self, model_id: str, model_version: str) -> list[tuple[str, str]]:
+        """(content hash, text) of every distinct section text this model has no vector for."""
+        with self.engine.connect() as conn:
+            return embeddings.texts_to_embed(conn, model_id, model_version)
+
+    def add_vectors(self, model_id: str, model_version: str, dim: int, rows: Sequence[tuple[str, bytes]]) -> int:
+        """Store (content hash, float32 bytes) vectors of one model; return how many were new."""
+        at = utcnow().isoformat()
+        return write_retrying(
+            self.engine,
+            lambda conn: embeddings.add_vectors(conn, model_id, model_version, dim, rows, at),
+            url=self._url,
+        )
+
+    def vectors(self, model_id: str, model_version: str) -> embeddings.StoredVectors:
+        """Every stored vector of one model."""
+        with self.engine.connect() as conn:
+            return embeddings.vectors(conn, model_id, model_version)
+
+    def vectors_marker(self, model_id: str, model_version: str) -> int:
+        """Changes whenever a vector of this model is added (0: none stored)."""
+        with self.engine.connect() as conn:
+            return embeddings.vectors_marker(conn, model_id, model_version)
+
+    def embedding_sets(self) -> list[embeddings.EmbeddingSet]:
+        """Which models have stored vectors, and how many."""
+        with self.engine.connect() as conn:
+            return embeddings.embedding_sets(conn)
 
     def reindex(self, *, force: bool = False) -> int:
         """Rebuild the index when another analyzer built it (or ``force``); return rows indexed."""
@@ -308,3 +341,27 @@ class EvidenceStore:
                             HashMismatch(v["doc_id"], v["version"], s["section_id"], s["content_hash"], derived)
                         )
         return checked, mismatches
+
+
+def _match_rows(conn: Connection, where: sa.ColumnElement[bool]) -> list[RowMapping]:
+    query = (
+        sa.select(
+            sections,
+            document_versions.c.doc_id,
+            document_versions.c.version,
+            document_versions.c.title.label("version_title"),
+            document_versions.c.status.label("version_status"),
+        )
+        .join(document_versions, sections.c.version_id == document_versions.c.id)
+        .where(where)
+    )
+    return list(conn.execute(query).mappings())
+
+
+def _index_match(row: RowMapping, score: float) -> IndexMatch:
+    return IndexMatch(
+        section=section_from_row(row, row["doc_id"], row["version"]),
+        title=row["version_title"],
+        version_status=ReviewStatus(row["version_status"]),
+        score=score,
+    )

