@@ -14,7 +14,7 @@ from urllib.parse import urlsplit
 
 from citewise.errors import ConfigError
 
-__all__ = ["Secret", "checked_endpoint", "default_store_url", "env", "load_dotenv", "resolve_store_url"]
+__all__ = ["Secret", "checked_endpoint", "default_store_url", "env", "load_dotenv", "origin", "resolve_store_url"]
 
 STORE_ENV = "CITEWISE_STORE"
 
@@ -105,3 +105,15 @@ def checked_endpoint(url: str, *, url_env: str, key_env: str) -> str:
     if parts.username is not None or parts.password is not None:
         raise ConfigError(f"{url_env} must not contain user:password@; put the key in {key_env}")
     return url.rstrip("/")
+
+
+def origin(url: str) -> str:
+    """``scheme://host:port`` of ``url`` (default ports filled in): what a configured endpoint's requests
+    must keep, redirects included.
+
+    >>> origin("https://API.example.com/v1?x=1") == origin("https://api.example.com:443/other")
+    True
+    """
+    parts = urlsplit(url)
+    port = parts.port or {"http": 80, "https": 443}.get(parts.scheme, 0)
+    return f"{parts.scheme}://{(parts.hostname or '').lower()}:{port}"

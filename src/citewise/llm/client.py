@@ -39,6 +39,7 @@ from datetime import UTC, datetime
 from types import TracebackType
 from typing import Any, TypeVar
 
+from citewise.config import origin
 from citewise.errors import ConfigError
 from citewise.llm.admission import Admission, PendingRequest
 from citewise.llm.errors import (
@@ -133,11 +134,17 @@ class ChatClient:
         self._lock = threading.Lock()
         self._plain_json_models: set[str] = set()  # models whose endpoint refused response_format
         self._admissions = threading.local()  # the Admission of each thread inside admitting()
+        # Every request, each redirect hop included, must stay on the configured endpoint's origin: a
+        # redirect elsewhere would re-send the prompt (and could answer with anything) to another host.
+        http_client = openai.DefaultHttpxClient(
+            timeout=self.settings.timeout_s, event_hooks={"request": [_same_origin_as(self.settings.base_url)]}
+        )
         self._sdk = openai.OpenAI(
             api_key=self.settings.api_key.reveal(),
             base_url=self.settings.base_url,
             timeout=self.settings.timeout_s,
             max_retries=0,
+            http_client=http_client,
         )
 
     @classmethod
@@ -293,6 +300,12 @@ class ChatClient:
             attempt.status_code = raw.status_code
             attempt.request_id = raw.headers.get("x-request-id")
             completion = raw.parse()
+        except _OffOrigin as exc:
+            raise ModelEndpointError(
+                f"the model endpoint {display_url(self.settings.base_url)} redirected the request to another "
+                f"origin ({exc.target}); citewise only talks to the configured endpoint: check {BASE_URL_ENV}",
+                **attempt.info(),
+            ) from None
         except openai.OpenAIError as exc:
             error = from_sdk_error(
                 exc,
@@ -392,6 +405,26 @@ class ChatClient:
 
 
 # -- helpers ----------------------------------------------------------------------------------
+
+
+class _OffOrigin(Exception):
+    """A request (a redirect hop) leaving the configured endpoint's origin; raised before it is sent."""
+
+    def __init__(self, target: str) -> None:
+        super().__init__(target)
+        self.target = target
+
+
+def _same_origin_as(base_url: str) -> Callable[[Any], None]:
+    """An httpx request hook refusing any request whose origin is not ``base_url``'s."""
+    allowed = origin(base_url)
+
+    def check(request: Any) -> None:
+        target = origin(str(request.url))
+        if target != allowed:
+            raise _OffOrigin(target)
+
+    return check
 
 
 def _validated(result: ChatResult, validate: Callable[[Any], T]) -> T:

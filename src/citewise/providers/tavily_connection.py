@@ -29,7 +29,9 @@ from collections.abc import Callable, Mapping
 from datetime import UTC, datetime
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
+from urllib.parse import urljoin
 
+from citewise.config import origin
 from citewise.providers.base import ExtractResponse, ProviderCall, SearchResponse
 from citewise.providers.errors import (
     ProviderAuthError,
@@ -171,6 +173,19 @@ class TavilyConnection:
 
     def _remember_response(self, response: requests.Response, *args: Any, **kwargs: Any) -> None:
         self._last.response = response
+        if response.is_redirect:
+            # requests would follow it and re-send the body (dropping only the Authorization header):
+            # a configured endpoint that sends citewise elsewhere is refused, never followed.
+            target = origin(urljoin(response.url, response.headers.get("location", "")))
+            if target != origin(self.settings.base_url):
+                response.close()  # requests leaves a response it was not allowed to finish open
+                raise ProviderInvalidResponse(
+                    f"Tavily at {self.settings.base_url} redirected the request to another origin ({target}) "
+                    f"with HTTP {response.status_code}; citewise only talks to the configured endpoint: "
+                    f"check {BASE_URL_ENV}",
+                    provider=PROVIDER,
+                    status_code=response.status_code,
+                )
 
     def _record(self, call: ProviderCall) -> None:
         with self._lock:
@@ -187,6 +202,8 @@ class TavilyConnection:
         import requests
         from tavily import errors as tavily_errors
 
+        if isinstance(exc, ProviderError):  # raised by the session hook (a redirect off the endpoint)
+            return exc
         base_url = self.settings.base_url
         if isinstance(exc, tavily_errors.TimeoutError) or _read_timed_out(exc):
             return ProviderTimeout(
