@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import typer
+from rich.markup import escape
 
 from citewise.cli.common import JsonOpt, StoreOpt, console, emit_json, err_console, handle_errors, open_api
 from citewise.store.migrations import applied
+from citewise.store.source_hashes import verify_sources
 
 __all__ = ["app"]
 
@@ -15,17 +17,45 @@ app = typer.Typer(help="Verify and maintain the store.", no_args_is_help=True)
 @app.command()
 @handle_errors
 def verify(store: StoreOpt = None, json_out: JsonOpt = False) -> None:
-    """Re-derive every stored hash and report mismatches (exit 1 if any)."""
+    """Re-derive every stored hash (documents, sections, research sources' page texts and excerpts) and
+    report mismatches (exit 1 if any)."""
     with open_api(store) as api:
         checked, mismatches = api.verify_store()
+        sources = verify_sources(api.store)
+    total = checked + sources.page_texts + sources.excerpts
+    ok = not mismatches and not sources.mismatches
     if json_out:
-        emit_json({"checked": checked, "mismatches": mismatches, "ok": not mismatches})
+        emit_json(
+            {
+                "checked": total,
+                "checked_by_kind": {
+                    "documents_and_sections": checked,
+                    "source_page_texts": sources.page_texts,
+                    "source_excerpts": sources.excerpts,
+                },
+                "sources_without_hashes": sources.unhashed,
+                "mismatches": mismatches,
+                "source_mismatches": sources.mismatches,
+                "ok": ok,
+            }
+        )
     else:
         for m in mismatches:
             where = f"{m.doc_id}@{m.version}" + (f" {m.section_id}" if m.section_id else "")
-            err_console.print(f"[red]mismatch[/] {where}: stored {m.stored}, text hashes to {m.derived}")
-        console.print(f"{checked} hashes checked, {len(mismatches)} mismatches")
-    if mismatches:
+            err_console.print(f"[red]mismatch[/] {escape(where)}: stored {m.stored}, text hashes to {m.derived}")
+        for s in sources.mismatches:
+            err_console.print(
+                f"[red]mismatch[/] run {escape(s.run_id)} source {escape(s.source_id)} {s.field}: "
+                f"stored {s.stored}, text hashes to {s.derived}"
+            )
+        console.print(
+            f"{total} hashes checked: {checked} documents and sections, {sources.page_texts} source page texts, "
+            f"{sources.excerpts} source excerpts; {len(mismatches) + len(sources.mismatches)} mismatches",
+            highlight=False,
+        )
+        if sources.unhashed:
+            console.print(f"{sources.unhashed} sources were recorded before hashes were kept (not checked)")
+    if not ok:
         raise typer.Exit(1)
 
 

@@ -12,6 +12,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from citewise.hashing import content_hash
 from citewise.providers.base import ExtractedPage, Extractor, ExtractResponse, SearchResponse, SearchResult
 from citewise.providers.errors import ProviderRateLimited
 from citewise.research.injection import injection_flags
@@ -183,6 +184,7 @@ def build_source(
     question: str,
     excerpt_chars: int,
 ) -> Source:
+    excerpt = select_passages(page.raw_content, question, query, excerpt_chars)
     return Source(
         source_id=f"S{number}",
         url=want.hit.url,
@@ -191,12 +193,14 @@ def build_source(
         query=query,
         retrieved_at=response.retrieved_at,
         page_text=page.raw_content,
-        content=select_passages(page.raw_content, question, query, excerpt_chars),
+        content=excerpt,
         provider=response.provider,
         round=step.number,
         published_at=None,  # not verified here: never guessed from retrieval time or rank
         publication_date_source=None,
         injection_flags=injection_flags(page.raw_content),
+        page_text_hash=content_hash(page.raw_content),
+        content_hash=content_hash(excerpt),
     )
 
 

@@ -135,6 +135,12 @@ class Source:
     """Where ``published_at`` came from (``datePublished``, ``visible date``); None until verified."""
     injection_flags: tuple[str, ...] = ()
     """Instruction-like patterns found in the page (the page stays data; this is for the audit)."""
+    page_text_hash: str | None = None
+    """``sha256:...`` of ``page_text`` (normalised), computed when the source was built; ``citewise store
+    verify`` re-derives it. None for sources recorded before hashes were kept."""
+    content_hash: str | None = None
+    """``sha256:...`` of ``content`` (normalised), computed when the source was built; None for
+    sources recorded before hashes were kept."""
 
 
 class CoverageStatus(str, enum.Enum):
