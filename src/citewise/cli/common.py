@@ -14,6 +14,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from citewise.api import Citewise
+from citewise.config import redact, redact_data
 from citewise.errors import CitewiseError, UserError
 from citewise.research.budget import BudgetExhausted
 from citewise.serial import to_data
@@ -72,10 +73,11 @@ def handle_errors(func: F) -> F:
             code = ExitCode.USER_ERROR if isinstance(exc, UserError) else ExitCode.RUN_ERROR
             if isinstance(exc, BudgetExhausted):  # e.g. the cap leaves no room even for the plan
                 code = ExitCode.BUDGET_EXHAUSTED
+            message = redact(str(exc))  # a provider may have echoed a key into its message
             if kwargs.get("json_out"):  # --json always prints one complete object
-                error = {"kind": type(exc).__name__, "message": str(exc), "user_error": isinstance(exc, UserError)}
+                error = {"kind": type(exc).__name__, "message": message, "user_error": isinstance(exc, UserError)}
                 emit_json({"error": error, "exit_code": int(code)})
-            err_console.print(f"[bold red]error:[/] {escape(str(exc))}", highlight=False, markup=True)
+            err_console.print(f"[bold red]error:[/] {escape(message)}", highlight=False, markup=True)
             raise typer.Exit(int(code)) from None
 
     return wrapper  # type: ignore[return-value]
@@ -93,4 +95,4 @@ def to_jsonable(value: Any) -> Any:
 
 def emit_json(value: Any) -> None:
     """Write ``value`` as JSON to stdout."""
-    sys.stdout.write(json.dumps(to_jsonable(value), ensure_ascii=False, indent=2) + "\n")
+    sys.stdout.write(json.dumps(redact_data(to_jsonable(value)), ensure_ascii=False, indent=2) + "\n")

@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from citewise.config import Secret, checked_endpoint, env
+from citewise.config import Secret, checked_endpoint, env, secret_from_env
 from citewise.errors import ConfigError
 
 __all__ = [
@@ -80,9 +80,10 @@ class ModelSettings:
         ``CITEWISE_LLM_TIMEOUT`` (seconds), ``CITEWISE_LLM_MAX_COMPLETION_TOKENS`` and
         ``CITEWISE_LLM_STRUCTURED_OUTPUT`` (``true``/``false``).
         """
-        key = _key_from_env()
-        if key is None:
+        found = _named_key_from_env()
+        if found is None:
             raise ConfigError(MISSING_KEY_MESSAGE)
+        key_env, key = found
         options: dict[str, Any] = {}
         if base_url := env(BASE_URL_ENV):
             options["base_url"] = base_url
@@ -92,7 +93,7 @@ class ModelSettings:
             options["max_completion_tokens"] = _parse_number(MAX_COMPLETION_TOKENS_ENV, tokens, int)
         if structured := env(STRUCTURED_OUTPUT_ENV):
             options["structured_output"] = _parse_bool(STRUCTURED_OUTPUT_ENV, structured)
-        return cls(api_key=Secret(key), **options)
+        return cls(api_key=secret_from_env(key_env, key), **options)
 
 
 def model_configured() -> bool:
@@ -101,9 +102,14 @@ def model_configured() -> bool:
 
 
 def _key_from_env() -> str | None:
+    found = _named_key_from_env()
+    return found[1] if found else None
+
+
+def _named_key_from_env() -> tuple[str, str] | None:
     for name in KEY_ENVS:
         if value := env(name):
-            return value
+            return name, value
     return None
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal, get_args
 
-from citewise.config import Secret, checked_endpoint, env
+from citewise.config import Secret, checked_endpoint, env, secret_from_env
 from citewise.errors import ConfigError
 
 __all__ = [
@@ -84,4 +84,4 @@ class TavilySettings:
                 options["timeout_s"] = float(timeout)
             except ValueError:
                 raise ConfigError(f"{TIMEOUT_ENV} must be a number of seconds, got {timeout!r}") from None
-        return cls(api_key=Secret(key), **options)
+        return cls(api_key=secret_from_env(KEY_ENV, key), **options)

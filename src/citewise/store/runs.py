@@ -5,7 +5,9 @@ A run is created before any work starts and every step is appended as a typed ev
 collected. Appending is the only write to a run's history: verification and claim reviews append
 events too. Each append also renews the run's lease (its owner and last sign of life), so a run whose
 process died reads as ``interrupted`` instead of ``running`` forever. API keys never reach the
-payloads (keys live in :class:`~citewise.config.Secret` values, which refuse to serialise).
+payloads: keys live in :class:`~citewise.config.Secret` values, which refuse to serialise, and
+:meth:`RunStore.append` redacts every known secret (and its masked forms, as providers echo them)
+from each payload before it is written.
 """
 
 from __future__ import annotations
@@ -24,7 +26,8 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection, RowMapping
 
 from citewise.audit import legacy
-from citewise.audit.events import Event, decode, encode
+from citewise.audit.events import Event, RunConfigured, decode, encode
+from citewise.config import redact_data, redact_url_credentials
 from citewise.errors import NotFoundError, StoreError
 from citewise.serial import SerialError
 from citewise.store.evidence import EvidenceStore, utcnow
@@ -151,6 +154,13 @@ class RunStore:
     def append(self, run_id: str, event: Event) -> int:
         """Record one event now (and renew the run's lease); returns its sequence number."""
         kind, payload = encode(event)
+        # The one boundary into the audit store: every known secret and its masked echoes go, and the
+        # run's configured endpoints lose credentials in their URLs (issue 11: keys never stored).
+        payload = redact_data(payload)
+        if isinstance(event, RunConfigured):
+            for name in ("search_options", "extract_options"):
+                if payload.get(name):
+                    payload[name] = {k: redact_url_credentials(v) for k, v in payload[name].items()}
         now = utcnow().isoformat()
         with self.store.transaction() as conn:
             last = conn.execute(sa.select(sa.func.max(run_events.c.seq)).where(run_events.c.run_id == run_id)).scalar()
