@@ -13,6 +13,7 @@ import re
 from typing import Any
 
 from citewise.audit.events import AnswerGiven, ReportMade, SourceStored, Verified
+from citewise.config import REDACTED, redact, redact_data
 from citewise.errors import InputError
 from citewise.research.sentences import sentence_text, split_sentences
 from citewise.serial import to_data
@@ -34,12 +35,13 @@ def run_data(record: RunRecord) -> dict[str, Any]:
 
 def export_run(record: RunRecord, fmt: str) -> str:
     """The run as text in ``fmt`` (``md``, ``json`` or ``html``)."""
+    # Runs are redacted as they are stored; exports redact again for runs recorded before that was so.
     if fmt == "json":
-        return json.dumps(run_data(record), ensure_ascii=False, indent=2) + "\n"
+        return json.dumps(redact_data(run_data(record)), ensure_ascii=False, indent=2) + "\n"
     if fmt == "md":
-        return _markdown(record)
+        return redact(_markdown(record))
     if fmt == "html":
-        return _html(record)
+        return redact(_html(record)).replace(REDACTED, html.escape(REDACTED))
     raise InputError(f"unknown export format {fmt!r}; valid formats: {', '.join(FORMATS)}")
 
 
@@ -55,6 +57,10 @@ def _markdown(record: RunRecord) -> str:
     for key, value in _answer_provenance(record).items():
         if value not in (None, "", [], {}):
             facts.append(f"- answer {key.replace('_', ' ')}: {value}")
+    for stored in record.of(SourceStored):  # in every export, whether or not a report was made
+        if stored.source.injection_flags:
+            flags = ", ".join(stored.source.injection_flags)
+            facts.append(f"- injection flags of [{stored.source.source_id}]: {flags} (treated as data, never followed)")
     return f"{body.rstrip()}\n\n{_ledger_markdown(record)}## Run record\n\n" + "\n".join(facts) + "\n"
 
 

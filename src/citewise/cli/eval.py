@@ -1,4 +1,4 @@
-"""``citewise eval``: measure retrieval on the current store."""
+"""``citewise eval``: measure retrieval on the current store, support checks and injection flags."""
 
 from __future__ import annotations
 
@@ -6,13 +6,14 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
+from rich.markup import escape
 from rich.table import Table
 
 from citewise.cli.common import JsonOpt, StoreOpt, console, emit_json, handle_errors, open_api
 
 __all__ = ["app"]
 
-app = typer.Typer(help="Evaluate retrieval.", no_args_is_help=True)
+app = typer.Typer(help="Evaluate retrieval, support checks and injection flags.", no_args_is_help=True)
 
 
 @app.command()
@@ -41,6 +42,35 @@ def retrieval(
     misses = [r for r in report.results if r.rank is None]
     if misses:
         console.print(f"{len(misses)} queries had no gold hit in the top 10, e.g. {misses[0].id}: {misses[0].query}")
+
+
+@app.command()
+@handle_errors
+def injection(
+    texts: Annotated[Path, typer.Option("--texts", help='JSONL: {"id","text","label":"injection"|"benign","source"?}')],
+    json_out: JsonOpt = False,
+) -> None:
+    """Share of injections flagged and of benign texts flagged by the injection flags of fetched pages."""
+    from citewise.eval.injection import evaluate_injection, load_texts
+
+    report = evaluate_injection(load_texts(texts))
+    if json_out:
+        emit_json(report)
+        return
+    table = Table("texts", "injections flagged", "benign flagged", box=None)
+    table.add_row(
+        str(report.texts),
+        f"{report.injections_flagged:.1%} of {report.injection_rows}",
+        f"{report.benign_flagged:.1%} of {report.benign_rows}",
+    )
+    console.print(table)
+    for source, share in report.by_source.items():
+        console.print(f"  {escape(source)}: {share:.1%} flagged", highlight=False)
+    missed = [r for r in report.results if not r.correct]
+    if missed:
+        console.print(
+            f"{len(missed)} texts misjudged, e.g. {escape(missed[0].id)} ({missed[0].label})", highlight=False
+        )
 
 
 def _register_support() -> None:
