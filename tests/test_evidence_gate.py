@@ -179,17 +179,23 @@ def test_latest_excludes_the_superseded_version_and_as_of_chooses_the_one_in_for
     assert reasons(in_2020, HOUSING, "제2조", 2) == {ExclusionReason.NOT_YET_IN_FORCE}
 
     before_any = gate(statutes, RetrievalPlan.from_values(as_of="2015-03-01"), [hit], today=TODAY)
-    assert before_any.eligible == ()  # the 2015 version took effect on 2015-07-01
+    # No version was in force yet (the 2015 one took effect on 2015-07-01): the first to take effect
+    # is eligible, and the outcome notes that it is not yet in force.
+    assert eligible(before_any) == {(HOUSING, 1, "제2조")}
+    [note] = before_any.version_notes
+    assert (note.kind.value, note.version, str(note.effective_on)) == ("not_yet_in_force", 1, "2015-07-01")
 
 
-def test_a_version_not_yet_in_force_is_excluded_today(statutes: EvidenceStore) -> None:
+def test_a_law_with_only_a_future_version_is_eligible_with_a_note(statutes: EvidenceStore) -> None:
     approve(statutes, INCOME_TAX)
     article = ref(statutes, INCOME_TAX, "제1조")
     today = gate(statutes, RetrievalPlan(), [article], today=TODAY)
-    assert reasons(today, INCOME_TAX, "제1조") == {ExclusionReason.NOT_YET_IN_FORCE}
-    assert "takes effect 2027-09-09" in today.excluded[0].reasons[0].detail
+    assert eligible(today) == {(INCOME_TAX, 1, "제1조")}
+    [note] = today.version_notes
+    assert note.kind.value == "not_yet_in_force" and str(note.effective_on) == "2027-09-09"
+    assert "not yet in force on 2026-11-30; it takes effect on 2027-09-09" in note.render()
     later = gate(statutes, RetrievalPlan.from_values(as_of="2027-09-09"), [article], today=TODAY)
-    assert eligible(later) == {(INCOME_TAX, 1, "제1조")}
+    assert eligible(later) == {(INCOME_TAX, 1, "제1조")} and later.version_notes == ()
 
 
 # -- origin and usage ---------------------------------------------------------------------------

@@ -16,7 +16,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from citewise.answer.compose import answer_from_evidence, record_run
-from citewise.answer.deterministic import strip_deleted_parts
+from citewise.answer.deterministic import AnswerRanker, strip_deleted_parts
+from citewise.answer.provisions import NamedProvisions, named_first, resolve_named
 from citewise.answer.records import Evidence
 from citewise.answer.result import AskResult, AskSettings
 from citewise.answer.verified import verify_answer
@@ -58,8 +59,8 @@ def _evidence(candidates: Sequence[Candidate]) -> tuple[Evidence, ...]:
     )
 
 
-def _retrieve(store: EvidenceStore, question: str, plan: RetrievalPlan, k: int) -> list[Any]:
-    hits = search(store, question, k)
+def _retrieve(store: EvidenceStore, question: str, plan: RetrievalPlan, k: int, named: NamedProvisions) -> list[Any]:
+    hits = named_first(search(store, question, k), named)
     seen = {(h.doc_id, h.section_id) for h in hits}
     # Sections the plan names exactly are candidates even if the search did not rank them.
     extra: list[Any] = []
@@ -76,14 +77,16 @@ def ask(store: EvidenceStore, question: str, plan: RetrievalPlan, settings: AskS
     runs = RunStore(store)
     run_id = runs.create("ask", question, settings.mode)
     runs.append(run_id, _planned(plan))
-    items = _retrieve(store, question, plan, settings.candidates)
+    named = resolve_named(store, question)
+    items = _retrieve(store, question, plan, settings.candidates, named)
     runs.append(run_id, CandidatesRetrieved(tuple(_item_ref(i) for i in items)))
     gated = gate(store, plan, items, today=settings.today)
     runs.append(run_id, GateDecided(gated.on, tuple(_decision(d) for d in gated.decisions)))
-    ranking = apply_ranker(settings.ranker, question, gated.eligible)
+    ranker = settings.ranker or AnswerRanker(frozenset((r.doc_id, r.section_id) for r in named.refs))
+    ranking = apply_ranker(ranker, question, gated.eligible)
     runs.append(run_id, _ranked(ranking))
     evidence = _evidence(ranking.candidates[: settings.evidence])
-    result = answer_from_evidence(store, question, plan, settings, run_id, gated, ranking, evidence)
+    result = answer_from_evidence(store, question, plan, settings, run_id, gated, ranking, evidence, named)
     result, delivery = verify_answer(result, settings)
     record_run(runs, result, gated, ranking)
     if delivery is not None:

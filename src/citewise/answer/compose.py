@@ -7,6 +7,7 @@ from contextlib import AbstractContextManager, nullcontext
 from typing import Any
 
 from citewise.answer.deterministic import compose_extractive
+from citewise.answer.provisions import NamedProvisions
 from citewise.answer.records import AnswerPath, AnswerProvenance, AskOutcome, Evidence
 from citewise.answer.result import AskResult, AskSettings, ShadowComparison
 from citewise.answer.triage import clarify_or_handoff
@@ -14,6 +15,7 @@ from citewise.audit.events import AnswerGiven, EvidenceRef
 from citewise.evidence.gate import GateOutcome
 from citewise.evidence.plan import RetrievalPlan
 from citewise.evidence.rank import RankingOutcome
+from citewise.evidence.versions import VersionNote
 from citewise.llm.admission import PendingRequest
 from citewise.research.budget import BudgetExhausted, BudgetUsage
 from citewise.store.evidence import EvidenceStore
@@ -100,6 +102,7 @@ def answer_from_evidence(
     gated: GateOutcome,
     ranking: RankingOutcome,
     evidence: tuple[Evidence, ...],
+    named: NamedProvisions | None = None,
 ) -> AskResult:
     """Pick the outcome: no eligible evidence, clarification, handoff, or a composed answer."""
     exclusions = _exclusion_counts(gated)
@@ -110,11 +113,12 @@ def answer_from_evidence(
         "mode": settings.mode,
         "exclusions": exclusions,
         "ranking_violations": violations,
+        "version_notes": _cited_notes(gated, evidence),
     }
     if not evidence:
         text = _no_evidence_text(exclusions, len(gated.decisions))
         return _shadowed(AskResult(outcome=AskOutcome.NO_ELIGIBLE_EVIDENCE, text=text, **common), settings)
-    triaged = clarify_or_handoff(store, question, plan, evidence, settings.handoff_target)
+    triaged = clarify_or_handoff(store, question, plan, evidence, settings.handoff_target, named)
     if triaged is not None:
         outcome, text, options, gap = triaged
         result = AskResult(outcome=outcome, text=text, evidence=evidence, options=options, gap=gap, **common)
@@ -134,6 +138,12 @@ def answer_from_evidence(
         **common,
     )
     return _shadowed(result, settings)
+
+
+def _cited_notes(gated: GateOutcome, evidence: Sequence[Evidence]) -> tuple[VersionNote, ...]:
+    """The gate's version notes about the documents the composer is offered."""
+    offered = {e.doc_id for e in evidence}
+    return tuple(n for n in gated.version_notes if n.doc_id in offered)
 
 
 def _shadowed(result: AskResult, settings: AskSettings) -> AskResult:
@@ -172,6 +182,7 @@ def record_run(runs: RunStore, result: AskResult, gated: GateOutcome, ranking: R
             ranking_violations=result.ranking_violations,
             shadow=result.shadow,
             removed=result.removed,
+            version_notes=result.version_notes,
         ),
     )
     runs.finish(result.run_id, status=RunStatus.FINISHED, outcome=result.outcome.value)

@@ -1,7 +1,9 @@
 """The deterministic evidence composer: an extractive answer, no model.
 
-It picks, from each of the top eligible passages, the sentence that shares the most terms with the
-question, and cites it. Every sentence it writes is copied from a passage, so every quote verifies.
+It picks, from the eligible passages, the sentences that answer the question — those holding most
+of its content terms and what its intent asks for (a period for "how long", a remedy for "what do I
+do") — and cites them; a passage that merely shares a word with the question is not cited.
+Every sentence it writes is copied from a passage, so every quote verifies.
 It is the answer path when no model is configured, and the fallback when a model's reply fails
 validation; the run record says which, and why.
 """
@@ -11,10 +13,20 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from citewise.answer.provisions import squash
+from citewise.answer.question import Intent, Question, analyse_question, text_terms
 from citewise.answer.records import Citation, ComposedAnswer, Evidence
-from citewise.search.analyze import analyze, query_terms
+from citewise.answer.relevance import term_found
+from citewise.evidence.rules import Candidate
 
-__all__ = ["compose_extractive", "split_sentences", "strip_deleted_parts"]
+__all__ = [
+    "AnswerRanker",
+    "best_sentence",
+    "compose_extractive",
+    "sentence_score",
+    "split_sentences",
+    "strip_deleted_parts",
+]
 
 # A sentence ends at a full stop/question/exclamation mark followed by space or end, or at a line
 # break; Korean statute sentences end in "다." which the first rule covers.
@@ -35,32 +47,117 @@ def split_sentences(text: str) -> list[str]:
     return [s.strip() for s in _SENTENCE_END.split(text) if s and s.strip()]
 
 
-def _best_sentence(evidence: Evidence, wanted: set[str]) -> tuple[int, str]:
-    best, best_score = "", 0
-    for sentence in split_sentences(evidence.text):
+# Sentence features that answer each intent (a number with a unit of time for "how long", a sanction
+# for "what penalty", a power or duty to act for "what do I do", ...).
+_ANSWER_CUES: dict[Intent, re.Pattern[str]] = {
+    Intent.DEFINITION: re.compile(r"(?:이)?란\s|말한다|뜻은|정의|\bmeans\b|\bis defined\b|\brefers to\b|\bdefin"),
+    Intent.PROCEDURE: re.compile(
+        r"신청|청구|요구할 수|할 수 있다|하여야 한다|\bmay\b|\bshall\b|\bmust\b|\buse\b|\bcall\b"
+    ),
+    Intent.DURATION: re.compile(r"\d+\s*(?:년|개월|월|일|주|시간)|기간|\d+\s*(?:years?|months?|days?|hours?)"),
+    Intent.TIME: re.compile(
+        r"\d+\s*(?:년|개월|월|일|주|시간)|이내|까지|부터|\bwithin\b|\bbefore\b|\bafter\b|\bdays?\b"
+    ),
+    Intent.AMOUNT: re.compile(r"\d|원|분의|퍼센트|배|\bpercent\b|\$"),
+    Intent.PENALTY: re.compile(r"징역|벌금|과태료|처한다|\bfine\b|\bimprisonment\b|\bpenalt"),
+}
+
+#: Weight of the intent cue against the share of content terms (0..1) in a sentence's score.
+INTENT_WEIGHT = 0.25
+
+
+def _topic_terms(question: Question, title: str) -> tuple[str, ...]:
+    # When the question names the document (근로기준법 in "근로기준법 제2조의 정의"), the title's terms
+    # hold in every one of its sentences and tell none apart; what is left is what it asks about.
+    if not title or squash(title) not in squash(question.text):
+        return question.terms
+    terms, squashed = text_terms(title), re.sub(r"\s+", "", title)
+    rest = tuple(t for t in question.terms if not term_found(t, terms, squashed))
+    return rest or question.terms
+
+
+def sentence_score(question: Question, sentence: str, heading: str = "", title: str = "") -> float:
+    """How well ``sentence`` answers ``question``: the share of its content terms (those not in the
+    document's title) in the sentence (a term only in the section heading counts half), plus
+    :data:`INTENT_WEIGHT` when the sentence has what the question's intent asks for (a period for
+    "how long", a sanction for "penalty" ...)."""
+    wanted = _topic_terms(question, title)
+    if not wanted:
+        return 0.0
+    terms, squashed = text_terms(sentence), re.sub(r"\s+", "", sentence)
+    head_terms, head_squashed = text_terms(heading), re.sub(r"\s+", "", heading)
+    score = 0.0
+    for term in wanted:
+        if term_found(term, terms, squashed):
+            score += 1.0
+        elif heading and term_found(term, head_terms, head_squashed):
+            score += 0.5
+    score /= len(wanted)
+    cue = _ANSWER_CUES.get(question.intent)
+    if cue is not None and cue.search(sentence):
+        score += INTENT_WEIGHT
+    return score
+
+
+def best_sentence(question: Question, heading: str, text: str, title: str = "") -> tuple[float, str]:
+    """The sentence of ``text`` that best answers ``question``, with its score (0 and "" when none)."""
+    best, best_score = "", 0.0
+    for sentence in split_sentences(text):
         if len(sentence) < 8:  # bare markers such as "1." or "①" say nothing on their own
             continue
-        score = len(wanted.intersection(analyze(sentence)))
+        score = sentence_score(question, sentence, heading, title)
         if score > best_score:
             best, best_score = sentence, score
     return best_score, best
 
 
+#: A passage is cited only when its best sentence scores at least this share of the best passage's.
+KEEP_RATIO = 0.75
+
+
 def compose_extractive(question: str, evidence: Sequence[Evidence], max_passages: int = 3) -> ComposedAnswer:
-    """Cite the best sentence of each of the top ``max_passages`` passages that share a term with
-    the question; if none does, the first sentence of the top passage."""
-    wanted = set(query_terms(question))
+    """Cite, from the top passages, the sentence of each that best answers the question (its content
+    terms and its intent, :func:`sentence_score`), keeping only passages whose best sentence comes
+    near the best one (:data:`KEEP_RATIO`): a passage that merely shares a word is not cited. If no
+    sentence shares anything, the first sentence of the top passage."""
+    analysed = analyse_question(question)
+    scored = [(*best_sentence(analysed, item.heading, item.text, item.title), item) for item in evidence]
+    top = max((score for score, _, _ in scored), default=0.0)
     lines: list[str] = []
     citations: list[Citation] = []
-    for item in evidence[:max_passages]:
-        score, sentence = _best_sentence(item, wanted)
-        if score == 0:
-            continue
-        lines.append(f"{sentence} [{item.evidence_id}]")
-        citations.append(Citation(item.evidence_id, sentence, item.doc_id, item.version, item.section_id))
+    if top > 0:
+        kept = [(score, sentence, item) for score, sentence, item in scored if score >= KEEP_RATIO * top]
+        kept.sort(key=lambda row: -row[0])  # stable: ties keep the ranked order
+        for _, sentence, item in kept[:max_passages]:
+            lines.append(f"{sentence} [{item.evidence_id}]")
+            citations.append(Citation(item.evidence_id, sentence, item.doc_id, item.version, item.section_id))
     if not lines and evidence:
-        top = evidence[0]
-        sentence = next((s for s in split_sentences(top.text) if len(s) >= 8), top.text.strip())
-        lines.append(f"{sentence} [{top.evidence_id}]")
-        citations.append(Citation(top.evidence_id, sentence, top.doc_id, top.version, top.section_id))
+        first = evidence[0]
+        sentence = next((s for s in split_sentences(first.text) if len(s) >= 8), first.text.strip())
+        lines.append(f"{sentence} [{first.evidence_id}]")
+        citations.append(Citation(first.evidence_id, sentence, first.doc_id, first.version, first.section_id))
     return ComposedAnswer("\n".join(lines), tuple(citations))
+
+
+class AnswerRanker:
+    """The ask's default ranker: candidates whose best sentence answers the question best come first
+    (:func:`sentence_score`), named provisions ahead of all; ties keep the retrieval order. It only
+    reorders, and the ranking contract checks that it did."""
+
+    def __init__(self, pinned: frozenset[tuple[str, str]] = frozenset()) -> None:
+        self.pinned = pinned
+        """(document, section) pairs the question names: kept first."""
+
+    def rank(self, query: str, candidates: Sequence[Candidate]) -> list[Candidate]:
+        """Candidates ordered by named first, then answer score, then retrieval order."""
+        analysed = analyse_question(query)
+        order = sorted(candidates, key=lambda c: -c.score)
+
+        def key(item: tuple[int, Candidate]) -> tuple[bool, float, int]:
+            i, c = item
+            named = (c.section.doc_id, c.section.section_id) in self.pinned
+            text = strip_deleted_parts(c.section.text)
+            score = best_sentence(analysed, c.section.heading, text, c.document.title)[0]
+            return (not named, -round(score, 3), i)
+
+        return [c for _, c in sorted(enumerate(order), key=key)]

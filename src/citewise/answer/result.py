@@ -15,7 +15,8 @@ from citewise.answer.records import (
     Evidence,
     ShadowComparison,
 )
-from citewise.evidence.rank import LexicalRanker, Ranker
+from citewise.evidence.rank import Ranker
+from citewise.evidence.versions import VersionNote
 from citewise.research.budget import Budget
 from citewise.verify.records import Acceptance, Finding, UnsupportedAction
 
@@ -40,8 +41,9 @@ class AskSettings:
     """How many eligible passages a composer sees."""
     handoff_target: str = DEFAULT_HANDOFF
     """Who a handoff goes to."""
-    ranker: Ranker = field(default_factory=LexicalRanker)
-    """The ranker (may only reorder)."""
+    ranker: Ranker | None = None
+    """The ranker (may only reorder); None: the answering ranker
+    (:class:`~citewise.answer.deterministic.AnswerRanker`, named provisions first)."""
     client: Any = None
     """A :class:`citewise.llm.ChatClient`, or None for no model."""
     model: str | None = None
@@ -92,3 +94,6 @@ class AskResult:
     """The acceptance decision on the delivered answer (None when nothing was verified)."""
     removed: tuple[Finding, ...] = ()
     """Claims taken out of the composed answer before it was returned, with the reason."""
+    version_notes: tuple[VersionNote, ...] = ()
+    """About the versions of the documents offered as evidence: an approved version that takes effect
+    later, or an eligible text not yet in force on the date judged."""

@@ -33,6 +33,7 @@ from citewise.answer.records import (
     ShadowComparison,
 )
 from citewise.evidence.rules import Exclusion
+from citewise.evidence.versions import VersionNote
 from citewise.providers.base import ExtractedPage, SearchResponse
 from citewise.research.budget import Budget
 from citewise.research.records import (
@@ -609,6 +610,9 @@ class AnswerGiven(Event):
     removed: tuple[Finding, ...] = ()
     """Claims taken out of the composed answer before delivery (a :class:`Verified` event follows
     an answer that was verified)."""
+    version_notes: tuple[VersionNote, ...] = ()
+    """Shown beside the answer: an approved version of a cited document that takes effect later, or
+    a cited text not yet in force on ``gated_on``."""
 
 
 # -- after the run ------------------------------------------------------------------------------------

@@ -55,8 +55,13 @@ def ask(
     model: Annotated[str | None, typer.Option("--model", help="Writer model id (default: WRITER_MODEL).")] = None,
     no_model: Annotated[bool, typer.Option("--no-model", help="Use the deterministic composer only.")] = False,
     ranker: Annotated[
-        str, typer.Option("--ranker", help="lexical (search order) or embedding (offline MiniLM rerank; English).")
-    ] = "lexical",
+        str,
+        typer.Option(
+            "--ranker",
+            help="answer (sentences that answer the question first; default), lexical (search order) "
+            "or embedding (offline MiniLM rerank; English).",
+        ),
+    ] = "answer",
     max_tokens: Annotated[
         int | None, typer.Option("--max-tokens", help="Token cap of the model call (CITEWISE_MAX_TOKENS).")
     ] = None,
@@ -83,8 +88,8 @@ def ask(
     from citewise.research.budget import budget_from_env
     from citewise.research.configure import priced_models
 
-    if ranker not in ("lexical", "embedding"):
-        raise InputError(f"unknown ranker {ranker!r}; valid rankers: lexical, embedding")
+    if ranker not in ("answer", "lexical", "embedding"):
+        raise InputError(f"unknown ranker {ranker!r}; valid rankers: answer, lexical, embedding")
     if mode not in ("active", "shadow"):
         raise InputError(f"unknown mode {mode!r}; valid modes: active, shadow")
     if mode == "shadow" and existing_answer is None:
@@ -113,6 +118,10 @@ def ask(
                 require_use=require_use or (),
             )
         extra: dict[str, Any] = {}
+        if ranker == "lexical":
+            from citewise.evidence.rank import LexicalRanker
+
+            extra["ranker"] = LexicalRanker()
         if ranker == "embedding":
             from citewise.evidence.rerank import EmbeddingReranker
 
@@ -175,6 +184,8 @@ def _print(result: AskResult) -> None:
                     f"  [{e.evidence_id}] {escape(e.title)} {escape(e.heading)}  [dim]{where}{escape(origin)}[/]",
                     highlight=False,
                 )
+    for note in result.version_notes:
+        console.print(f"[yellow]note:[/] {escape(note.render())}", highlight=False)
     p = result.provenance
     how = _LABELS[result.outcome.value]
     if p.model:

@@ -24,6 +24,7 @@ from citewise.errors import NotFoundError
 from citewise.evidence.dedupe import collapse_duplicates
 from citewise.evidence.plan import RetrievalPlan
 from citewise.evidence.rules import RULES, Candidate, Exclusion, ExclusionReason, GateContext, SourceRef
+from citewise.evidence.versions import VersionNote, version_notes
 from citewise.records import DocumentVersion, SearchHit, Section
 from citewise.store.evidence import EvidenceStore
 
@@ -56,6 +57,9 @@ class GateOutcome:
     """One decision per candidate, in the order the candidates were given."""
     eligible: tuple[Candidate, ...]
     """Eligible candidates in the given order, each carrying the duplicates collapsed into it."""
+    version_notes: tuple[VersionNote, ...] = ()
+    """For the documents of the eligible candidates: an approved version that takes effect after
+    ``on``, or an eligible text not yet in force on ``on`` (see :mod:`citewise.evidence.versions`)."""
 
     @property
     def excluded(self) -> tuple[EligibilityDecision, ...]:
@@ -159,7 +163,9 @@ def evaluate(
         elif d.candidate is not None and id(d.candidate) in survivors:
             d = EligibilityDecision(d.ref, True, (), survivors[id(d.candidate)])
         final.append(d)
-    return GateOutcome(plan, plan.as_of or today, tuple(final), tuple(kept))
+    on = plan.as_of or today
+    notes = version_notes(versions, (c.document.doc_id for c in kept), on) if "version" in plan.rules else ()
+    return GateOutcome(plan, on, tuple(final), tuple(kept), notes)
 
 
 def gate(

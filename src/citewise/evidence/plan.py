@@ -12,12 +12,13 @@ to every candidate before anything is ranked. Constraints combine with AND:
   (``law.go.kr``) matches that host or any subdomain of it in either URL.
 * ``required_uses`` — uses (``quote``, ``summarise``) that must all be in the version's
   ``permitted_uses``.
-* version policy — ``as_of=None`` means **latest**: only the current approved version of a document
-  (review status ``approved``; superseded versions are out) and only when it is in force today.
-  ``as_of=DATE`` means **in force on DATE**: of the versions a reviewer approved (now ``approved``
-  or ``superseded``), the one with the newest effective date on or before DATE (ties: the later
-  version). A version with no effective date counts from its promulgation date; a version with
-  neither is in force from any date but loses to every dated one.
+* version policy — the version **in force** on ``as_of`` (``None``: today): of the versions a
+  reviewer approved (now ``approved`` or ``superseded``), the one with the newest effective date on
+  or before that date (ties: the later version). A version with no effective date counts from its
+  promulgation date; a version with neither is in force from any date but loses to every dated one.
+  A version promulgated but not yet in effect supersedes nothing until it takes effect (the answer
+  notes it with its date). When no approved version is in force on the date, the first one to take
+  effect is eligible and the answer says it is not yet in force (:mod:`citewise.evidence.versions`).
 * ``approval_required`` (default on) — the version and the section must be approved. Rejected
   material is excluded even when approval is not required.
 
@@ -61,7 +62,7 @@ class RetrievalPlan:
     required_uses: tuple[str, ...] = ()
     """Uses every eligible version's licence must permit (all of them)."""
     as_of: date | None = None
-    """``None``: the latest approved version, in force today. A date: the version in force then."""
+    """The date versions are judged in force on; ``None``: today."""
     approval_required: bool = True
     """Version and section must be approved (rejected material is excluded regardless)."""
     rules: tuple[str, ...] = DEFAULT_RULES

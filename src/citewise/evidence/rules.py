@@ -19,6 +19,7 @@ from typing import Protocol
 from urllib.parse import unquote, urlsplit
 
 from citewise.errors import InputError
+from citewise.evidence.versions import in_force_from, next_version, version_in_force
 from citewise.records import DocumentVersion, ReviewStatus, Section
 
 __all__ = [
@@ -133,7 +134,7 @@ class PlanConstraints(Protocol):
 
     @property
     def as_of(self) -> date | None:
-        """``None``: the latest approved version, in force today. A date: the version in force then."""
+        """The date versions are judged in force on; ``None``: today."""
         ...
 
     @property
@@ -268,38 +269,31 @@ def deleted_rule(c: Candidate, ctx: GateContext) -> tuple[Exclusion, ...]:
     return found
 
 
-def _in_force_from(v: DocumentVersion) -> date | None:
-    return v.provenance.effective_on or v.provenance.promulgated_on
-
-
-def version_in_force(versions: Iterable[DocumentVersion], on: date) -> DocumentVersion | None:
-    """Of the approved-at-some-point versions, the one in force on ``on`` (see the plan module)."""
-    reviewed = [v for v in versions if v.status in (ReviewStatus.APPROVED, ReviewStatus.SUPERSEDED)]
-    started = [v for v in reviewed if (_in_force_from(v) or date.min) <= on]
-    if not started:
-        return None
-    return max(started, key=lambda v: (_in_force_from(v) or date.min, v.version))
-
-
 def version_rule(c: Candidate, ctx: GateContext) -> tuple[Exclusion, ...]:
-    """The version is the one the plan's version policy selects, and it is in force."""
+    """The version is the one in force on the plan's date (``as_of``, else today); see
+    :mod:`citewise.evidence.versions`. The ``superseded`` review status is not consulted: a newer
+    version that has not taken effect yet supersedes nothing. When no reviewed version is in force on
+    that date, the first one to take effect is eligible (the answer notes that it is not yet in force)."""
     d = c.document
     on = ctx.plan.as_of or ctx.today
-    starts = _in_force_from(d)
-    if starts is not None and starts > on:
-        return _exclude(ExclusionReason.NOT_YET_IN_FORCE, f"{d.doc_id}@{d.version} takes effect {starts}, after {on}")
-    if ctx.plan.as_of is None:
-        if d.status is ReviewStatus.SUPERSEDED:
-            detail = f"{d.doc_id}@{d.version} is superseded by a newer approved version"
-            return _exclude(ExclusionReason.SUPERSEDED, detail)
+    stored = ctx.versions.get(d.doc_id, (d,))
+    chosen = version_in_force(stored, on)
+    starts = in_force_from(d)
+    if chosen is None:
+        chosen = next_version(stored, on)
+        if chosen is None or chosen.version == d.version:
+            return ()
+    elif chosen.version == d.version:
         return ()
-    chosen = version_in_force(ctx.versions.get(d.doc_id, (d,)), on)
-    if chosen is not None and chosen.version != d.version:
+    if starts is not None and starts > on:
         return _exclude(
-            ExclusionReason.SUPERSEDED,
-            f"{d.doc_id}@{d.version} is not the version in force on {on} (that is version {chosen.version})",
+            ExclusionReason.NOT_YET_IN_FORCE,
+            f"{d.doc_id}@{d.version} takes effect {starts}, after {on} (version {chosen.version} is used then)",
         )
-    return ()
+    return _exclude(
+        ExclusionReason.SUPERSEDED,
+        f"{d.doc_id}@{d.version} is not the version in force on {on} (that is version {chosen.version})",
+    )
 
 
 #: Every gate rule by name, in the order they run. Built-in rules register exactly as others would.

@@ -1,0 +1,147 @@
+"""A question analysed once: its content terms, what kind of answer it asks for, its language.
+
+The relevance gate (:mod:`citewise.answer.relevance`) and the deterministic composer
+(:mod:`citewise.answer.deterministic`) read this one record instead of each re-tokenising the text.
+
+**Content terms** are what the question is about: for Korean, the nouns, numerals, roots and verb
+and adjective stems Kiwi finds (``kiwipiepy``, whose model ships in ``kiwipiepy-model``; particles,
+endings and light verbs dropped); for English, lower-cased Snowball stems minus stop words. The
+words that only shape a question (어떻게, 얼마, 무엇, how, what) are not content terms: they say what
+kind of answer is wanted, which is the **intent**.
+
+Example::
+
+    q = analyse_question("임대차 기간이 끝났는데 보증금을 돌려받지 못하면 어떻게 하나요")
+    q.terms     # ('임대차', '기간', '끝나', '보증금', '돌려받')
+    q.intent    # Intent.PROCEDURE
+"""
+
+from __future__ import annotations
+
+import enum
+import re
+import unicodedata
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+__all__ = ["Intent", "Question", "analyse_question", "text_terms"]
+
+
+class Intent(str, enum.Enum):
+    """What kind of answer a question asks for."""
+
+    DEFINITION = "definition"  #: what something is or means (정의, 뜻, what is)
+    PROCEDURE = "procedure"  #: what to do, how (어떻게, 방법, 절차, how do)
+    DURATION = "duration"  #: how long (기간, 얼마 동안, how long)
+    AMOUNT = "amount"  #: how much or how many (얼마, 금액, 몇, how much)
+    TIME = "time"  #: when, by when (언제, 기한, 며칠, when)
+    PENALTY = "penalty"  #: the sanction (벌칙, 처벌, 과태료, penalty)
+    GENERAL = "general"  #: none of these
+
+
+# Cue words per intent, checked in this order (the first intent whose cue occurs wins): the
+# sanction first, then the question words (어떻게, 얼마, 언제 say more than the nouns beside them),
+# then the nouns that ask for a kind of answer (정의, 기간, 절차).
+_INTENT_CUES: tuple[tuple[Intent, tuple[str, ...]], ...] = (
+    (Intent.PENALTY, ("벌칙", "처벌", "과태료", "벌금", "penalt", "punish", "fine ")),
+    (Intent.PROCEDURE, ("어떻게", "어찌", "how do", "how can", "how to", "what should")),
+    (Intent.DURATION, ("얼마동안", "기간은얼마", "기간이얼마", "몇년", "몇개월", "how long")),
+    (Intent.TIME, ("언제", "며칠", "when ")),
+    (Intent.AMOUNT, ("얼마", "몇", "how much", "how many")),
+    (Intent.DEFINITION, ("정의", "뜻", "의미", "무엇인", "뭔가요", "what is", "what are", "define", "meaning")),
+    (Intent.DURATION, ("기간",)),
+    (Intent.TIME, ("기한",)),
+    (Intent.AMOUNT, ("금액",)),
+    (Intent.PROCEDURE, ("방법", "절차", "해야", "하나요")),
+)
+
+# Words that shape a question without saying what it is about (after Kiwi: stems and nouns).
+_KO_FUNCTION = frozenset(
+    "어떻 어떤 무엇 뭐 언제 얼마 어디 누구 왜 경우 때 수 것 등 알 궁금 관하 대하 관련 되 하 있 없 같 않 이 아니 "
+    "말 주 보 받 싶 나 제 조 항 호".split()
+)
+_EN_STOP = frozenset(
+    """
+    a an and are as at be been but by can could did do does for from had has have how i if in into is it
+    its may might must my no not of on or shall should so such than that the their them then there these
+    they this those to was were what when where which who whom why will with would you your me we our us
+    get gets got need needs want tell explain about any some
+    """.split()
+)
+_KEEP_TAGS = frozenset({"NNG", "NNP", "NR", "SN", "XR", "SH", "VV", "VA", "VV-R", "VA-R", "VV-I", "VA-I"})
+_WORD = re.compile(r"[a-z][a-z0-9]*|[0-9]+")
+_HANGUL = re.compile(r"[\uac00-\ud7a3]")
+_ARTICLE_REFS = re.compile(
+    r"제\s*\d+\s*조(?:\s*의\s*\d+)?|(?:§+|\bsection\b|\bsec\.|\barticle\b|\bart\.)\s*\d+(?:\.\d+)*[a-z]?", re.IGNORECASE
+)
+
+
+@lru_cache(maxsize=1)
+def _kiwi() -> Any:
+    from kiwipiepy import Kiwi
+
+    return Kiwi()
+
+
+@lru_cache(maxsize=1)
+def _stemmer() -> Any:
+    import Stemmer
+
+    return Stemmer.Stemmer("english")
+
+
+@lru_cache(maxsize=4096)
+def _korean_terms(text: str) -> tuple[str, ...]:
+    terms = []
+    for token in _kiwi().tokenize(text):
+        if token.tag in _KEEP_TAGS and token.form not in _KO_FUNCTION:
+            terms.append(token.form)
+    return tuple(terms)
+
+
+def _english_terms(text: str) -> list[str]:
+    words = [w for w in _WORD.findall(text.lower()) if w not in _EN_STOP and (len(w) > 1 or w.isdigit())]
+    return list(_stemmer().stemWords(words))
+
+
+@lru_cache(maxsize=8192)
+def text_terms(text: str) -> frozenset[str]:
+    """The content terms of a passage or sentence (the same analysis as a question's)."""
+    text = unicodedata.normalize("NFC", text)
+    hangul = "".join(ch if _HANGUL.match(ch) or ch.isspace() else " " for ch in text)
+    return frozenset(_korean_terms(hangul) if hangul.strip() else ()) | frozenset(_english_terms(text))
+
+
+@dataclass(frozen=True, slots=True)
+class Question:
+    """A question as every later stage reads it."""
+
+    text: str
+    """The question as asked."""
+    terms: tuple[str, ...]
+    """Its content terms, in order, without repeats."""
+    intent: Intent
+    """What kind of answer it asks for."""
+    language: str
+    """``ko`` when it has Hangul, else ``en``."""
+
+
+def _intent(text: str) -> Intent:
+    squashed = re.sub(r"\s+", "", text)
+    spaced = re.sub(r"\s+", " ", text.lower()) + " "
+    for intent, cues in _INTENT_CUES:
+        if any((cue in spaced) if cue.isascii() else (cue in squashed) for cue in cues):
+            return intent
+    return Intent.GENERAL
+
+
+def analyse_question(text: str) -> Question:
+    """Analyse ``text`` once: content terms, intent and language."""
+    text = unicodedata.normalize("NFC", text)
+    # An article reference (제2조, § 5) is a named provision, resolved apart; its number is no topic.
+    topic = _ARTICLE_REFS.sub(" ", text)
+    hangul = "".join(ch if _HANGUL.match(ch) or ch.isspace() else " " for ch in topic)
+    terms = [*(_korean_terms(hangul) if hangul.strip() else ()), *_english_terms(topic)]
+    language = "ko" if _HANGUL.search(text) else "en"
+    return Question(text, tuple(dict.fromkeys(terms)), _intent(text), language)
