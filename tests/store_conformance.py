@@ -51,18 +51,18 @@ RANKING_CORPUS = {
 }
 RANKING_QUERIES = {
     "landlord deposit": [
-        ("deposit-guide", "Landlord duties", 0.8193),
-        ("lease-act", "Deposit", 0.7879),
-        ("deposit-guide", "Tenant duties", 0.4097),
-        ("lease-act", "Repairs", 0.3171),
+        ("deposit-guide", "Landlord duties", 0.8052),
+        ("lease-act", "Deposit", 0.7745),
+        ("deposit-guide", "Tenant duties", 0.4026),
+        ("lease-act", "Repairs", 0.3078),
     ],
     "임차권등기명령 신청": [
-        ("주택임대차보호법", "제3조의3(임차권등기명령)", 12.5039),
-        ("주택임대차보호법", "제8조(보증금 중 일정액의 보호)", 0.5334),
+        ("주택임대차보호법", "제3조의3(임차권등기명령)", 14.6242),
+        ("주택임대차보호법", "제8조(보증금 중 일정액의 보호)", 0.5532),
     ],
     "보증금 반환": [
-        ("주택임대차보호법", "제8조(보증금 중 일정액의 보호)", 2.9724),
-        ("주택임대차보호법", "제3조의3(임차권등기명령)", 2.396),
+        ("주택임대차보호법", "제8조(보증금 중 일정액의 보호)", 3.0399),
+        ("주택임대차보호법", "제3조의3(임차권등기명령)", 2.4915),
     ],
 }
 
@@ -388,10 +388,10 @@ class StoreConformance:
             for m in evidence_store.search(["landlord", "deposit"], 10)
         ]
         assert scored == [
-            ("deposit-guide", "Landlord duties", 0.8193125739103062),
-            ("lease-act", "Deposit", 0.7879064316109132),
-            ("deposit-guide", "Tenant duties", 0.4096562869551531),
-            ("lease-act", "Repairs", 0.3170865403673469),
+            ("deposit-guide", "Landlord duties", 0.8052437071294174),
+            ("lease-act", "Deposit", 0.7745066446067734),
+            ("deposit-guide", "Tenant duties", 0.4026218535647087),
+            ("lease-act", "Repairs", 0.3078353847509215),
         ]
 
     def test_a_match_in_a_heading_counts_double(self, evidence_store: EvidenceStore) -> None:

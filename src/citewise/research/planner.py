@@ -37,7 +37,7 @@ from citewise.research.prompts import (
     build_plan_messages,
 )
 from citewise.research.records import ResearchPlan
-from citewise.search.analyze import analyze
+from citewise.search.analyze import analyze, strip_particle
 
 __all__ = [
     "FACET_SEPARATOR",
@@ -167,7 +167,7 @@ def key_words(text: str) -> list[str]:
         terms = analyze(word)
         if not terms:
             continue  # a stop word
-        shown = terms[0] if _HANGUL_WORD.fullmatch(word) else word
+        shown = strip_particle(word) if _HANGUL_WORD.fullmatch(word) else word
         if shown.casefold() in QUESTION_WORDS or (_HANGUL_WORD.fullmatch(shown) and len(shown) < 2):
             continue  # one Korean syllable left (수, 번, 것) says too little to search for
         words.setdefault(" ".join(terms).casefold(), shown)

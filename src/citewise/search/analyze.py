@@ -4,27 +4,36 @@ A whitespace or ``[a-z0-9]`` tokenizer fails Korean: particles glue onto nouns (
 compounds run together (임차권등기명령) and verbs conjugate (신청할, 신청하려면). The analyzer
 splits text into script runs and treats each script its own way:
 
-* **Hangul** runs lose a trailing particle (josa) and are indexed as the stem itself plus its
-  character bigrams, so 임차권등기명령을 matches 임차권, 등기, 명령 and 신청할 matches 신청하려면.
-  Bigram indexing is the classic CJK approach (Lucene's CJKAnalyzer); it needs no model and is
-  fast enough to index the statute corpus many times over.
+* **Hangul** runs go through Kiwi (``kiwipiepy``, a maintained Korean morphological analyzer whose
+  model ships in the ``kiwipiepy-model`` package: nothing is downloaded at run time). A run yields
+  its nouns, verb and adjective stems and numerals (괴롭히는 → 괴롭히, 신청하려면 → 신청,
+  임차권등기명령을 → 임차권, 등기, 명령, 임차권등기명령) plus the character bigrams inside each of
+  them (임차, 차권, 권등, ...). The bigrams are the classic CJK fallback (Lucene's CJKAnalyzer): Kiwi
+  tags a word it does not know as a noun, and its bigrams still match a question that splits or
+  spells the compound differently. Bigrams never cross a stem and its ending (신청할 → no 청할), and
+  a run of function words only (수, 것, 하였다) yields nothing. Measured against the analyzer
+  before Kiwi and two other Kiwi variants by benchmarks/analyzer_quality.py.
 * **Latin** words are lower-cased, English stop words dropped, and Snowball-stemmed.
-* **Digits** stay whole tokens; **Han** characters (hanja) are indexed as bigrams too.
+* **Digits** stay whole tokens; **Han** characters (hanja) are indexed as bigrams.
 
-The analyzer's name and version are stored with the index; a store built with another analyzer is
-re-indexed before it is searched.
+Kiwi analyses each Hangul run on its own, so a run has the same terms in a statute and in a
+question, and the analyses are cached per run: a corpus repeats its words, and ingestion stays
+fast. The analyzer's id (with the Kiwi and model versions) is stored with the index; a store built
+with another analyzer is re-indexed before it is searched.
 """
 
 from __future__ import annotations
 
+import os
 import re
+import threading
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 
-__all__ = ["ANALYZER_ID", "analyze", "query_terms"]
-
-ANALYZER_ID = "cw-bigram-1"
+__all__ = ["ANALYZERS", "analyze", "analyze_many", "analyzer_id", "query_terms", "strip_particle", "use_analyzer"]
 
 _RUNS = re.compile(
     r"(?P<hangul>[\uac00-\ud7a3]+)|(?P<latin>[a-z]+)|(?P<digit>[0-9]+)|(?P<han>[\u4e00-\u9fff\u3400-\u4dbf]+)"
@@ -32,6 +41,8 @@ _RUNS = re.compile(
 
 # Longest first: the first matching ending is removed. Only endings that are particles in
 # practically every position are listed; short stems keep their last syllable (see _strip_particle).
+_HANGUL = re.compile(r"[\uac00-\ud7a3]+")
+
 _PARTICLES = tuple(
     sorted(
         """
@@ -75,24 +86,179 @@ def _strip_particle(run: str) -> str:
     return run
 
 
+def strip_particle(word: str) -> str:
+    """A Hangul word without its trailing particle, as written (대항력은 → 대항력): for showing a
+    key word to a person, where the index terms (stems, bigrams) would not read well.
+
+    >>> strip_particle("주택임대차보호법에서")
+    '주택임대차보호법'
+    """
+    return _strip_particle(word)
+
+
 def _bigrams(run: str) -> list[str]:
     return [run[i : i + 2] for i in range(len(run) - 1)]
 
 
-def _hangul_terms(run: str) -> list[str]:
+def _bigram_terms(run: str) -> list[str]:
+    """The particle-stripped run and its character bigrams (the ``cw-bigram`` analysis)."""
     stem = _strip_particle(run)
     if len(stem) <= 2:
         return [stem]
     return [stem, *_bigrams(stem)]
 
 
+# -- Kiwi ---------------------------------------------------------------------------------------
+
+_NOUNS = frozenset({"NNG", "NNP", "NR", "XR"})  # common and proper nouns, numerals, roots (깨끗)
+_PREDICATES = frozenset({"VV", "VA"})  # verb and adjective stems
+# Light verbs carry no topic (신청하다 → 신청 is the noun); every statute is full of them.
+_LIGHT_STEMS = frozenset({"하", "되", "있", "없", "같", "않", "이", "아니"})
+
+
+@lru_cache(maxsize=1)
+def _kiwi() -> Any:
+    from kiwipiepy import Kiwi
+
+    # Batches of runs are analysed on a few threads (the list form of Kiwi.tokenize); one run
+    # at a time, as a query is, gains nothing from more.
+    return Kiwi(num_workers=max(1, min(4, os.cpu_count() or 1)))
+
+
+@lru_cache(maxsize=1)
+def _kiwi_versions() -> str:
+    import kiwipiepy
+    import kiwipiepy_model
+
+    return f"kiwipiepy-{kiwipiepy.__version__}+model-{kiwipiepy_model.__version__}"
+
+
+_kiwi_lock = threading.Lock()
+_morpheme_cache: dict[str, tuple[str, ...]] = {}
+_CACHE_LIMIT = 1_000_000  # distinct runs; a run's terms are a few short strings
+
+
+def _run_morphemes(tokens: Iterable[Any]) -> tuple[str, ...]:
+    """Index terms of one analysed run: nouns (a noun + suffix 임차+권 as one), stems, numerals,
+    and the run's compound when it has several nouns (임차권등기명령)."""
+    terms: list[str] = []
+    nouns: list[str] = []
+    for token in tokens:
+        tag = token.tag.split("-", 1)[0]  # VV-R / VV-I: regular and irregular conjugation
+        form = token.form
+        if tag in _NOUNS:
+            nouns.append(form)
+            terms.append(form)
+        elif tag == "XSN" and nouns and terms and terms[-1] == nouns[-1]:
+            nouns[-1] = terms[-1] = nouns[-1] + form
+        elif tag in _PREDICATES and form not in _LIGHT_STEMS:
+            terms.append(form)
+    if len(nouns) > 1:
+        terms.append("".join(nouns))
+    return tuple(dict.fromkeys(terms))
+
+
+def _morphemes(runs: Sequence[str]) -> list[tuple[str, ...]]:
+    """Kiwi's index terms of each Hangul run, analysed in one batch for the runs not cached yet."""
+    missing = list(dict.fromkeys(r for r in runs if r not in _morpheme_cache))
+    if missing:
+        with _kiwi_lock:  # one analysis at a time: a Kiwi object is not documented as thread-safe
+            analysed = _kiwi().tokenize(missing)
+            found = {run: _run_morphemes(tokens) for run, tokens in zip(missing, analysed, strict=True)}
+        if len(_morpheme_cache) + len(found) > _CACHE_LIMIT:
+            _morpheme_cache.clear()
+        _morpheme_cache.update(found)
+        return [_morpheme_cache[r] if r in _morpheme_cache else found[r] for r in runs]
+    return [_morpheme_cache[r] for r in runs]
+
+
+def _kiwi_terms(run: str, morphemes: tuple[str, ...]) -> list[str]:
+    # Morphemes alone, with bigrams only for a run Kiwi found no content word in (an unknown word).
+    return list(morphemes) if morphemes else _bigram_terms(run)
+
+
+def _kiwi_bigram_terms(run: str, morphemes: tuple[str, ...]) -> list[str]:
+    bigrams = _bigram_terms(run)
+    seen = set(bigrams)
+    return [*bigrams, *(m for m in morphemes if m not in seen)]
+
+
+def _kiwi_noun_bigram_terms(run: str, morphemes: tuple[str, ...]) -> list[str]:
+    # Bigrams inside the morphemes only (임차권등기명령 → 임차, 차권, 권등, ...), never across a
+    # stem and its ending (신청할 → 청할). Kiwi tags a word it does not know as a noun, so an
+    # unknown word of three syllables or more is matched by its bigrams too; a run of function
+    # words only (수, 것, 하였다) yields nothing.
+    terms = list(morphemes)
+    seen = set(terms)
+    for m in morphemes:
+        if len(m) > 2:
+            for b in _bigrams(m):
+                if b not in seen:
+                    seen.add(b)
+                    terms.append(b)
+    return terms
+
+
+# -- the analyzers ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class _Analyzer:
+    name: str
+    hangul: Callable[[str, tuple[str, ...]], list[str]] | None
+    """Terms of a Hangul run from its Kiwi morphemes; None: no Kiwi (particle-stripped bigrams)."""
+
+
+#: The analyzers by name: the default first. ``cw-bigram-1`` is the analyzer before Kiwi, kept so
+#: that benchmarks can compare against it.
+ANALYZERS: dict[str, _Analyzer] = {
+    a.name: a
+    for a in (
+        _Analyzer("cw-kiwi-nbigram-1", _kiwi_noun_bigram_terms),
+        _Analyzer("cw-kiwi-bigram-1", _kiwi_bigram_terms),
+        _Analyzer("cw-kiwi-1", _kiwi_terms),
+        _Analyzer("cw-bigram-1", None),
+    )
+}
+_active = next(iter(ANALYZERS.values()))
+
+
+def use_analyzer(name: str) -> None:
+    """Make ``name`` (a key of :data:`ANALYZERS`) the analyzer of this process — for benchmarks and
+    tests that compare analyzers. A store indexed by another analyzer is rebuilt when next opened."""
+    global _active
+    if name not in ANALYZERS:
+        raise ValueError(f"unknown analyzer {name!r}; valid: {', '.join(ANALYZERS)}")
+    _active = ANALYZERS[name]
+
+
+def analyzer_id() -> str:
+    """The id stored with the index: the analyzer's name and, for Kiwi, the Kiwi and model versions.
+
+    >>> analyzer_id().startswith("cw-kiwi-nbigram-1/kiwipiepy-")
+    True
+    """
+    if _active.hangul is None:
+        return _active.name
+    return f"{_active.name}/{_kiwi_versions()}"
+
+
 def _iter_terms(text: str, *, keep_stopwords: bool) -> Iterable[str]:
     text = unicodedata.normalize("NFKC", text).lower()
-    for match in _RUNS.finditer(text):
+    matches = list(_RUNS.finditer(text))
+    hangul = _active.hangul
+    runs = [m.group() for m in matches if m.lastgroup == "hangul"] if hangul else []
+    morphemes = iter(_morphemes(runs)) if runs else iter(())
+    for match in matches:
         kind = match.lastgroup
         run = match.group()
         if kind == "hangul":
-            yield from _hangul_terms(run)
+            if hangul is None:
+                yield from _bigram_terms(run)
+            else:
+                terms = hangul(run, next(morphemes))
+                # keep_stopwords (a query of function words only): the run itself, particle stripped
+                yield from terms if terms or not keep_stopwords else _bigram_terms(run)
         elif kind == "latin":
             if keep_stopwords or run not in _STOPWORDS:
                 yield "\x00" + run  # placeholder, stemmed in bulk below
@@ -106,7 +272,7 @@ def analyze(text: str, *, keep_stopwords: bool = False) -> list[str]:
     """Index terms of ``text`` in order (repeats kept: BM25 counts them).
 
     >>> analyze("임차인은 등기명령을 신청할 수")
-    ['임차인', '임차', '차인', '등기명령', '등기', '기명', '명령', '신청할', '신청', '청할', '수']
+    ['임차인', '임차', '차인', '등기', '명령', '등기명령', '기명', '신청']
     >>> analyze("The tenants were renting houses")
     ['tenant', 'rent', 'hous']
     """
@@ -114,6 +280,16 @@ def analyze(text: str, *, keep_stopwords: bool = False) -> list[str]:
     words = [t[1:] for t in raw if t.startswith("\x00")]
     stems = iter(_stemmer().stemWords(words)) if words else iter(())
     return [next(stems) if t.startswith("\x00") else t for t in raw]
+
+
+def analyze_many(texts: Sequence[str]) -> list[list[str]]:
+    """:func:`analyze` of each text, with the Hangul runs of all of them sent to Kiwi in one batch
+    (what indexing a batch of sections wants: Kiwi analyses a list of runs on several threads)."""
+    if _active.hangul is not None:
+        runs = _HANGUL.findall(unicodedata.normalize("NFKC", "\n".join(texts)))
+        if runs:
+            _morphemes(runs)
+    return [analyze(text) for text in texts]
 
 
 def query_terms(text: str) -> list[str]:

@@ -10,8 +10,9 @@ only counts. Each backend keeps the index its own way behind one small protocol:
 
 Both weigh the fields alike (:data:`COLUMN_WEIGHTS`) and score a section as FTS5 does, so a query
 ranks the same sections in the same order on both (``tests/store_conformance.py`` checks it).
-The index is derived data: the analyzer's id is stored with it, and an index built by another
-analyzer is rebuilt before it is used.
+The index is derived data: the analyzer's id (with the versions of Kiwi and its model, see
+:func:`~citewise.search.analyze.analyzer_id`) is stored with it, and an index built by another
+analyzer — or by another Kiwi release — is rebuilt before it is used.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from typing import Protocol
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
-from citewise.search.analyze import ANALYZER_ID
+from citewise.search.analyze import analyzer_id
 from citewise.store.schema import store_meta
 
 __all__ = [
@@ -83,9 +84,9 @@ def index_is_current(conn: Connection, *, lock: bool = False) -> bool:
     query = sa.select(store_meta.c.value).where(store_meta.c.key == ANALYZER_KEY)
     if lock:
         query = query.with_for_update()
-    return conn.execute(query).scalar_one_or_none() == ANALYZER_ID
+    return conn.execute(query).scalar_one_or_none() == analyzer_id()
 
 
 def mark_index_current(conn: Connection) -> None:
     """Record that the index matches the current analyzer."""
-    conn.execute(sa.update(store_meta).where(store_meta.c.key == ANALYZER_KEY).values(value=ANALYZER_ID))
+    conn.execute(sa.update(store_meta).where(store_meta.c.key == ANALYZER_KEY).values(value=analyzer_id()))

@@ -12,7 +12,7 @@ from collections.abc import Iterable, Sequence
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
-from citewise.search.analyze import analyze
+from citewise.search.analyze import analyze_many
 from citewise.store.index import COLUMN_WEIGHTS, IndexRow
 
 __all__ = ["Fts5Index"]
@@ -28,14 +28,16 @@ class Fts5Index:
 
     def add(self, conn: Connection, rows: Iterable[IndexRow]) -> int:
         """Index ``rows`` in the caller's transaction; return how many."""
+        rows = list(rows)
+        fields = analyze_many([text for r in rows for text in (r.title, r.heading, r.text)])
         batch = [
             {
                 "rowid": r.rowid,
-                "title": " ".join(analyze(r.title)),
-                "heading": " ".join(analyze(r.heading)),
-                "body": " ".join(analyze(r.text)),
+                "title": " ".join(fields[3 * i]),
+                "heading": " ".join(fields[3 * i + 1]),
+                "body": " ".join(fields[3 * i + 2]),
             }
-            for r in rows
+            for i, r in enumerate(rows)
         ]
         if batch:
             conn.execute(

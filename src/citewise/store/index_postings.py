@@ -21,7 +21,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
-from citewise.search.analyze import analyze
+from citewise.search.analyze import analyze, analyze_many
 from citewise.store.index import BM25_B, BM25_K1, COLUMN_WEIGHTS, IndexRow
 
 __all__ = ["PostingsIndex"]
@@ -87,6 +87,17 @@ def _postings(row: IndexRow) -> tuple[list[tuple[str, int, int, int, int]], tupl
     return postings, (row.rowid, sum(sum(c.values()) for c in fields))
 
 
+def _batches(rows: Iterable[IndexRow], size: int = 500) -> Iterable[list[IndexRow]]:
+    batch: list[IndexRow] = []
+    for row in rows:
+        batch.append(row)
+        if len(batch) == size:
+            yield batch
+            batch = []
+    if batch:
+        yield batch
+
+
 #: Refresh the planner's statistics when the index grew by more than this share since they were taken.
 ANALYZE_GROWTH = 0.2
 
@@ -118,11 +129,13 @@ class PostingsIndex:
         sizes: list[tuple[int, int]] = []
         with driver.cursor() as cursor:
             with cursor.copy(f"COPY index_terms ({_TERM_COLUMNS}) FROM STDIN") as copy:
-                for row in rows:
-                    postings, size = _postings(row)
-                    for posting in postings:
-                        copy.write_row(posting)
-                    sizes.append(size)
+                for batch in _batches(rows):
+                    analyze_many([text for r in batch for text in (r.title, r.heading, r.text)])  # Kiwi, batched
+                    for row in batch:
+                        postings, size = _postings(row)
+                        for posting in postings:
+                            copy.write_row(posting)
+                        sizes.append(size)
             with cursor.copy("COPY index_sizes (row_id, length) FROM STDIN") as copy:
                 for size in sizes:
                     copy.write_row(size)

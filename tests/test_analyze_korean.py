@@ -1,0 +1,117 @@
+"""The analyzer on Korean: particles, conjugations, compounds, numbers, unknown words — and the
+index is rebuilt when the analyzer (or the Kiwi release behind it) changes."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import sqlalchemy as sa
+
+from citewise.ingest.pipeline import IngestOptions, store_document
+from citewise.search import analyze as analyzer
+from citewise.search.analyze import ANALYZERS, analyze, analyze_many, analyzer_id, query_terms, use_analyzer
+from citewise.search.local import search
+from citewise.store.evidence import EvidenceStore
+from tests.conftest import make_doc
+
+pytestmark = pytest.mark.unit
+
+
+@pytest.fixture
+def default_analyzer() -> Iterator[None]:
+    """Put the default analyzer back after a test that switches analyzers."""
+    yield
+    use_analyzer(next(iter(ANALYZERS)))
+
+
+def test_particles_are_dropped_and_the_noun_stays() -> None:
+    for word in ("보증금을", "보증금의", "보증금은", "보증금에서부터"):
+        assert "보증금" in analyze(word), word
+    assert not {"을", "의", "은"} & set(analyze("보증금을 집주인의 세입자는"))
+
+
+def test_conjugated_verbs_and_adjectives_become_their_stem() -> None:
+    assert analyze("신청할") == analyze("신청하려면") == ["신청"]  # light verb 하다 leaves the noun
+    assert "괴롭히" in analyze("괴롭히는") and "괴롭히" in analyze("괴롭혔다")
+    assert "돌려주" in analyze("돌려줘요")
+    assert "깨끗하" in analyze("깨끗한")
+
+
+def test_a_compound_yields_its_parts_the_whole_and_bigrams_inside_the_parts() -> None:
+    terms = analyze("임차권등기명령을")
+    assert {"임차권", "등기", "명령", "임차권등기명령"} <= set(terms)
+    assert {"임차", "차권", "권등", "기명"} <= set(terms)  # bigrams match other splits of the compound
+    assert "청할" not in analyze("신청할")  # never across a stem and its ending
+
+
+def test_numbers_stay_whole_tokens() -> None:
+    assert "3" in analyze("3년") and "30" in analyze("30일 전에")
+    assert [t for t in analyze("제3조의2제2항") if t.isdigit()] == ["3", "2", "2"]
+    assert "삼십" in analyze("삼십일")  # a numeral in words is a term too
+
+
+def test_an_unknown_word_is_matched_by_its_bigrams() -> None:
+    terms = analyze("뷁쀍꿻을")
+    assert {"뷁쀍", "쀍꿻"} <= set(terms)
+
+
+def test_function_words_alone_yield_no_index_term_but_a_query_of_them_still_searches() -> None:
+    assert analyze("할 수 있다") == []
+    assert query_terms("것은?") == ["것은"]
+
+
+def test_english_is_unchanged() -> None:
+    assert analyze("The tenants were renting houses") == ["tenant", "rent", "hous"]
+
+
+def test_a_batch_analyses_like_one_text_at_a_time() -> None:
+    texts = ["임대인은 보증금을 돌려주어야 한다", "Tenants may renew", "외국인근로자의 취업활동 기간"]
+    assert analyze_many(texts) == [analyze(t) for t in texts]
+
+
+def test_the_analyzer_id_names_the_kiwi_and_model_versions() -> None:
+    import kiwipiepy
+    import kiwipiepy_model
+
+    assert analyzer_id() == (
+        f"{next(iter(ANALYZERS))}/kiwipiepy-{kiwipiepy.__version__}+model-{kiwipiepy_model.__version__}"
+    )
+
+
+def test_an_unknown_analyzer_fails_listing_the_valid_ones() -> None:
+    with pytest.raises(ValueError, match="cw-bigram-1"):
+        use_analyzer("whitespace")
+
+
+def test_the_bigram_analyzer_before_kiwi_is_still_there_for_comparison(default_analyzer: None) -> None:
+    use_analyzer("cw-bigram-1")
+    assert analyzer_id() == "cw-bigram-1"
+    assert analyze("신청할") == ["신청할", "신청", "청할"]
+
+
+@pytest.mark.integration
+def test_the_index_is_rebuilt_when_the_analyzer_changes(tmp_path: Path, default_analyzer: None) -> None:
+    url = str(tmp_path / "store.sqlite")
+    doc = make_doc("lease", {"제3조의3": "임차인은 임차권등기명령을 신청할 수 있다."}, title="주택임대차보호법")
+    with EvidenceStore.open(url) as store:
+        store_document(store, doc, Path("lease.md"), IngestOptions(), {})
+        assert search(store, "등기명령 신청하려면", k=1)
+    use_analyzer("cw-bigram-1")
+    with EvidenceStore.open(url) as store:  # opened under another analyzer: rebuilt before use
+        with store.transaction() as conn:
+            stored = conn.execute(sa.text("SELECT value FROM store_meta WHERE key = 'index_analyzer'")).scalar_one()
+        assert stored == "cw-bigram-1"
+        assert [h.section_id for h in search(store, "청할", k=1)] == ["제3조의3"]  # a cross-ending bigram
+    use_analyzer(next(iter(ANALYZERS)))
+    with EvidenceStore.open(url) as store:
+        with store.transaction() as conn:
+            stored = conn.execute(sa.text("SELECT value FROM store_meta WHERE key = 'index_analyzer'")).scalar_one()
+        assert stored == analyzer_id()
+        assert search(store, "청할", k=1) == []  # Kiwi's index has no bigram across 신청+할
+
+
+def test_runs_are_analysed_once_and_cached() -> None:
+    analyze("임차권등기명령을 신청하려면")
+    assert "임차권등기명령을" in analyzer._morpheme_cache
