@@ -22,16 +22,25 @@ from citewise.errors import ConfigError
 from citewise.llm import ModelSettings
 from citewise.providers.tavily import TavilySettings
 from citewise.research.budget import Budget
+from citewise.serial import to_data
 from citewise.store.evidence import EvidenceStore
 from citewise.store.runs import RunStore
 from citewise.testing import FakeOpenAIServer
+from citewise.testing.fake_tavily import FakeTavilyError
 from tests.conftest import REPO
+from tests.test_research_loop import TAVILY_KEY, Env, plan_reply
+from tests.test_research_loop import env as env  # noqa: F401 - the loop tests' fixture, by its name
 
 pytestmark = pytest.mark.integration
 
 SAMPLE = REPO / "examples" / "corpus"
 CANARY = "sk-CANARY-5f1e2d3c4b5a1111"
 MASKED = "sk-CANAR********1111"
+
+
+def _store_bytes(path: Path) -> bytes:
+    """The SQLite file and its write-ahead log (recent pages of an open store are only there)."""
+    return b"".join(p.read_bytes() for p in (path, path.with_name(path.name + "-wal")) if p.exists())
 
 
 @pytest.mark.parametrize(
@@ -100,7 +109,8 @@ def test_a_token_in_the_tavily_base_url_never_reaches_the_run_record(tmp_path: P
         "note": f"failed at https://tavily.proxy.example/api?token={REDACTED}",
     }
     assert stored.extract_options == {"base_url": f"https://other.example/x?key={REDACTED}&depth=basic"}
-    assert token.encode() not in path.read_bytes() and b"abc123456" not in path.read_bytes()
+    blob = _store_bytes(path)
+    assert b"redacted" in blob and token.encode() not in blob and b"abc123456" not in blob
     assert all(token not in text for text in exports)
 
 
@@ -135,8 +145,24 @@ def test_a_masked_key_echoed_on_401_reaches_no_record_output_or_export(
             assert code == 0
             texts += [stdout, stderr]
         texts.append(run("runs", "show", run_id)[1])
-    blob = store.read_bytes()
+    blob = _store_bytes(store)
     assert REDACTED.encode() in blob  # the echoes were there, and were redacted on the way in
     for form in (CANARY, MASKED, "CANAR"):
         assert form.encode() not in blob
         assert all(form not in text for text in texts), form
+
+
+def test_a_key_tavily_echoes_in_a_failed_search_reaches_no_attempt_record_or_export(env: Env) -> None:
+    masked = TAVILY_KEY[:8] + "********" + TAVILY_KEY[-4:]
+    env.web.search_errors["first query"] = [FakeTavilyError(500, f"upstream refused {masked} (key {TAVILY_KEY})")]
+    env.brain.script("plan", plan_reply(queries=["first query"]))
+    result = env.run(budget=Budget(max_searches=1))
+    record = env.record(result.run_id)
+    texts = [export_run(record, fmt) for fmt in ("md", "json", "html")]
+    texts.append(json.dumps([to_data(e.event) for e in record.events]))
+    assert any("ProviderUnavailable" in t for t in texts)  # the failure is recorded ...
+    blob = _store_bytes(Path(env.store.url))
+    assert REDACTED.encode() in blob
+    for form in (TAVILY_KEY, masked, TAVILY_KEY[-10:]):
+        assert form.encode() not in blob  # ... without the key, whole or masked
+        assert all(form not in text for text in texts)
