@@ -54,7 +54,7 @@ _ANSWER_CUES: dict[Intent, re.Pattern[str]] = {
     Intent.PROCEDURE: re.compile(
         r"신청|청구|요구할 수|할 수 있다|하여야 한다|\bmay\b|\bshall\b|\bmust\b|\buse\b|\bcall\b"
     ),
-    Intent.DURATION: re.compile(r"\d+\s*(?:년|개월|월|일|주|시간)|기간|\d+\s*(?:years?|months?|days?|hours?)"),
+    Intent.DURATION: re.compile(r"\d+\s*(?:년|개월|월|일|주|시간)|\d+\s*(?:years?|months?|days?|hours?)"),
     Intent.TIME: re.compile(
         r"\d+\s*(?:년|개월|월|일|주|시간)|이내|까지|부터|\bwithin\b|\bbefore\b|\bafter\b|\bdays?\b"
     ),

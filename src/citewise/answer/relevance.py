@@ -24,7 +24,7 @@ from citewise.answer.records import Evidence
 __all__ = ["RELEVANCE_THRESHOLD", "TOP_PASSAGES", "Relevance", "relevance", "term_found"]
 
 #: Share of the question's content terms the top passages must hold for an answer to be composed.
-RELEVANCE_THRESHOLD = 0.7
+RELEVANCE_THRESHOLD = 0.55
 
 #: How many of the ranked eligible passages are read.
 TOP_PASSAGES = 3
