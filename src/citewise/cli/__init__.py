@@ -6,6 +6,7 @@ import typer
 
 from citewise.cli import docs, eval, review, runs, store
 from citewise.cli.ask import ask
+from citewise.cli.batch import BATCH_HELP, batch, worker
 from citewise.cli.common import EXIT_CODES_HELP
 from citewise.cli.cost import cost
 from citewise.cli.ingest import ingest
@@ -33,6 +34,8 @@ app.add_typer(docs.app, name="docs")
 app.add_typer(store.app, name="store")
 app.add_typer(eval.app, name="eval")
 app.add_typer(runs.app, name="runs")
+app.command(epilog=BATCH_HELP)(batch)
+app.command()(worker)
 
 
 def main() -> None:

@@ -51,11 +51,19 @@ HEARTBEAT_S = 10.0
 
 
 def research(
-    store: EvidenceStore, question: str, settings: ResearchSettings, progress: Progress | None = None
+    store: EvidenceStore,
+    question: str,
+    settings: ResearchSettings,
+    progress: Progress | None = None,
+    *,
+    run_id: str | None = None,
 ) -> ResearchResult:
-    """Run the research loop for ``question`` and record every step."""
+    """Run the research loop for ``question`` and record every step.
+
+    ``run_id``: a research run already created for this question (:meth:`RunStore.create`) and not
+    started yet, so that a caller can record which run it is before the first paid call (a batch)."""
     runs = RunStore(store)
-    run_id = runs.create("research", question)
+    run_id = run_id or runs.create("research", question)
     state = ResearchState(question, BudgetUsage(settings.budget))
     run = ResearchRun(run_id, settings, Recorder(lambda e: runs.append(run_id, e), state, progress))
     with _closing(runs, run):

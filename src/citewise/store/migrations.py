@@ -262,6 +262,27 @@ def _m007_section_embeddings(conn: Connection) -> None:
     conn.execute(sa.text("CREATE INDEX ix_sections_content_hash ON sections (content_hash)"))
 
 
+def _m010_batches(conn: Connection) -> None:
+    # Batch research: one row per batch (its settings, status and money cap with what workers have
+    # committed of it, in micro-dollars so that concurrent updates stay exact), one row per question
+    # line (who claimed it, its run, its outcome), and the token buckets that share provider rate
+    # limits between worker processes (micro-tokens and microsecond timestamps: integers, so a
+    # compare-and-set update is exact on both backends).
+    for statement in (
+        "CREATE TABLE batches (id VARCHAR(64) PRIMARY KEY, source TEXT NOT NULL, created_at VARCHAR(40) NOT NULL, "
+        "status VARCHAR(20) NOT NULL, settings_json TEXT NOT NULL, max_cost_micro BIGINT, "
+        "committed_micro BIGINT NOT NULL)",
+        "CREATE TABLE batch_items (batch_id VARCHAR(64) NOT NULL REFERENCES batches (id), line_no INTEGER NOT NULL, "
+        "item_id TEXT NOT NULL, question TEXT NOT NULL, status VARCHAR(20) NOT NULL, run_id VARCHAR(64), "
+        "owner TEXT, claimed_at VARCHAR(40), finished_at VARCHAR(40), outcome VARCHAR(40), error TEXT, "
+        "claims INTEGER NOT NULL, PRIMARY KEY (batch_id, line_no))",
+        "CREATE INDEX ix_batch_items_status ON batch_items (batch_id, status)",
+        "CREATE TABLE rate_buckets (name VARCHAR(200) PRIMARY KEY, micro_tokens BIGINT NOT NULL, "
+        "updated_us BIGINT NOT NULL)",
+    ):
+        conn.execute(sa.text(statement))
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration("m001_evidence_store", _m001_evidence_store),
     Migration("m002_search_index", _m002_search_index),
@@ -270,6 +291,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration("m005_run_leases", _m005_run_leases),
     Migration("m006_postgresql_index", _m006_postgresql_index),
     Migration("m007_section_embeddings", _m007_section_embeddings),
+    Migration("m010_batches", _m010_batches),
 )
 
 #: PostgreSQL advisory lock held while a migration is checked and applied.

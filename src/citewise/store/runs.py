@@ -33,7 +33,7 @@ from citewise.serial import SerialError
 from citewise.store.evidence import EvidenceStore, utcnow
 from citewise.store.schema import claim_ledgers, claim_reviews, run_events, runs
 
-__all__ = ["STALE_AFTER", "RecordedEvent", "RunRecord", "RunStatus", "RunStore", "this_process"]
+__all__ = ["STALE_AFTER", "RecordedEvent", "RunRecord", "RunStatus", "RunStore", "owner_alive", "this_process"]
 
 E = TypeVar("E", bound=Event)
 
@@ -103,8 +103,9 @@ def this_process() -> str:
     return f"{socket.gethostname()}:{os.getpid()}"
 
 
-def _alive(owner: str | None) -> bool | None:
-    """True/False when ``owner`` is a process on this host (checked directly); None when unknown."""
+def owner_alive(owner: str | None) -> bool | None:
+    """True/False when ``owner`` (``host:pid``) is a process on this host (checked directly); None
+    when it cannot be checked from here (another host)."""
     if not owner or ":" not in owner:
         return None
     host, _, pid = owner.rpartition(":")
@@ -284,7 +285,7 @@ def _status(r: RowMapping) -> RunStatus:
     status = RunStatus(r["status"])
     if status is not RunStatus.RUNNING:
         return status
-    alive = _alive(r.get("lease_owner"))
+    alive = owner_alive(r.get("lease_owner"))
     if alive is False:
         return RunStatus.INTERRUPTED
     beat = r.get("heartbeat_at")

@@ -10,11 +10,14 @@ from __future__ import annotations
 import sqlalchemy as sa
 
 __all__ = [
+    "batch_items",
+    "batches",
     "claim_ledgers",
     "claim_reviews",
     "documents",
     "document_versions",
     "metadata",
+    "rate_buckets",
     "review_decisions",
     "run_events",
     "runs",
@@ -172,4 +175,41 @@ claim_reviews = sa.Table(
     sa.Column("reviewer", sa.Text, nullable=False),
     sa.Column("reason", sa.Text, nullable=False),
     sa.Column("decided_at", sa.String(40), nullable=False),
+)
+
+batches = sa.Table(
+    "batches",
+    metadata,
+    sa.Column("id", sa.String(64), primary_key=True),
+    sa.Column("source", sa.Text, nullable=False),
+    sa.Column("created_at", sa.String(40), nullable=False),
+    sa.Column("status", sa.String(20), nullable=False),
+    sa.Column("settings_json", sa.Text, nullable=False),
+    sa.Column("max_cost_micro", sa.BigInteger),
+    sa.Column("committed_micro", sa.BigInteger, nullable=False),
+)
+
+batch_items = sa.Table(
+    "batch_items",
+    metadata,
+    sa.Column("batch_id", sa.String(64), sa.ForeignKey("batches.id"), primary_key=True),
+    sa.Column("line_no", sa.Integer, primary_key=True),
+    sa.Column("item_id", sa.Text, nullable=False),
+    sa.Column("question", sa.Text, nullable=False),
+    sa.Column("status", sa.String(20), nullable=False),
+    sa.Column("run_id", sa.String(64)),
+    sa.Column("owner", sa.Text),
+    sa.Column("claimed_at", sa.String(40)),
+    sa.Column("finished_at", sa.String(40)),
+    sa.Column("outcome", sa.String(40)),
+    sa.Column("error", sa.Text),
+    sa.Column("claims", sa.Integer, nullable=False),
+)
+
+rate_buckets = sa.Table(
+    "rate_buckets",
+    metadata,
+    sa.Column("name", sa.String(200), primary_key=True),
+    sa.Column("micro_tokens", sa.BigInteger, nullable=False),
+    sa.Column("updated_us", sa.BigInteger, nullable=False),
 )

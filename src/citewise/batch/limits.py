@@ -1,0 +1,257 @@
+"""Limits every worker of a batch shares: provider request rates and the batch's money cap.
+
+Both live in the store (:class:`~citewise.store.batches.BatchStore`), so worker processes on one
+machine, or on several reaching one PostgreSQL store, see the same buckets and the same purse:
+
+* **Rates**: ``tavily=5/s``, ``model=120/m``, ... (``--rate`` or ``CITEWISE_RATE_LIMITS``). Before each
+  request a worker takes a token from the provider's bucket and waits when there is none, so a batch
+  slows down instead of collecting 429s. A bucket holds one token: requests are spaced at least
+  1/rate apart across all workers, so no second ever sees more than the rate.
+* **Money**: before each paid call a worker reserves the most it can cost (a model call at its full
+  reply cap, a search at 2 Tavily credits, an extraction at 2 credits per 5 pages); a reservation the
+  cap cannot take stops the call. When the call ends the reservation is settled to its real cost, so
+  the cap binds on money spent, not on worst cases, and is never crossed.
+
+The wrappers are transparent: a run sees the same provider, extractor and client interfaces, and its
+own budget and caps keep working inside them.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import threading
+import time
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any
+
+from citewise.cost.prices import PriceTable
+from citewise.errors import InputError
+from citewise.llm.admission import Admission, PendingRequest
+from citewise.providers.errors import ProviderQuotaExceeded
+from citewise.research.budget import BudgetExhausted
+from citewise.store.batches import BatchStore, from_micro, to_micro
+
+__all__ = [
+    "RATE_ENV",
+    "LimitedClient",
+    "LimitedExtractor",
+    "LimitedSearch",
+    "Purse",
+    "RateLimiter",
+    "parse_rates",
+]
+
+RATE_ENV = "CITEWISE_RATE_LIMITS"
+"""Provider rate limits for batches, e.g. ``tavily=5/s,model=60/m``."""
+
+_RATE = re.compile(r"^\s*([a-z][a-z0-9_.-]*)\s*=\s*([0-9]*\.?[0-9]+)\s*(?:/\s*(s|sec|m|min|h))?\s*$", re.IGNORECASE)
+_PER = {"s": 1.0, "sec": 1.0, "m": 60.0, "min": 60.0, "h": 3600.0}
+
+
+def parse_rates(specs: Sequence[str] | str | None) -> dict[str, float]:
+    """Requests per second per provider from ``NAME=N[/s|/m|/h]`` items (comma-separated or a list).
+
+    >>> parse_rates("tavily=5/s, model=120/m")
+    {'tavily': 5.0, 'model': 2.0}
+    """
+    items = specs.split(",") if isinstance(specs, str) else list(specs or [])
+    rates: dict[str, float] = {}
+    for item in (i for i in items if i.strip()):
+        match = _RATE.match(item)
+        if not match or float(match.group(2)) <= 0:
+            raise InputError(
+                f"rate limit {item.strip()!r} is not NAME=N[/s|/m|/h] with N > 0 (e.g. tavily=5/s or model=60/m)"
+            )
+        rates[match.group(1).lower()] = float(match.group(2)) / _PER[(match.group(3) or "s").lower()]
+    return rates
+
+
+class RateLimiter:
+    """Token buckets in the store, one per provider name with a configured rate."""
+
+    def __init__(
+        self,
+        batches: BatchStore,
+        rates: Mapping[str, float],
+        *,
+        clock: Callable[[], float] = time.time,
+        sleep: Callable[[float], None] = time.sleep,
+    ) -> None:
+        self.batches = batches
+        self.rates = dict(rates)
+        self._clock, self._sleep = clock, sleep
+        self.waited_s = 0.0
+        """Seconds this process spent waiting for tokens (for the batch summary)."""
+
+    def acquire(self, provider: str) -> None:
+        """Wait until ``provider``'s bucket gives a token (at once when it has no rate)."""
+        rate = self.rates.get(provider)
+        if rate is None:
+            return
+        while True:
+            wait = self.batches.take_token(f"rate:{provider}", rate, 1, int(self._clock() * 1_000_000))
+            if wait <= 0:
+                return
+            self.waited_s += wait
+            self._sleep(wait)
+
+
+@dataclass
+class Purse:
+    """The batch's money cap, shared by every worker through the store."""
+
+    batches: BatchStore
+    batch_id: str
+    prices: PriceTable | None
+    cap_usd: Decimal | None
+
+    @property
+    def capped(self) -> bool:
+        return self.cap_usd is not None and self.prices is not None
+
+    def reserve(self, usd: Decimal, what: str) -> int:
+        """Reserve ``usd`` before a call; raises :class:`BudgetExhausted` when the cap cannot take it.
+        Returns the micro-dollars reserved (0 without a cap)."""
+        if not self.capped:
+            return 0
+        micro = to_micro(usd)
+        if not self.batches.reserve(self.batch_id, micro):
+            committed = self.batches.get(self.batch_id).committed_usd
+            assert self.cap_usd is not None
+            raise BudgetExhausted("cost", committed, self.cap_usd, usd)
+        return micro
+
+    def settle(self, reserved_micro: int, actual_usd: Decimal) -> None:
+        """Replace a reservation by the call's real cost."""
+        if self.capped:
+            self.batches.settle(self.batch_id, to_micro(actual_usd) - reserved_micro)
+
+    def credits(self, count: float) -> Decimal:
+        """The money of ``count`` provider credits."""
+        return self.prices.tavily_credit * Decimal(str(count)) if self.prices else Decimal(0)
+
+
+class LimitedSearch:
+    """A search provider behind the batch's rate limit and money cap."""
+
+    WORST_CREDITS = 2  # an advanced search
+
+    def __init__(self, inner: Any, limiter: RateLimiter, purse: Purse) -> None:
+        self.inner, self.limiter, self.purse = inner, limiter, purse
+        self.name = getattr(inner, "name", type(inner).__name__)
+        self.options = getattr(inner, "options", {})
+
+    def search(self, query: str, *args: Any, **kwargs: Any) -> Any:
+        reserved = _reserve_credits(self.purse, self.WORST_CREDITS, self.name)
+        self.limiter.acquire(self.name)
+        try:
+            response = self.inner.search(query, *args, **kwargs)
+        except BaseException:
+            self.purse.settle(reserved, Decimal(0))
+            raise
+        self.purse.settle(reserved, self.purse.credits(response.credits or 0))
+        return response
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.inner, name)
+
+
+class LimitedExtractor:
+    """An extractor behind the batch's rate limit and money cap."""
+
+    def __init__(self, inner: Any, limiter: RateLimiter, purse: Purse) -> None:
+        self.inner, self.limiter, self.purse = inner, limiter, purse
+        self.name = getattr(inner, "name", type(inner).__name__)
+        self.options = getattr(inner, "options", {})
+
+    def extract(self, urls: Sequence[str], *args: Any, **kwargs: Any) -> Any:
+        reserved = _reserve_credits(self.purse, 2 * math.ceil(max(1, len(urls)) / 5), self.name)
+        self.limiter.acquire(self.name)
+        try:
+            response = self.inner.extract(urls, *args, **kwargs)
+        except BaseException:
+            self.purse.settle(reserved, Decimal(0))
+            raise
+        self.purse.settle(reserved, self.purse.credits(response.credits or 0))
+        return response
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.inner, name)
+
+
+def _reserve_credits(purse: Purse, credits: int, provider: str) -> int:
+    if not purse.capped or purse.credits(credits) == 0:
+        return 0
+    try:
+        return purse.reserve(purse.credits(credits), provider)
+    except BudgetExhausted:
+        raise ProviderQuotaExceeded(
+            f"the batch's money cap (${purse.cap_usd}) is reached: no new {provider} call is made",
+            provider=provider,
+        ) from None
+
+
+class LimitedClient:
+    """A model client whose every request first reserves its worst cost from the batch's purse and
+    takes a token from the ``model`` bucket; the run's own admission then decides as before."""
+
+    def __init__(self, inner: Any, limiter: RateLimiter, purse: Purse) -> None:
+        self.inner, self.limiter, self.purse = inner, limiter, purse
+        self._held = threading.local()
+
+    @contextmanager
+    def admitting(self, admit: Admission) -> Iterator[None]:
+        def both(request: PendingRequest) -> int:
+            reserved = self._reserve(request)
+            try:
+                self.limiter.acquire("model")
+                allowed = admit(request)
+            except BaseException:
+                self.purse.settle(reserved, Decimal(0))
+                raise
+            self._reservations().append(reserved)
+            return allowed
+
+        with self.inner.admitting(both):
+            seen = len(self.inner.calls)
+            try:
+                yield
+            finally:
+                self._settle(seen)
+
+    def _reservations(self) -> list[int]:
+        if not hasattr(self._held, "micro"):
+            self._held.micro = []
+        held: list[int] = self._held.micro
+        return held
+
+    def _reserve(self, request: PendingRequest) -> int:
+        if not self.purse.capped:
+            return 0
+        assert self.purse.prices is not None
+        price = self.purse.prices.model(request.model)
+        if price is None:  # the batch refused to start without prices for its models
+            return 0
+        worst = price.call_cost(request.estimated_prompt_tokens, 0, request.max_completion_tokens)
+        return self.purse.reserve(worst, f"model {request.model}")
+
+    def _settle(self, seen: int) -> None:
+        reserved = self._reservations()
+        if not reserved:
+            return
+        actual = Decimal(0)
+        for record in self.inner.calls[seen:]:
+            price = self.purse.prices.model(record.requested_model, record.model) if self.purse.prices else None
+            if price is not None and record.usage is not None:
+                actual += price.call_cost(record.usage.prompt, record.usage.cached, record.usage.completion)
+            elif price is not None:  # no usage reported: keep what was reserved for it
+                actual += from_micro(reserved[0]) if reserved else Decimal(0)
+        self.purse.settle(sum(reserved), actual)
+        reserved.clear()
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.inner, name)

@@ -1,0 +1,402 @@
+"""Batches of research questions, their lines, the shared money purse and the rate buckets.
+
+A batch is created from a question file: one row for the batch (its research settings, whether it
+was cancelled, its money cap and what workers have committed of it) and one row per line. Workers
+*claim* lines: a claim is a compare-and-set update (``WHERE status = 'pending'``, or ``WHERE owner =
+<the owner that died>``), so two workers never hold one line, on SQLite and PostgreSQL alike, with no
+lock held while a question is researched. A line's run id is recorded before the run makes its
+first paid call, so a line taken over from a dead worker resumes that run instead of starting a new
+one: no recorded call is paid twice.
+
+Money is kept in integer micro-dollars: a worker *reserves* the most a call can cost before it is
+sent (refused when the batch cap would be crossed) and *settles* the difference once the call's
+real cost is known. Rate limits are token buckets, one row per provider, updated by compare-and-set.
+"""
+
+from __future__ import annotations
+
+import enum
+import json
+import secrets
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from decimal import Decimal
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.engine import RowMapping
+
+from citewise.errors import NotFoundError
+from citewise.store.evidence import EvidenceStore, utcnow
+from citewise.store.schema import batch_items, batches, rate_buckets
+
+__all__ = [
+    "BatchItem",
+    "BatchLine",
+    "BatchRecord",
+    "BatchStatus",
+    "BatchStore",
+    "ItemStatus",
+    "from_micro",
+    "to_micro",
+]
+
+_MICRO = Decimal(1_000_000)
+
+
+def to_micro(usd: Decimal | float) -> int:
+    """US dollars as whole micro-dollars, rounded up (a reservation never falls short)."""
+    value = Decimal(str(usd)) * _MICRO
+    return int(value.to_integral_value(rounding="ROUND_CEILING"))
+
+
+def from_micro(micro: int) -> Decimal:
+    """Whole micro-dollars as US dollars."""
+    return Decimal(micro) / _MICRO
+
+
+class ItemStatus(str, enum.Enum):
+    """Where one question of a batch stands."""
+
+    PENDING = "pending"  #: not claimed yet
+    RUNNING = "running"  #: a worker holds it (its run may be under way)
+    DONE = "done"  #: its run finished (accepted or not: see the outcome)
+    FAILED = "failed"  #: the line was bad, or its run failed; the reason is kept
+    CANCELLED = "cancelled"  #: the batch was cancelled before it started
+
+
+TERMINAL = frozenset({ItemStatus.DONE, ItemStatus.FAILED, ItemStatus.CANCELLED})
+
+
+class BatchStatus(str, enum.Enum):
+    """Where a batch stands (derived from its lines, unless it was cancelled)."""
+
+    OPEN = "open"  #: lines remain to be researched
+    FINISHED = "finished"  #: every line is done or failed
+    CANCELLED = "cancelled"  #: cancelled: no new line starts (running ones finish)
+
+
+@dataclass(frozen=True, slots=True)
+class BatchLine:
+    """One line of a question file, read."""
+
+    line_no: int
+    """1, 2, ... in the file."""
+    item_id: str
+    """The line's ``id`` (or ``line-N`` when it had none)."""
+    question: str
+    """The question ("" for a bad line)."""
+    error: str | None = None
+    """Why the line cannot be researched, when it is bad (it fails alone)."""
+
+
+@dataclass(frozen=True, slots=True)
+class BatchItem:
+    """One question of a batch, as stored."""
+
+    batch_id: str
+    line_no: int
+    item_id: str
+    question: str
+    status: ItemStatus
+    run_id: str | None
+    """The research run of this line, once one was started."""
+    owner: str | None
+    """The worker (``host:pid``) holding it."""
+    claimed_at: datetime | None
+    finished_at: datetime | None
+    outcome: str | None
+    """The run's report status (``accepted``, ``not_accepted``, ``no_evidence``, ...)."""
+    error: str | None
+    """Why it failed, in one line."""
+    claims: int
+    """How many times a worker took it (more than 1: taken over from a worker that died)."""
+
+
+@dataclass(frozen=True, slots=True)
+class BatchRecord:
+    """A batch with its lines."""
+
+    batch_id: str
+    source: str
+    """The question file it came from, as given."""
+    created_at: datetime
+    status: BatchStatus
+    settings: dict[str, Any]
+    """The research settings every run of the batch uses (names and limits; never keys)."""
+    max_cost_usd: Decimal | None
+    committed_usd: Decimal
+    """Money reserved or spent by the batch's calls so far (settled to real costs as calls end)."""
+    items: tuple[BatchItem, ...]
+
+    def count(self, status: ItemStatus) -> int:
+        """Lines in ``status``."""
+        return sum(1 for i in self.items if i.status is status)
+
+
+class BatchStore:
+    """Batches in the same database as the evidence and the runs."""
+
+    def __init__(self, store: EvidenceStore) -> None:
+        self.store = store
+
+    def create(
+        self, source: str, lines: Sequence[BatchLine], settings: dict[str, Any], max_cost_usd: float | None = None
+    ) -> str:
+        """Record a batch and its lines (bad lines as failed, with their reason); returns its id."""
+        now = utcnow()
+        batch_id = f"batch-{now:%Y%m%d-%H%M%S}-{secrets.token_hex(3)}"
+        with self.store.transaction() as conn:
+            conn.execute(
+                sa.insert(batches).values(
+                    id=batch_id,
+                    source=source,
+                    created_at=now.isoformat(),
+                    status=BatchStatus.OPEN.value,
+                    settings_json=json.dumps(settings, sort_keys=True),
+                    max_cost_micro=None if max_cost_usd is None else to_micro(max_cost_usd),
+                    committed_micro=0,
+                )
+            )
+            if lines:
+                conn.execute(sa.insert(batch_items), [_line_row(batch_id, line, now) for line in lines])
+        return batch_id
+
+    def get(self, batch_id: str) -> BatchRecord:
+        """One batch with its lines; :class:`NotFoundError` naming the id when there is none."""
+        with self.store.engine.connect() as conn:
+            row = conn.execute(sa.select(batches).where(batches.c.id == batch_id)).mappings().first()
+            if row is None:
+                raise NotFoundError(f"no batch {batch_id!r}; `citewise batch list` shows the batches")
+            items = conn.execute(
+                sa.select(batch_items).where(batch_items.c.batch_id == batch_id).order_by(batch_items.c.line_no)
+            ).mappings()
+            return _record(row, [_item(i) for i in items])
+
+    def list(self, limit: int = 20) -> list[BatchRecord]:
+        """Recent batches, newest first."""
+        with self.store.engine.connect() as conn:
+            ids = conn.execute(sa.select(batches.c.id).order_by(batches.c.created_at.desc()).limit(limit)).scalars()
+            found = list(ids)
+        return [self.get(i) for i in found]
+
+    def claim(self, batch_id: str, owner: str, abandoned: Callable[[BatchItem], bool]) -> BatchItem | None:
+        """Take the next pending line for ``owner``, else a running line whose holder ``abandoned``
+        says is gone; None when the batch has nothing left to start (or was cancelled)."""
+        record = self.get(batch_id)
+        if record.status is BatchStatus.CANCELLED:
+            return None
+        now = utcnow().isoformat()
+        for item in record.items:
+            if item.status is ItemStatus.PENDING:
+                guard = batch_items.c.status == ItemStatus.PENDING.value
+            elif item.status is ItemStatus.RUNNING and item.owner != owner and abandoned(item):
+                guard = sa.and_(batch_items.c.status == ItemStatus.RUNNING.value, _same_owner(item.owner))
+            else:
+                continue
+            with self.store.transaction() as conn:
+                taken = conn.execute(
+                    sa.update(batch_items)
+                    .where(batch_items.c.batch_id == batch_id, batch_items.c.line_no == item.line_no, guard)
+                    .values(status=ItemStatus.RUNNING.value, owner=owner, claimed_at=now, claims=item.claims + 1)
+                ).rowcount
+            if taken == 1:
+                return self.item(batch_id, item.line_no)
+        return None
+
+    def item(self, batch_id: str, line_no: int) -> BatchItem:
+        """One line of a batch."""
+        with self.store.engine.connect() as conn:
+            row = (
+                conn.execute(
+                    sa.select(batch_items).where(batch_items.c.batch_id == batch_id, batch_items.c.line_no == line_no)
+                )
+                .mappings()
+                .first()
+            )
+        if row is None:
+            raise NotFoundError(f"batch {batch_id!r} has no line {line_no}")
+        return _item(row)
+
+    def attach_run(self, item: BatchItem, run_id: str, owner: str) -> bool:
+        """Record ``run_id`` as the line's run (before its first paid call); False when ``owner`` no
+        longer holds the line."""
+        return self._update_held(item, owner, run_id=run_id)
+
+    def finish_item(
+        self, item: BatchItem, owner: str, status: ItemStatus, outcome: str | None = None, error: str | None = None
+    ) -> bool:
+        """Close a line held by ``owner`` as done or failed; False when another worker holds it now."""
+        return self._update_held(
+            item, owner, status=status.value, outcome=outcome, error=error, finished_at=utcnow().isoformat()
+        )
+
+    def _update_held(self, item: BatchItem, owner: str, **values: Any) -> bool:
+        with self.store.transaction() as conn:
+            return (
+                conn.execute(
+                    sa.update(batch_items)
+                    .where(
+                        batch_items.c.batch_id == item.batch_id,
+                        batch_items.c.line_no == item.line_no,
+                        batch_items.c.owner == owner,
+                        batch_items.c.status == ItemStatus.RUNNING.value,
+                    )
+                    .values(**values)
+                ).rowcount
+                == 1
+            )
+
+    def cancel(self, batch_id: str) -> int:
+        """Stop a batch: no new line starts (running ones finish); returns the lines cancelled."""
+        self.get(batch_id)
+        with self.store.transaction() as conn:
+            conn.execute(sa.update(batches).where(batches.c.id == batch_id).values(status=BatchStatus.CANCELLED.value))
+            return conn.execute(
+                sa.update(batch_items)
+                .where(batch_items.c.batch_id == batch_id, batch_items.c.status == ItemStatus.PENDING.value)
+                .values(status=ItemStatus.CANCELLED.value, finished_at=utcnow().isoformat())
+            ).rowcount
+
+    def reopen(self, batch_id: str) -> int:
+        """Undo a cancel (for resume): cancelled lines are pending again; returns how many."""
+        self.get(batch_id)
+        with self.store.transaction() as conn:
+            conn.execute(sa.update(batches).where(batches.c.id == batch_id).values(status=BatchStatus.OPEN.value))
+            return conn.execute(
+                sa.update(batch_items)
+                .where(batch_items.c.batch_id == batch_id, batch_items.c.status == ItemStatus.CANCELLED.value)
+                .values(status=ItemStatus.PENDING.value, finished_at=None)
+            ).rowcount
+
+    # -- the batch's money cap -----------------------------------------------------------------
+
+    def reserve(self, batch_id: str, micro: int) -> bool:
+        """Commit ``micro`` micro-dollars of the batch's money before a call; False (nothing
+        committed) when that would cross the batch's cap."""
+        capped = sa.or_(
+            batches.c.max_cost_micro.is_(None), batches.c.committed_micro + micro <= batches.c.max_cost_micro
+        )
+        with self.store.transaction() as conn:
+            return (
+                conn.execute(
+                    sa.update(batches)
+                    .where(batches.c.id == batch_id, capped)
+                    .values(committed_micro=batches.c.committed_micro + micro)
+                ).rowcount
+                == 1
+            )
+
+    def settle(self, batch_id: str, delta_micro: int) -> None:
+        """Correct a reservation by the difference between a call's real and reserved cost."""
+        if delta_micro:
+            with self.store.transaction() as conn:
+                conn.execute(
+                    sa.update(batches)
+                    .where(batches.c.id == batch_id)
+                    .values(committed_micro=batches.c.committed_micro + delta_micro)
+                )
+
+    # -- shared rate limits --------------------------------------------------------------------
+
+    def take_token(self, name: str, rate: float, burst: int, now_us: int) -> float:
+        """Take one token from bucket ``name`` (``rate`` tokens a second, at most ``burst`` kept);
+        returns 0 when taken, else the seconds to wait before one is there."""
+        for _ in range(50):  # compare-and-set: another worker may take tokens between read and write
+            with self.store.engine.connect() as conn:
+                row = conn.execute(sa.select(rate_buckets).where(rate_buckets.c.name == name)).mappings().first()
+            full = burst * 1_000_000
+            if row is None:
+                if self._new_bucket(name, full - 1_000_000, now_us):
+                    return 0.0
+                continue
+            elapsed = max(0, now_us - row["updated_us"])
+            tokens = min(full, row["micro_tokens"] + int(elapsed * rate))
+            if tokens < 1_000_000:
+                return (1_000_000 - tokens) / (rate * 1_000_000)
+            with self.store.transaction() as conn:
+                done = conn.execute(
+                    sa.update(rate_buckets)
+                    .where(
+                        rate_buckets.c.name == name,
+                        rate_buckets.c.updated_us == row["updated_us"],
+                        rate_buckets.c.micro_tokens == row["micro_tokens"],
+                    )
+                    .values(micro_tokens=tokens - 1_000_000, updated_us=max(now_us, row["updated_us"]))
+                ).rowcount
+            if done == 1:
+                return 0.0
+        return 0.05
+
+    def _new_bucket(self, name: str, micro_tokens: int, now_us: int) -> bool:
+        try:
+            with self.store.transaction() as conn:
+                conn.execute(sa.insert(rate_buckets).values(name=name, micro_tokens=micro_tokens, updated_us=now_us))
+        except sa.exc.IntegrityError:  # another worker created it first: take from it instead
+            return False
+        return True
+
+
+def _same_owner(owner: str | None) -> sa.ColumnElement[bool]:
+    return batch_items.c.owner.is_(None) if owner is None else batch_items.c.owner == owner
+
+
+def _line_row(batch_id: str, line: BatchLine, now: datetime) -> dict[str, Any]:
+    bad = line.error is not None
+    return {
+        "batch_id": batch_id,
+        "line_no": line.line_no,
+        "item_id": line.item_id,
+        "question": line.question,
+        "status": (ItemStatus.FAILED if bad else ItemStatus.PENDING).value,
+        "run_id": None,
+        "owner": None,
+        "claimed_at": None,
+        "finished_at": now.isoformat() if bad else None,
+        "outcome": None,
+        "error": line.error,
+        "claims": 0,
+    }
+
+
+def _when(value: str | None) -> datetime | None:
+    return datetime.fromisoformat(value) if value else None
+
+
+def _item(row: RowMapping) -> BatchItem:
+    return BatchItem(
+        batch_id=row["batch_id"],
+        line_no=row["line_no"],
+        item_id=row["item_id"],
+        question=row["question"],
+        status=ItemStatus(row["status"]),
+        run_id=row["run_id"],
+        owner=row["owner"],
+        claimed_at=_when(row["claimed_at"]),
+        finished_at=_when(row["finished_at"]),
+        outcome=row["outcome"],
+        error=row["error"],
+        claims=row["claims"],
+    )
+
+
+def _record(row: RowMapping, items: Iterable[BatchItem]) -> BatchRecord:
+    listed = tuple(items)
+    if row["status"] == BatchStatus.CANCELLED.value:
+        status = BatchStatus.CANCELLED
+    elif all(i.status in TERMINAL for i in listed):
+        status = BatchStatus.FINISHED
+    else:
+        status = BatchStatus.OPEN
+    cap = row["max_cost_micro"]
+    return BatchRecord(
+        batch_id=row["id"],
+        source=row["source"],
+        created_at=datetime.fromisoformat(row["created_at"]),
+        status=status,
+        settings=json.loads(row["settings_json"]),
+        max_cost_usd=None if cap is None else from_micro(cap),
+        committed_usd=from_micro(row["committed_micro"]),
+        items=listed,
+    )
