@@ -182,7 +182,8 @@ def test_a_batch_money_cap_stops_new_calls_across_workers(world: World, tmp_path
     prices.write_text(
         "models:\n  planner-x: {input: 10.0, output: 10.0}\n  writer-y: {input: 10.0, output: 10.0}\n"
         "tavily_credit: 0.008\nextraction_per_page: 0\n"
-        "assumptions: {infrastructure_per_run: 0, maintenance_per_month: 0, runs_per_month: 1, human_review_seconds_per_run: 0, human_review_rate_per_hour: 0}\n",
+        "assumptions: {infrastructure_per_run: 0, maintenance_per_month: 0, runs_per_month: 1, "
+        "human_review_seconds_per_run: 0, human_review_rate_per_hour: 0}\n",
         encoding="utf-8",
     )
     store = str(tmp_path / "s.sqlite")
