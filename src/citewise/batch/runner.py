@@ -29,7 +29,7 @@ from citewise.store.batches import BatchRecord, BatchStatus, BatchStore, ItemSta
 from citewise.store.evidence import EvidenceStore
 from citewise.store.runs import RunStore
 
-__all__ = ["BatchSummary", "ItemSummary", "create_batch", "run_workers", "summarize"]
+__all__ = ["BatchSummary", "ItemSummary", "create_batch", "run_workers", "summarize", "watch"]
 
 MAX_WORKERS = 64
 
@@ -125,6 +125,20 @@ def run_workers(
             proc.wait(timeout=30)
         raise
     return batches.get(batch_id)
+
+
+def watch(
+    store: EvidenceStore, batch_id: str, on_update: Callable[[BatchRecord], None] | None = None, poll_s: float = 1.0
+) -> BatchRecord:
+    """Wait until every line of the batch is finished (distributed mode: the workers are elsewhere)."""
+    batches = BatchStore(store)
+    while True:
+        record = batches.get(batch_id)
+        if on_update is not None:
+            on_update(record)
+        if record.status is not BatchStatus.OPEN and not record.count(ItemStatus.RUNNING):
+            return record
+        time.sleep(poll_s)
 
 
 def summarize(store: EvidenceStore, batch_id: str, prices: PriceTable | None = None) -> BatchSummary:

@@ -11,7 +11,8 @@ provider error, an exhausted budget — is recorded on that line and the worker 
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from decimal import Decimal
@@ -29,7 +30,7 @@ from citewise.store.evidence import EvidenceStore, utcnow
 from citewise.store.runs import STALE_AFTER, RunStatus, RunStore, owner_alive, this_process
 from citewise.verify.records import UnsupportedAction
 
-__all__ = ["BatchConfig", "WorkerReport", "work"]
+__all__ = ["BatchConfig", "BatchSession", "WorkerReport", "batch_session", "work"]
 
 
 @dataclass(frozen=True)
@@ -84,12 +85,47 @@ def work(
     max_items: int | None = None,
 ) -> WorkerReport:
     """Research lines of ``batch_id`` until none is left to start (or ``max_items`` were taken)."""
-    owner = owner or this_process()
     say = log or (lambda line: print(line, file=sys.stderr, flush=True))
+    with batch_session(store, batch_id, owner=owner, log=say) as session:
+        while max_items is None or len(session.report.done) + len(session.report.failed) < max_items:
+            item = session.batches.claim(batch_id, session.owner, session.abandoned)
+            if item is None:
+                break
+            session.research(item)
+    return session.report
+
+
+@dataclass
+class BatchSession:
+    """One process's settings for a batch's runs (limits applied), and what it did with them."""
+
+    store: EvidenceStore
+    batches: BatchStore
+    runs: RunStore
+    settings: ResearchSettings
+    owner: str
+    report: WorkerReport
+    say: Callable[[str], None]
+
+    def abandoned(self, item: BatchItem) -> bool:
+        """True when the worker holding ``item`` is gone (see :func:`_abandoned`)."""
+        return _abandoned(self.runs, item)
+
+    def research(self, item: BatchItem) -> None:
+        """Research a line this process holds, and record its outcome on the line."""
+        _research(self.store, self.batches, self.runs, item, self.settings, self.owner, self.report, self.say)
+
+
+@contextmanager
+def batch_session(
+    store: EvidenceStore, batch_id: str, *, owner: str | None = None, log: Callable[[str], None] | None = None
+) -> Iterator[BatchSession]:
+    """The batch's research settings, built here (keys from this process's environment), wrapped in the
+    batch's shared rate limits and money cap; connections closed on leaving."""
     batches, runs = BatchStore(store), RunStore(store)
     record = batches.get(batch_id)
     config = BatchConfig.from_data(record.settings)
-    report = WorkerReport(owner)
+    report = WorkerReport(owner or this_process())
     with research_settings(
         store,
         search=config.search,
@@ -105,14 +141,11 @@ def work(
     ) as base:
         limiter = RateLimiter(batches, config.rates)
         purse = Purse(batches, batch_id, _prices(base, config), record.max_cost_usd)
-        settings = _limited(base, limiter, purse)
-        while max_items is None or len(report.done) + len(report.failed) < max_items:
-            item = batches.claim(batch_id, owner, lambda i: _abandoned(runs, i))
-            if item is None:
-                break
-            _research(store, batches, runs, item, settings, owner, report, say)
-        report.waited_s = limiter.waited_s
-    return report
+        say = log or (lambda line: print(line, file=sys.stderr, flush=True))
+        try:
+            yield BatchSession(store, batches, runs, _limited(base, limiter, purse), report.owner, report, say)
+        finally:
+            report.waited_s = limiter.waited_s
 
 
 def _prices(settings: ResearchSettings, config: BatchConfig) -> Any:

@@ -13,14 +13,15 @@ from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
+from citewise.batch.distributed import BROKER_ENV, broker_url, enqueue, start_worker
 from citewise.batch.limits import RATE_ENV, parse_rates
-from citewise.batch.runner import BatchSummary, create_batch, run_workers, summarize
+from citewise.batch.runner import BatchSummary, create_batch, run_workers, summarize, watch
 from citewise.batch.worker import BatchConfig, work
 from citewise.cli.common import ExitCode, JsonOpt, StoreOpt, console, emit_json, err_console, handle_errors, open_api
 from citewise.config import env, resolve_store_url
 from citewise.errors import InputError
 from citewise.research.budget import budget_from_env
-from citewise.store.batches import BatchRecord, BatchStatus, BatchStore, ItemStatus
+from citewise.store.batches import TERMINAL, BatchRecord, BatchStatus, BatchStore, ItemStatus
 
 __all__ = ["batch", "worker"]
 
@@ -102,8 +103,14 @@ def batch(
             )
             batch_id = create_batch(api.store, Path(target[0]), config, max_cost)
             err_console.print(f"batch {batch_id}: {len(BatchStore(api.store).get(batch_id).items)} lines")
+        broker = broker_url()
         with _Progress(json_out) as progress:
-            run_workers(api.store, store_url, batch_id, workers, progress.update)
+            if broker is None:
+                run_workers(api.store, store_url, batch_id, workers, progress.update)
+            else:  # distributed: queue the lines, let `citewise worker` processes anywhere take them
+                lines = [i.line_no for i in BatchStore(api.store).get(batch_id).items if i.status not in TERMINAL]
+                err_console.print(f"queued {enqueue(broker, batch_id, lines)} lines on the broker; waiting for workers")
+                watch(api.store, batch_id, progress.update)
         _finish(summarize(api.store, batch_id), json_out, exit_on_result=True)
 
 
@@ -114,11 +121,21 @@ def _budget_data(budget: object) -> dict[str, object]:
 
 @handle_errors
 def worker(
-    batch_id: Annotated[str, typer.Option("--batch", help="The batch to work on.")],
+    batch_id: Annotated[
+        str | None, typer.Option("--batch", help="Work on this batch (embedded); without it: a Celery worker.")
+    ] = None,
     max_items: Annotated[int | None, typer.Option("--max-items", help="Stop after this many lines.")] = None,
+    concurrency: Annotated[int, typer.Option("--concurrency", help="Celery worker processes.")] = 2,
     store: StoreOpt = None,
 ) -> None:
-    """Work on a batch: claim lines, research them, record outcomes, until none is left."""
+    """Work on a batch: claim lines, research them, record outcomes, until none is left. Without
+    --batch, with CITEWISE_BROKER_URL set: a Celery worker taking any batch's queued lines."""
+    if batch_id is None:
+        broker = broker_url()
+        if broker is None:
+            raise InputError(f"give --batch BATCH, or set {BROKER_ENV} to start a distributed worker")
+        start_worker(broker, concurrency)
+        return
     with open_api(store) as api:
         report = work(api.store, batch_id, max_items=max_items, log=lambda line: err_console.print(escape(line)))
     err_console.print(

@@ -38,6 +38,7 @@ __all__ = [
     "BatchStatus",
     "BatchStore",
     "ItemStatus",
+    "TERMINAL",
     "from_micro",
     "to_micro",
 ]
@@ -187,23 +188,36 @@ class BatchStore:
         record = self.get(batch_id)
         if record.status is BatchStatus.CANCELLED:
             return None
-        now = utcnow().isoformat()
         for item in record.items:
-            if item.status is ItemStatus.PENDING:
-                guard = batch_items.c.status == ItemStatus.PENDING.value
-            elif item.status is ItemStatus.RUNNING and item.owner != owner and abandoned(item):
-                guard = sa.and_(batch_items.c.status == ItemStatus.RUNNING.value, _same_owner(item.owner))
-            else:
-                continue
-            with self.store.transaction() as conn:
-                taken = conn.execute(
-                    sa.update(batch_items)
-                    .where(batch_items.c.batch_id == batch_id, batch_items.c.line_no == item.line_no, guard)
-                    .values(status=ItemStatus.RUNNING.value, owner=owner, claimed_at=now, claims=item.claims + 1)
-                ).rowcount
-            if taken == 1:
-                return self.item(batch_id, item.line_no)
+            taken = self._take(item, owner, abandoned)
+            if taken is not None:
+                return taken
         return None
+
+    def claim_line(
+        self, batch_id: str, line_no: int, owner: str, abandoned: Callable[[BatchItem], bool]
+    ) -> BatchItem | None:
+        """Take one given line (a queued task's line) for ``owner``: when it is pending, or held by a
+        worker ``abandoned`` says is gone. None when it is finished, cancelled or held by a live worker."""
+        if self.get(batch_id).status is BatchStatus.CANCELLED:
+            return None
+        return self._take(self.item(batch_id, line_no), owner, abandoned)
+
+    def _take(self, item: BatchItem, owner: str, abandoned: Callable[[BatchItem], bool]) -> BatchItem | None:
+        if item.status is ItemStatus.PENDING:
+            guard = batch_items.c.status == ItemStatus.PENDING.value
+        elif item.status is ItemStatus.RUNNING and item.owner != owner and abandoned(item):
+            guard = sa.and_(batch_items.c.status == ItemStatus.RUNNING.value, _same_owner(item.owner))
+        else:
+            return None
+        with self.store.transaction() as conn:
+            taken = conn.execute(
+                sa.update(batch_items)
+                .where(batch_items.c.batch_id == item.batch_id, batch_items.c.line_no == item.line_no, guard)
+                .values(status=ItemStatus.RUNNING.value, owner=owner, claimed_at=utcnow().isoformat())
+                .values(claims=item.claims + 1)
+            ).rowcount
+        return self.item(item.batch_id, item.line_no) if taken == 1 else None
 
     def item(self, batch_id: str, line_no: int) -> BatchItem:
         """One line of a batch."""
