@@ -250,3 +250,23 @@ def _wait_for_a_run_with_a_source(store_url: str, timeout: float = 120) -> int:
         except Exception:  # noqa: BLE001 - the store may be mid-creation; look again
             continue
     raise AssertionError("no run reached a stored source in time")
+
+
+def test_the_python_api_runs_a_keyless_batch_on_the_local_store(sample_store_file: Path, tmp_path: Path) -> None:
+    import shutil
+
+    from citewise import Citewise
+
+    store = tmp_path / "s.sqlite"
+    shutil.copy(sample_store_file, store)
+    qfile = tmp_path / "q.jsonl"
+    qfile.write_text(
+        json.dumps({"id": "deposit", "question": "임대차 기간이 끝났는데 보증금을 돌려받지 못하면 어떻게 하나요"})
+        + "\n{oops\n",
+        encoding="utf-8",
+    )
+    with Citewise(store=str(store)) as cw:
+        summary = cw.batch(qfile, workers=1, search="local", no_model=True)
+        assert cw.batch_status(summary.batch_id).counts == summary.counts
+    assert summary.counts["done"] == 1 and summary.counts["failed"] == 1 and summary.accepted == 1
+    assert summary.cost_per_accepted_usd == 0  # keyless: nothing paid

@@ -16,6 +16,7 @@ from typing import Any
 
 from citewise.answer.result import AskResult, AskSettings
 from citewise.audit.export import export_run
+from citewise.batch.runner import BatchSummary
 from citewise.config import resolve_store_url
 from citewise.cost import CostReport, cost_report
 from citewise.cost.prices import PriceTable, load_prices
@@ -55,7 +56,8 @@ class Citewise:
     """
 
     def __init__(self, store: str | None = None) -> None:
-        self.store = EvidenceStore.open(resolve_store_url(store))
+        self._url = resolve_store_url(store)
+        self.store = EvidenceStore.open(self._url)
 
     def close(self) -> None:
         """Release the store."""
@@ -232,6 +234,34 @@ class Citewise:
     def run(self, run_id: str) -> RunRecord:
         """One recorded run with its typed events."""
         return RunStore(self.store).get(run_id)
+
+    # -- batches -----------------------------------------------------------------------------
+
+    def batch(
+        self,
+        questions: str | Path,
+        *,
+        workers: int = 2,
+        max_cost_usd: float | None = None,
+        rates: dict[str, float] | None = None,
+        **configure: Any,
+    ) -> BatchSummary:
+        """Research every line of a question file on ``workers`` processes (see ``citewise batch``);
+        ``configure``: the :class:`~citewise.batch.worker.BatchConfig` fields (``search``, ``extract``,
+        ``planner_model``, ``writer_model``, ``no_model``, ``budget`` as a dict, ``prices``, ...)."""
+        from citewise.batch.runner import create_batch, run_workers, summarize
+        from citewise.batch.worker import BatchConfig
+
+        config = BatchConfig(rates=dict(rates or {}), **configure)
+        batch_id = create_batch(self.store, Path(questions), config, max_cost_usd)
+        run_workers(self.store, self._url, batch_id, workers)
+        return summarize(self.store, batch_id)
+
+    def batch_status(self, batch_id: str) -> BatchSummary:
+        """Lines, outcomes and cost per accepted report of a batch."""
+        from citewise.batch.runner import summarize
+
+        return summarize(self.store, batch_id)
 
     # -- store -------------------------------------------------------------------------------
 
