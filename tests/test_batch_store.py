@@ -176,3 +176,40 @@ def test_rate_tokens_are_shared_and_never_exceed_the_rate(tmp_path: Path) -> Non
         gaps = [round(y - x, 6) for x, y in zip(times, times[1:], strict=False)]
         assert all(g >= 0.25 for g in gaps[1:]), gaps  # 4/s across both limiters: a quarter second apart
         assert a.waited_s + b.waited_s == pytest.approx(sum(waits))
+
+
+def test_concurrency_slots_bound_calls_in_flight_across_workers_and_a_dead_holder_frees_its_slot(
+    backend_url: str,
+) -> None:
+    from citewise.batch.limits import parse_concurrency
+
+    assert parse_concurrency("tavily=4, model=8") == {"tavily": 4, "model": 8}
+    with pytest.raises(InputError, match="NAME=N"):
+        parse_concurrency("tavily=0")
+    with EvidenceStore.open(backend_url):
+        pass  # schema first
+    in_flight, peak, lock = [0], [0], threading.Lock()
+
+    def caller() -> None:
+        with EvidenceStore.open(backend_url) as own:
+            limiter = RateLimiter(BatchStore(own), {}, concurrency={"tavily": 2})
+            for _ in range(3):
+                with limiter.call("tavily"):
+                    with lock:
+                        in_flight[0] += 1
+                        peak[0] = max(peak[0], in_flight[0])
+                    threading.Event().wait(0.05)
+                    with lock:
+                        in_flight[0] -= 1
+
+    threads = [threading.Thread(target=caller) for _ in range(5)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=120)
+    assert peak[0] == 2  # used, and never more than the limit
+    with EvidenceStore.open(backend_url) as store:
+        batches = BatchStore(store)
+        assert batches.take_slot("slots:x", 1, "dead:1", now_us=0, lease_us=1_000_000) == 0
+        assert batches.take_slot("slots:x", 1, "live:2", now_us=500_000, lease_us=1_000_000) is None  # still leased
+        assert batches.take_slot("slots:x", 1, "live:2", now_us=2_000_000, lease_us=1_000_000) == 0  # lease ran out

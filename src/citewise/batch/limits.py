@@ -7,6 +7,10 @@ machine, or on several reaching one PostgreSQL store, see the same buckets and t
   request a worker takes a token from the provider's bucket and waits when there is none, so a batch
   slows down instead of collecting 429s. A bucket holds one token: requests are spaced at least
   1/rate apart across all workers, so no second ever sees more than the rate.
+* **Concurrency**: ``tavily=4`` (``--parallel`` or ``CITEWISE_CONCURRENCY_LIMITS``) allows at most that
+  many calls to the provider in flight at once across all workers. A call holds a numbered slot in
+  the store under a lease (:data:`SLOT_LEASE_S`), so a worker that dies holding one frees it when the
+  lease runs out.
 * **Money**: before each paid call a worker reserves the most it can cost (a model call at its full
   reply cap, a search at 2 Tavily credits, an extraction at 2 credits per 5 pages); a reservation the
   cap cannot take stops the call. When the call ends the reservation is settled to its real cost, so
@@ -34,17 +38,24 @@ from citewise.llm.admission import Admission, PendingRequest
 from citewise.providers.errors import ProviderQuotaExceeded
 from citewise.research.budget import BudgetExhausted
 from citewise.store.batches import BatchStore, from_micro, to_micro
+from citewise.store.runs import this_process
 
 __all__ = [
+    "CONCURRENCY_ENV",
     "RATE_ENV",
     "LimitedClient",
     "LimitedExtractor",
     "LimitedSearch",
     "Purse",
     "RateLimiter",
+    "parse_concurrency",
     "parse_rates",
 ]
 
+CONCURRENCY_ENV = "CITEWISE_CONCURRENCY_LIMITS"
+"""Provider concurrency limits for batches, e.g. ``tavily=4,model=8``."""
+SLOT_LEASE_S = 300.0
+"""How long a concurrency slot is held at most (longer than any call's timeout)."""
 RATE_ENV = "CITEWISE_RATE_LIMITS"
 """Provider rate limits for batches, e.g. ``tavily=5/s,model=60/m``."""
 
@@ -70,19 +81,41 @@ def parse_rates(specs: Sequence[str] | str | None) -> dict[str, float]:
     return rates
 
 
+def parse_concurrency(specs: Sequence[str] | str | None) -> dict[str, int]:
+    """Calls in flight at most per provider from ``NAME=N`` items.
+
+    >>> parse_concurrency("tavily=4, model=8")
+    {'tavily': 4, 'model': 8}
+    """
+    items = specs.split(",") if isinstance(specs, str) else list(specs or [])
+    limits: dict[str, int] = {}
+    for item in (i for i in items if i.strip()):
+        name, _, count = item.strip().partition("=")
+        if (
+            not re.fullmatch(r"[a-z][a-z0-9_.-]*", name.strip().lower())
+            or not count.strip().isdigit()
+            or int(count) < 1
+        ):
+            raise InputError(f"concurrency limit {item.strip()!r} is not NAME=N with N >= 1 (e.g. tavily=4)")
+        limits[name.strip().lower()] = int(count)
+    return limits
+
+
 class RateLimiter:
-    """Token buckets in the store, one per provider name with a configured rate."""
+    """Token buckets and concurrency slots in the store, per provider name with a configured limit."""
 
     def __init__(
         self,
         batches: BatchStore,
         rates: Mapping[str, float],
         *,
+        concurrency: Mapping[str, int] | None = None,
         clock: Callable[[], float] = time.time,
         sleep: Callable[[float], None] = time.sleep,
     ) -> None:
         self.batches = batches
         self.rates = dict(rates)
+        self.concurrency = dict(concurrency or {})
         self._clock, self._sleep = clock, sleep
         self.waited_s = 0.0
         """Seconds this process spent waiting for tokens (for the batch summary)."""
@@ -98,6 +131,34 @@ class RateLimiter:
                 return
             self.waited_s += wait
             self._sleep(wait)
+
+    @contextmanager
+    def call(self, provider: str) -> Iterator[None]:
+        """Around one call to ``provider``: a concurrency slot for its duration, then a rate token."""
+        with self.slot(provider):
+            self.acquire(provider)
+            yield
+
+    @contextmanager
+    def slot(self, provider: str) -> Iterator[None]:
+        """Hold one of ``provider``'s concurrency slots while inside (waiting for one to be free);
+        nothing to hold when it has no concurrency limit."""
+        limit = self.concurrency.get(provider)
+        if limit is None:
+            yield
+            return
+        owner = f"{this_process()}:{threading.get_ident()}"
+        while (slot := self._take_slot(provider, limit, owner)) is None:
+            self.waited_s += 0.05
+            self._sleep(0.05)
+        try:
+            yield
+        finally:
+            self.batches.release_slot(f"slots:{provider}", slot, owner)
+
+    def _take_slot(self, provider: str, limit: int, owner: str) -> int | None:
+        now = int(self._clock() * 1_000_000)
+        return self.batches.take_slot(f"slots:{provider}", limit, owner, now, int(SLOT_LEASE_S * 1_000_000))
 
 
 @dataclass
@@ -147,9 +208,9 @@ class LimitedSearch:
 
     def search(self, query: str, *args: Any, **kwargs: Any) -> Any:
         reserved = _reserve_credits(self.purse, self.WORST_CREDITS, self.name)
-        self.limiter.acquire(self.name)
         try:
-            response = self.inner.search(query, *args, **kwargs)
+            with self.limiter.call(self.name):
+                response = self.inner.search(query, *args, **kwargs)
         except BaseException:
             self.purse.settle(reserved, Decimal(0))
             raise
@@ -170,9 +231,9 @@ class LimitedExtractor:
 
     def extract(self, urls: Sequence[str], *args: Any, **kwargs: Any) -> Any:
         reserved = _reserve_credits(self.purse, 2 * math.ceil(max(1, len(urls)) / 5), self.name)
-        self.limiter.acquire(self.name)
         try:
-            response = self.inner.extract(urls, *args, **kwargs)
+            with self.limiter.call(self.name):
+                response = self.inner.extract(urls, *args, **kwargs)
         except BaseException:
             self.purse.settle(reserved, Decimal(0))
             raise
@@ -216,7 +277,7 @@ class LimitedClient:
             self._reservations().append(reserved)
             return allowed
 
-        with self.inner.admitting(both):
+        with self.limiter.slot("model"), self.inner.admitting(both):
             seen = len(self.inner.calls)
             try:
                 yield

@@ -52,6 +52,8 @@ class BatchConfig:
     concurrent: bool = True
     rates: dict[str, float] = field(default_factory=dict)
     """Requests per second per provider, shared by all workers."""
+    parallel: dict[str, int] = field(default_factory=dict)
+    """Calls in flight at most per provider, across all workers."""
 
     def to_data(self) -> dict[str, Any]:
         return {name: getattr(self, name) for name in self.__dataclass_fields__}
@@ -139,7 +141,7 @@ def batch_session(
         verify=config.verify,
         unsupported=UnsupportedAction(config.unsupported),
     ) as base:
-        limiter = RateLimiter(batches, config.rates)
+        limiter = RateLimiter(batches, config.rates, concurrency=config.parallel)
         purse = Purse(batches, batch_id, _prices(base, config), record.max_cost_usd)
         say = log or (lambda line: print(line, file=sys.stderr, flush=True))
         try:

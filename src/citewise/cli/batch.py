@@ -14,7 +14,7 @@ from rich.table import Table
 from rich.text import Text
 
 from citewise.batch.distributed import BROKER_ENV, broker_url, enqueue, start_worker
-from citewise.batch.limits import RATE_ENV, parse_rates
+from citewise.batch.limits import CONCURRENCY_ENV, RATE_ENV, parse_concurrency, parse_rates
 from citewise.batch.runner import BatchSummary, create_batch, run_workers, summarize, watch
 from citewise.batch.worker import BatchConfig, work
 from citewise.cli.common import ExitCode, JsonOpt, StoreOpt, console, emit_json, err_console, handle_errors, open_api
@@ -58,6 +58,10 @@ def batch(
         list[str] | None,
         typer.Option("--rate", help=f"Shared rate limit NAME=N per s (or NAME=N/m), e.g. tavily=5/s ({RATE_ENV})."),
     ] = None,
+    parallel: Annotated[
+        list[str] | None,
+        typer.Option("--parallel", help=f"Shared limit of calls in flight NAME=N, e.g. tavily=4 ({CONCURRENCY_ENV})."),
+    ] = None,
     prices: Annotated[str | None, typer.Option("--prices", help="Price table for the money caps.")] = None,
     store: StoreOpt = None,
     json_out: JsonOpt = False,
@@ -100,6 +104,7 @@ def batch(
                 prices=prices,
                 budget=_budget_data(budget),
                 rates=parse_rates(rate if rate else env(RATE_ENV) or ""),
+                parallel=parse_concurrency(parallel if parallel else env(CONCURRENCY_ENV) or ""),
             )
             batch_id = create_batch(api.store, Path(target[0]), config, max_cost)
             err_console.print(f"batch {batch_id}: {len(BatchStore(api.store).get(batch_id).items)} lines")

@@ -29,7 +29,7 @@ from sqlalchemy.engine import RowMapping
 
 from citewise.errors import NotFoundError
 from citewise.store.evidence import EvidenceStore, utcnow
-from citewise.store.schema import batch_items, batches, rate_buckets
+from citewise.store.schema import batch_items, batches, provider_slots, rate_buckets
 
 __all__ = [
     "BatchItem",
@@ -350,6 +350,47 @@ class BatchStore:
         except sa.exc.IntegrityError:  # another worker created it first: take from it instead
             return False
         return True
+
+    # -- shared concurrency limits -------------------------------------------------------------
+
+    def take_slot(self, name: str, slots: int, owner: str, now_us: int, lease_us: int) -> int | None:
+        """Hold one of ``slots`` slots of ``name`` for ``owner`` until ``now_us + lease_us`` (a free
+        slot, or one whose lease ran out); its number, or None when all are held."""
+        with self.store.engine.connect() as conn:
+            rows = {
+                r["slot"]: r
+                for r in conn.execute(sa.select(provider_slots).where(provider_slots.c.name == name)).mappings()
+            }
+        for slot in range(slots):
+            row = rows.get(slot)
+            try:
+                with self.store.transaction() as conn:
+                    if row is None:
+                        conn.execute(
+                            sa.insert(provider_slots).values(
+                                name=name, slot=slot, owner=owner, until_us=now_us + lease_us
+                            )
+                        )
+                        return slot
+                    free = sa.or_(provider_slots.c.owner.is_(None), provider_slots.c.until_us < now_us)
+                    if conn.execute(
+                        sa.update(provider_slots)
+                        .where(provider_slots.c.name == name, provider_slots.c.slot == slot, free)
+                        .values(owner=owner, until_us=now_us + lease_us)
+                    ).rowcount:
+                        return slot
+            except sa.exc.IntegrityError:  # another worker inserted that slot first
+                continue
+        return None
+
+    def release_slot(self, name: str, slot: int, owner: str) -> None:
+        """Give a slot back (only its holder can)."""
+        with self.store.transaction() as conn:
+            conn.execute(
+                sa.update(provider_slots)
+                .where(provider_slots.c.name == name, provider_slots.c.slot == slot, provider_slots.c.owner == owner)
+                .values(owner=None, until_us=0)
+            )
 
 
 def _same_owner(owner: str | None) -> sa.ColumnElement[bool]:

@@ -266,7 +266,7 @@ def _m010_batches(conn: Connection) -> None:
     # Batch research: one row per batch (its settings, status and money cap with what workers have
     # committed of it, in micro-dollars so that concurrent updates stay exact), one row per question
     # line (who claimed it, its run, its outcome), and the token buckets that share provider rate
-    # limits between worker processes (micro-tokens and microsecond timestamps: integers, so a
+    # limits and concurrency between worker processes (micro-tokens and microsecond timestamps: integers, so a
     # compare-and-set update is exact on both backends).
     for statement in (
         "CREATE TABLE batches (id VARCHAR(64) PRIMARY KEY, source TEXT NOT NULL, created_at VARCHAR(40) NOT NULL, "
@@ -279,6 +279,10 @@ def _m010_batches(conn: Connection) -> None:
         "CREATE INDEX ix_batch_items_status ON batch_items (batch_id, status)",
         "CREATE TABLE rate_buckets (name VARCHAR(200) PRIMARY KEY, micro_tokens BIGINT NOT NULL, "
         "updated_us BIGINT NOT NULL)",
+        # Concurrency limits: N numbered slots per provider, each held under a lease that runs out, so
+        # a worker that dies holding one cannot keep it.
+        "CREATE TABLE provider_slots (name VARCHAR(200) NOT NULL, slot INTEGER NOT NULL, owner TEXT, "
+        "until_us BIGINT NOT NULL, PRIMARY KEY (name, slot))",
     ):
         conn.execute(sa.text(statement))
 

@@ -17,6 +17,7 @@ __all__ = [
     "documents",
     "document_versions",
     "metadata",
+    "provider_slots",
     "rate_buckets",
     "review_decisions",
     "run_events",
@@ -212,4 +213,13 @@ rate_buckets = sa.Table(
     sa.Column("name", sa.String(200), primary_key=True),
     sa.Column("micro_tokens", sa.BigInteger, nullable=False),
     sa.Column("updated_us", sa.BigInteger, nullable=False),
+)
+
+provider_slots = sa.Table(
+    "provider_slots",
+    metadata,
+    sa.Column("name", sa.String(200), primary_key=True),
+    sa.Column("slot", sa.Integer, primary_key=True),
+    sa.Column("owner", sa.Text),
+    sa.Column("until_us", sa.BigInteger, nullable=False),
 )
