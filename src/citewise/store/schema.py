@@ -13,6 +13,7 @@ __all__ = [
     "claim_ledgers",
     "claim_reviews",
     "documents",
+    "evaluations",
     "document_versions",
     "metadata",
     "review_decisions",
@@ -172,4 +173,16 @@ claim_reviews = sa.Table(
     sa.Column("reviewer", sa.Text, nullable=False),
     sa.Column("reason", sa.Text, nullable=False),
     sa.Column("decided_at", sa.String(40), nullable=False),
+)
+
+evaluations = sa.Table(
+    "evaluations",
+    metadata,
+    sa.Column("id", sa.String(64), primary_key=True),
+    sa.Column("kind", sa.String(40), nullable=False),
+    sa.Column("question_set", sa.Text, nullable=False),
+    sa.Column("set_digest", sa.String(80), nullable=False),
+    sa.Column("created_at", sa.String(40), nullable=False),
+    sa.Column("updated_at", sa.String(40), nullable=False),
+    sa.Column("result_json", sa.Text, nullable=False),
 )
