@@ -13,7 +13,9 @@ from citewise.cli.common import JsonOpt, StoreOpt, console, emit_json, handle_er
 
 __all__ = ["app"]
 
-app = typer.Typer(help="Evaluate retrieval, support checks and injection flags.", no_args_is_help=True)
+app = typer.Typer(
+    help="Evaluate retrieval, support checks, injection flags, and models on the same evidence.", no_args_is_help=True
+)
 
 
 @app.command()
@@ -81,3 +83,9 @@ def _register_support() -> None:
 
 
 _register_support()
+
+
+from citewise.cli.eval_experiments import history, same_evidence  # noqa: E402  (after app exists)
+
+app.command("same-evidence")(same_evidence)
+app.command("history")(history)

@@ -285,6 +285,19 @@ def _m010_batches(conn: Connection) -> None:
         "until_us BIGINT NOT NULL, PRIMARY KEY (name, slot))",
     ):
         conn.execute(sa.text(statement))
+def _m011_evaluations(conn: Connection) -> None:
+    # Evaluation runs (same-evidence and end-to-end experiments): one row per experiment with its
+    # question set's hash (results over one set are compared over time) and its typed result as JSON,
+    # rewritten as cells finish so an interrupted experiment resumes without redoing them.
+    conn.execute(
+        sa.text(
+            "CREATE TABLE evaluations (id VARCHAR(64) PRIMARY KEY, kind VARCHAR(40) NOT NULL, "
+            "question_set TEXT NOT NULL, set_digest VARCHAR(80) NOT NULL, created_at VARCHAR(40) NOT NULL, "
+            "updated_at VARCHAR(40) NOT NULL, "
+            "result_json TEXT NOT NULL)"
+        )
+    )
+    conn.execute(sa.text("CREATE INDEX ix_evaluations_set ON evaluations (set_digest, created_at)"))
 
 
 MIGRATIONS: tuple[Migration, ...] = (
@@ -296,6 +309,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration("m006_postgresql_index", _m006_postgresql_index),
     Migration("m007_section_embeddings", _m007_section_embeddings),
     Migration("m010_batches", _m010_batches),
+    Migration("m011_evaluations", _m011_evaluations),
 )
 
 #: PostgreSQL advisory lock held while a migration is checked and applied.

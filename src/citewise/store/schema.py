@@ -15,6 +15,7 @@ __all__ = [
     "claim_ledgers",
     "claim_reviews",
     "documents",
+    "evaluations",
     "document_versions",
     "metadata",
     "provider_slots",
@@ -222,4 +223,16 @@ provider_slots = sa.Table(
     sa.Column("slot", sa.Integer, primary_key=True),
     sa.Column("owner", sa.Text),
     sa.Column("until_us", sa.BigInteger, nullable=False),
+)
+
+evaluations = sa.Table(
+    "evaluations",
+    metadata,
+    sa.Column("id", sa.String(64), primary_key=True),
+    sa.Column("kind", sa.String(40), nullable=False),
+    sa.Column("question_set", sa.Text, nullable=False),
+    sa.Column("set_digest", sa.String(80), nullable=False),
+    sa.Column("created_at", sa.String(40), nullable=False),
+    sa.Column("updated_at", sa.String(40), nullable=False),
+    sa.Column("result_json", sa.Text, nullable=False),
 )

@@ -1,0 +1,203 @@
+"""``citewise eval same-evidence`` and ``citewise eval history``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.markup import escape
+from rich.table import Table
+
+from citewise.api import Citewise
+from citewise.cli.common import JsonOpt, StoreOpt, console, emit_json, err_console, handle_errors, open_api
+from citewise.errors import ConfigError, InputError
+from citewise.eval.experiment import Cell, ContenderSummary
+from citewise.eval.pack import EvidencePack
+from citewise.eval.questions import QuestionSet
+
+__all__ = ["history", "same_evidence"]
+
+
+@handle_errors
+def same_evidence(
+    questions: Annotated[Path, typer.Option("--questions", help="Question set (JSONL).")],
+    writers: Annotated[str, typer.Option("--writers", help="Writer models, comma-separated: M1,M2,...")],
+    planner: Annotated[
+        str | None, typer.Option("--planner", help="Also run each writer with this planner (split pairs).")
+    ] = None,
+    evidence: Annotated[
+        list[str] | None, typer.Option("--evidence", help="A run whose sources are a question's pack (repeatable).")
+    ] = None,
+    concurrency: Annotated[int, typer.Option("--concurrency", help="Cells run at once.")] = 4,
+    rounds: Annotated[int, typer.Option("--rounds", help="Rounds per cell.")] = 2,
+    max_tokens: Annotated[int | None, typer.Option("--max-tokens", help="Token cap per cell.")] = None,
+    prices: Annotated[str | None, typer.Option("--prices", help="Price table (default: built-in).")] = None,
+    resume: Annotated[str | None, typer.Option("--resume", help="Continue a stored evaluation.")] = None,
+    store: StoreOpt = None,
+    json_out: JsonOpt = False,
+) -> None:
+    """One frozen evidence pack per question, the identical pack for every model; every report
+    verified by the same ledger; per model: support, citations, sub-questions, tokens, latency, cost."""
+    from citewise.cost.prices import load_prices
+    from citewise.eval.experiment import contenders, run_same_evidence, summarize
+    from citewise.eval.questions import load_question_set
+    from citewise.llm import ChatClient, model_configured
+    from citewise.research.budget import Budget
+
+    qset = load_question_set(questions)
+    chosen = contenders(writers.split(","), planner)
+    if not chosen:
+        raise InputError("--writers names no model")
+    if not model_configured():
+        raise ConfigError(
+            "the same-evidence experiment needs a model endpoint: set COMETAPI_KEY (or CITEWISE_LLM_API_KEY)"
+        )
+    table = load_prices(prices)
+    budget = Budget(max_rounds=rounds, max_tokens=max_tokens)
+    with open_api(store) as api, ChatClient.from_env() as client:
+        given = list(evidence or [])
+        if resume:  # the packs the experiment started with, from the runs they were taken from
+            from citewise.store.evaluations import EvaluationStore
+
+            recorded = EvaluationStore(api.store).get(resume).result.get("settings", {}).get("pack_runs", {})
+            given += [r for r in recorded.values() if r and r not in given]
+        packs = _packs(api, qset, given, planner or chosen[0].planner_model)
+        evaluation_id, cells = run_same_evidence(
+            api.store,
+            qset,
+            packs,
+            chosen,
+            client,
+            budget=budget,
+            prices=table,
+            concurrency=concurrency,
+            resume=resume,
+            progress=None if json_out else _progress,
+        )
+    rows = summarize(cells, chosen)
+    if json_out:
+        emit_json({"evaluation_id": evaluation_id, "question_set": qset.digest, "contenders": rows, "cells": cells})
+        return
+    _print(evaluation_id, qset.digest, rows)
+
+
+def _packs(api: Citewise, qset: QuestionSet, evidence: list[str], collector: str) -> dict[str, EvidencePack]:
+    """A pack per question: from the given runs (matched by question), else collected once with the
+    configured search and ``collector`` planning and writing."""
+    from citewise.eval.pack import pack_from_run
+    from citewise.research.configure import research_settings
+    from citewise.research.loop import research
+
+    store = api.store
+    packs: dict[str, EvidencePack] = {}
+    by_question = {q.question: q.id for q in qset.questions}
+    for run_id in evidence:
+        pack = pack_from_run(api.run(run_id))
+        if pack.question not in by_question:
+            raise InputError(f"run {run_id} answered {pack.question!r}, which is not a question of the set")
+        packs[by_question[pack.question]] = pack
+    missing = [q for q in qset.questions if q.id not in packs]
+    if missing:
+        with research_settings(store, planner_model=collector, writer_model=collector, verify=False) as settings:
+            for q in missing:
+                err_console.print(f"collecting the evidence pack for {escape(q.id)}")
+                result = research(store, q.question, settings)
+                try:
+                    packs[q.id] = pack_from_run(api.run(result.run_id))
+                except InputError as exc:
+                    err_console.print(f"[yellow]{escape(q.id)}: {escape(str(exc))}; left out[/]")
+    return packs
+
+
+def _progress(done: int, total: int, cell: Cell) -> None:
+    outcome = "failed" if cell.score is None else ("accepted" if cell.score.accepted else "not accepted")
+    err_console.print(f"[{done}/{total}] {escape(cell.question_id)} · {escape(cell.contender)}: {outcome}")
+
+
+def _pct(value: float | None) -> str:
+    return "n/a" if value is None else f"{value:.1%}"
+
+
+def _print(evaluation_id: str, digest: str, rows: list[ContenderSummary]) -> None:
+    table = Table(title=f"same evidence · {evaluation_id}")
+    for column in (
+        "contender",
+        "accepted",
+        "citation support",
+        "unsupported",
+        "unmapped",
+        "valid ids",
+        "sub-questions",
+        "tokens",
+        "latency s",
+        "cost USD",
+        "per accepted",
+        "pack",
+    ):
+        table.add_column(column)
+    for r in rows:
+        per = "undefined" if r.cost_per_accepted_usd is None else f"{r.cost_per_accepted_usd:.4f}"
+        table.add_row(
+            escape(r.label),
+            f"{r.accepted}/{r.questions}",
+            _pct(r.citation_support_rate),
+            str(r.unsupported),
+            str(r.unmapped),
+            _pct(r.valid_citation_rate),
+            _pct(r.subquestions_answered),
+            str(r.tokens),
+            f"{r.mean_latency_s:.1f}",
+            f"{r.cost_usd:.4f}",
+            per,
+            ", ".join(d[7:19] for d in r.pack_digests),
+        )
+    console.print(table)
+    console.print(f"question set {digest[:19]}… · every contender saw the packs listed in its row")
+
+
+@handle_errors
+def history(
+    questions: Annotated[Path, typer.Option("--questions", help="The question set whose history to show.")],
+    chart: Annotated[Path | None, typer.Option("--chart", help="Write the chart as HTML here.")] = None,
+    store: StoreOpt = None,
+    json_out: JsonOpt = False,
+) -> None:
+    """Every stored experiment over a question set, in time order, with a chart of drift."""
+    from citewise.eval.history import chart_html
+    from citewise.eval.history import history as load_history
+    from citewise.eval.questions import load_question_set
+
+    qset = load_question_set(questions)
+    with open_api(store) as api:
+        rows = load_history(api.store, qset.digest)
+    if chart is not None:
+        chart.write_text(chart_html(rows, f"citewise evaluation history · {questions.name}"), encoding="utf-8")
+        err_console.print(f"chart written to {escape(str(chart))}")
+    if json_out:
+        emit_json({"question_set": qset.digest, "rows": rows})
+        return
+    table = Table(title=f"history · {escape(questions.name)}")
+    for column in (
+        "when",
+        "evaluation",
+        "kind",
+        "contender",
+        "accepted",
+        "citation support",
+        "sub-questions",
+        "per accepted USD",
+    ):
+        table.add_column(column)
+    for r in rows:
+        table.add_row(
+            f"{r.at:%Y-%m-%d %H:%M}",
+            r.evaluation_id,
+            r.kind,
+            escape(r.contender),
+            f"{r.accepted}/{r.questions}",
+            _pct(r.citation_support_rate),
+            _pct(r.subquestions_answered),
+            "undefined" if r.cost_per_accepted_usd is None else f"{r.cost_per_accepted_usd:.4f}",
+        )
+    console.print(table if rows else "no stored evaluation over this question set yet")

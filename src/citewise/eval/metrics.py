@@ -1,0 +1,110 @@
+"""What one research run scores in an evaluation, read from its audit record.
+
+Everything here is read off the typed events, so a metric means the same for every engine and
+model: the claim ledger of the latest :class:`~citewise.audit.events.Verified` event, the last draft,
+the stored sources, the model calls' tokens and the run's priced cost.
+
+* **citation support rate**: factual claims the ledger found supported / factual claims (every
+  factual claim needs a citation); recommendations and inferences are not counted;
+* **unmapped claims**: factual claims that cite nothing;
+* **valid citation ids**: ids the final draft cited that name a stored source / ids it cited;
+* **required sub-questions answered**: a lexical proxy — a required sub-question counts as answered
+  when at least half of its content terms occur in the report's supported claims;
+* **query relevance** (end to end): queries sharing a content term with a required sub-question or a
+  review's gap / all queries searched.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from decimal import Decimal
+
+from citewise.audit.events import (
+    AttemptStarted,
+    DraftMade,
+    ModelCallEnded,
+    ReportMade,
+    ReviewMade,
+    SourceStored,
+    Verified,
+)
+from citewise.cost.ledger import is_accepted, ledger_for_run
+from citewise.cost.prices import PriceTable
+from citewise.research.records import AttemptKind
+from citewise.research.writer import cited_ids
+from citewise.search.analyze import query_terms
+from citewise.store.runs import RunRecord
+from citewise.verify.records import ClaimKind, Decision
+
+__all__ = ["RunScore", "score_run"]
+
+
+@dataclass(frozen=True, slots=True)
+class RunScore:
+    """The metrics of one run."""
+
+    run_id: str
+    accepted: bool
+    fact_claims: int
+    supported: int
+    unsupported: int
+    unmapped: int
+    cited: int
+    """Distinct ids the final draft cited."""
+    valid_cited: int
+    """Of those, ids of stored sources."""
+    subquestions: int
+    answered: int
+    queries: int
+    relevant_queries: int
+    sources: int
+    tokens: int
+    latency_s: float
+    cost_usd: Decimal
+
+
+def score_run(record: RunRecord, required: tuple[str, ...], prices: PriceTable) -> RunScore:
+    """Score ``record`` against the question's required sub-questions."""
+    verified = record.last(Verified)
+    entries = verified.entries if verified else ()
+    facts = [e for e in entries if e.claim.kind is ClaimKind.FACT]
+    supported = [e for e in facts if e.decision is Decision.SUPPORTED]
+    stored = {e.source.source_id for e in record.of(SourceStored)}
+    draft = record.last(DraftMade)
+    cited = set(cited_ids(draft.draft.markdown)) if draft else set()
+    supported_terms = {t for e in supported for t in query_terms(e.claim.text)}
+    answered = sum(1 for sub in required if _covered(sub, supported_terms))
+    queries = [e.target for e in record.of(AttemptStarted) if e.attempt_kind is AttemptKind.SEARCH]
+    gaps = [t.gap for r in record.of(ReviewMade) for t in r.review.items if t.gap]
+    wanted = {t for text in (*required, *gaps) if text for t in query_terms(text)}
+    tokens = sum((e.prompt_tokens or 0) + (e.completion_tokens or 0) for e in record.of(ModelCallEnded))
+    return RunScore(
+        run_id=record.run_id,
+        accepted=is_accepted(record),
+        fact_claims=len(facts),
+        supported=len(supported),
+        unsupported=sum(1 for e in facts if e.decision is Decision.UNSUPPORTED),
+        unmapped=sum(1 for e in facts if not e.claim.cited_ids),
+        cited=len(cited),
+        valid_cited=len(cited & stored),
+        subquestions=len(required),
+        answered=answered,
+        queries=len(queries),
+        relevant_queries=sum(1 for q in queries if wanted & set(query_terms(q))),
+        sources=len(stored),
+        tokens=tokens,
+        latency_s=_latency(record),
+        cost_usd=ledger_for_run(record, prices).measured,
+    )
+
+
+def _covered(subquestion: str, terms: set[str]) -> bool:
+    wanted = set(query_terms(subquestion))
+    return bool(wanted) and len(wanted & terms) * 2 >= len(wanted)
+
+
+def _latency(record: RunRecord) -> float:
+    if not record.events:
+        return 0.0
+    end = next((e.at for e in reversed(record.events) if isinstance(e.event, ReportMade)), record.events[-1].at)
+    return max(0.0, (end - record.events[0].at).total_seconds())
