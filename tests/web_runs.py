@@ -7,6 +7,13 @@ runs code, ``javascript:`` and ``data:`` links, and a ``</textarea>`` breakout.
 
 from __future__ import annotations
 
+import os
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
 from typing import Any
 
 from citewise.config import Secret
@@ -17,7 +24,7 @@ from citewise.research.settings import ResearchSettings
 from citewise.store.evidence import EvidenceStore
 from citewise.testing.fake_tavily import FakeExtractReply, FakeSearchReply, FakeTavilyServer
 
-__all__ = ["HOSTILE", "HOSTILE_TITLE", "QUESTION", "record_run"]
+__all__ = ["HOSTILE", "HOSTILE_TITLE", "QUESTION", "TOKEN", "Watched", "browser_or_skip", "record_run", "serving"]
 
 QUESTION = "How are rental deposits protected?"
 HOSTILE = (
@@ -66,3 +73,68 @@ def record_run(store: EvidenceStore, *, sources: int = 2, hostile: bool = True, 
                 sleep=lambda seconds: None,
             )
             return research(store, question, settings).run_id
+
+
+# -- a real server and a real browser -------------------------------------------------------------
+
+TOKEN = "serve-token-for-tests-3f9a1c"
+CHROMIUM = "/usr/bin/chromium"
+
+
+@contextmanager
+def serving(store_url: str) -> Iterator[str]:
+    """``citewise serve``'s app on a free loopback port in a thread; yields its base URL."""
+    import uvicorn
+
+    from citewise.web.app import create_app
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    server = uvicorn.Server(uvicorn.Config(create_app(store_url, token=TOKEN), host="127.0.0.1", port=port,
+                                           log_level="warning", lifespan="off"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 10
+    while not server.started:
+        if time.monotonic() > deadline or not thread.is_alive():
+            raise RuntimeError("the test server did not start")
+        time.sleep(0.02)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(10)
+
+
+def browser_or_skip() -> Any:
+    """Debian's Chromium driven by Playwright (never a downloaded browser). Where none is installed the
+    tests skip saying so — except with ``CITEWISE_REQUIRE_BROWSER=1`` (scripts/test, CI), where they fail."""
+    import pytest
+
+    if not os.path.exists(CHROMIUM):
+        reason = f"!! no Chromium at {CHROMIUM}: `apt-get install chromium` to run the browser tests"
+        if os.environ.get("CITEWISE_REQUIRE_BROWSER") == "1":
+            pytest.fail(reason)
+        pytest.skip(reason)
+    from playwright.sync_api import sync_playwright
+
+    return sync_playwright(), CHROMIUM
+
+
+@dataclass
+class Watched:
+    """What a page did that it must not: dialogs opened, console errors, uncaught errors."""
+
+    dialogs: list[str] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+
+    def attach(self, page: Any) -> Any:
+        def on_dialog(dialog: Any) -> None:
+            self.dialogs.append(dialog.message)
+            dialog.dismiss()
+
+        page.on("dialog", on_dialog)
+        page.on("console", lambda m: self.errors.append(m.text) if m.type == "error" else None)
+        page.on("pageerror", lambda e: self.errors.append(str(e)))
+        return page

@@ -19,7 +19,7 @@ from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import PlainTextResponse, RedirectResponse, Response
-from starlette.routing import Mount
+from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -103,7 +103,12 @@ def create_app(
     Secret(token)  # registered: redaction removes it from any page, log or record
     guard = Guard(token, frozenset(hosts), reads_need_token=remote)
     static = StaticFiles(directory=str(resources.files("citewise.web").joinpath("static")))
-    routes = [*pages.routes(), *jobs.routes(), Mount("/static", app=static, name="static")]
+    routes = [
+        *pages.routes(),
+        *jobs.routes(),
+        Route("/favicon.ico", lambda request: Response(status_code=204)),
+        Mount("/static", app=static, name="static"),
+    ]
     app = Starlette(routes=routes, exception_handlers={CitewiseError: _error, HTTPException: _error})
     app.state.serve = ServeState(Citewise(store_url), store_url, guard, load_prices(None))
     app.add_middleware(_Guarded, guard=guard)

@@ -34,7 +34,7 @@ CSP = (
 SECURITY_HEADERS = {
     "content-security-policy": CSP,
     "x-content-type-options": "nosniff",
-    "referrer-policy": "no-referrer",
+    "referrer-policy": "same-origin",  # "no-referrer" would send `Origin: null` with our own forms
     "x-frame-options": "DENY",
     "cache-control": "no-store",
 }
