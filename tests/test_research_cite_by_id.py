@@ -8,7 +8,6 @@ The harness (fake Tavily and OpenAI servers, the scripted ``Brain``) is the rese
 from __future__ import annotations
 
 from html import escape
-
 from typing import Any
 
 import pytest
