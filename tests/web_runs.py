@@ -91,8 +91,11 @@ def serving(store_url: str) -> Iterator[str]:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(create_app(store_url, token=TOKEN), host="127.0.0.1", port=port,
-                                           log_level="warning", lifespan="off"))
+    server = uvicorn.Server(
+        uvicorn.Config(
+            create_app(store_url, token=TOKEN), host="127.0.0.1", port=port, log_level="warning", lifespan="off"
+        )
+    )
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     deadline = time.monotonic() + 10
