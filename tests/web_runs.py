@@ -38,7 +38,7 @@ HOSTILE_TITLE = "Deposit act <script>alert('title')</script>"
 KEY = "tvly-web-test-5e1c"
 
 
-def _page(i: int) -> str:
+def page_text(i: int) -> str:
     return (
         f"# Deposit rule {i}\n\nRental deposits rule {i} is protected under section {i} of the deposit act. "
         f"The deposit rule {i} applies to leases signed after {2000 + i % 20}. "
@@ -49,7 +49,7 @@ def _page(i: int) -> str:
 def record_run(store: EvidenceStore, *, sources: int = 2, hostile: bool = True, question: str = QUESTION) -> str:
     """Record one research run with ``sources`` extracted pages (the first hostile); returns its id."""
     urls = [f"https://web{i}.example/deposits" for i in range(sources)]
-    pages = {u: _page(i) for i, u in enumerate(urls)}
+    pages = {u: page_text(i) for i, u in enumerate(urls)}
     titles = {u: f"Deposit rule {i}" for i, u in enumerate(urls)}
     if hostile and urls:
         pages[urls[0]] = HOSTILE

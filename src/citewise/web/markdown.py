@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Callable
+from functools import cache, lru_cache
 
 from markdown_it import MarkdownIt
 from markdown_it.rules_core import StateCore
@@ -30,6 +31,7 @@ CiteRenderer = Callable[[CitationTip, str, int], str]
 _ESCAPED = re.compile(r"\\([!-/:-@\[-`{-~])")
 
 
+@lru_cache(maxsize=8192)  # each claim is compared with every citation of its source
 def _norm(text: str) -> str:
     """Comparable text: Markdown escapes undone, Unicode and whitespace normalised."""
     return " ".join(unicodedata.normalize("NFC", _ESCAPED.sub(r"\1", text)).split()).casefold()
@@ -41,12 +43,17 @@ def _claim_for(view: RunView, block: str, ident: str, used: set[str]) -> str | N
     text = _norm(CITATION.sub("", block))
     source = ident.split(".")[0]
     citing = [(c, t) for c, t, cited in view.claim_texts if source in cited or ident in cited]
-    found = [c for c, t in citing if _norm(CITATION.sub("", t)).strip(' "“”') in text]
+    found = [c for c, t in citing if _claim_norm(t) in text]
     found = found or [c for c, _ in citing]  # the claim splitter may have reworded an odd sentence
     chosen = next((c for c in found if c not in used), found[0] if found else None)
     if chosen is not None:
         used.add(chosen)
     return chosen
+
+
+@lru_cache(maxsize=8192)
+def _claim_norm(claim_text: str) -> str:
+    return _norm(CITATION.sub("", claim_text)).strip(' "“”')
 
 
 def _citations(render_cite: CiteRenderer) -> Callable[[StateCore], None]:
@@ -105,7 +112,9 @@ def _text(content: str) -> Token:
     return token
 
 
+@cache
 def _parser(render_cite: CiteRenderer) -> MarkdownIt:
+    """One parser per citation renderer (building one compiles every rule: ~10 ms)."""
     md = MarkdownIt("commonmark", {"html": False, "linkify": False, "typographer": False}).enable("table")
     md.validateLink = lambda url: safe_href(url) is not None  # type: ignore[method-assign]
     md.core.ruler.push("citewise_citations", _citations(render_cite))
