@@ -94,10 +94,13 @@ def test_a_run_started_from_the_page_shows_live_progress_and_ends_on_its_report(
     page.wait_for_url("**/runs/research-*", timeout=60000)
     progress = page.evaluate("sessionStorage.getItem('progress')") or ""
     lines = progress.splitlines()
+
     # every recorded step arrived over server-sent events, in order, the report last
-    assert lines[0].startswith("run_configured") and any(line.startswith("source_stored: [S1]") for line in lines)
-    assert lines.index(next(x for x in lines if x.startswith("plan_made"))) < len(lines) - 1
-    assert any(line.startswith("report_made: report") for line in lines)
+    def first(prefix: str) -> int:
+        return next(i for i, line in enumerate(lines) if line.startswith(prefix))
+
+    assert lines[0].startswith("run configured")
+    assert first("plan made") < first("source stored: [S1]") < first("report made: report") < first("verified")
     assert page.locator("h1").inner_text() == "해고 예고는 며칠 전에 해야 하나요?"
     assert page.locator("#report a.cite").count() > 0 and page.locator("ol.sources li").count() > 0
     assert site["watched"].dialogs == [] and site["watched"].errors == []

@@ -168,7 +168,8 @@ async def _stream(request: Request, job: ResearchJob) -> AsyncIterator[str]:
         if job.run_id is not None:
             record = await run_in_threadpool(runs.get, job.run_id)
             for recorded in record.events[seen:]:
-                line = f"{recorded.event.kind.value}: {event_summary(recorded.event)}".rstrip(": ")
+                step = recorded.event.kind.value.replace("_", " ")  # "source stored", "report made"
+                line = f"{step}: {event_summary(recorded.event)}".rstrip(": ")
                 yield _sse("progress", {"seq": recorded.seq, "line": redact(line)})
             seen = len(record.events)
             finished = finished or record.status is not RunStatus.RUNNING

@@ -43,18 +43,7 @@ def _field(form: Any, name: str) -> str:
     return value.strip() if isinstance(value, str) else ""
 
 
-def _filtered(records: list[RunRecord], q: str, kind: str, status: str) -> list[RunRecord]:
-    needle = q.casefold()
-    return [
-        r
-        for r in records
-        if (not needle or needle in r.question.casefold() or needle in r.run_id)
-        and (not kind or r.kind == kind)
-        and (not status or r.status.value == status)
-    ]
-
-
-def _rows(request: Request, records: list[RunRecord]) -> list[RunRow]:
+def _rows(request: Request, records: tuple[RunRecord, ...]) -> list[RunRow]:
     serve = state_of(request)
     runs = RunStore(serve.api.store)
     rows = []
@@ -74,18 +63,24 @@ def _rows(request: Request, records: list[RunRecord]) -> list[RunRow]:
 
 def runs_page(request: Request) -> HTMLResponse:
     params = request.query_params
-    q, kind, status = params.get("q", ""), params.get("kind", ""), params.get("status", "")
+    q, kind, status = params.get("q", "").strip(), params.get("kind", ""), params.get("status", "")
     number = int(params["page"]) if params.get("page", "").isdigit() and int(params["page"]) > 0 else 1
-    every = RunStore(state_of(request).api.store).list(limit=10**9)
-    chosen = _filtered(every, q, kind, status)
-    shown = chosen[(number - 1) * PAGE_SIZE : number * PAGE_SIZE]
+    if status and status not in {s.value for s in RunStatus}:
+        raise InputError(f"unknown status {status!r}; valid: {', '.join(s.value for s in RunStatus)}")
+    total, shown = RunStore(state_of(request).api.store).page(
+        offset=(number - 1) * PAGE_SIZE,
+        limit=PAGE_SIZE,
+        text=q or None,
+        kind=kind or None,
+        status=RunStatus(status) if status else None,
+    )
     return page(
         request,
         "runs.html",
         rows=_rows(request, shown),
-        total=len(chosen),
+        total=total,
         page=number,
-        pages=max(1, -(-len(chosen) // PAGE_SIZE)),
+        pages=max(1, -(-total // PAGE_SIZE)),
         q=q,
         kind=kind,
         status=status,
