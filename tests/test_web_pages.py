@@ -81,3 +81,20 @@ def test_a_document_shows_versions_provenance_and_deleted_provisions(site: dict[
     assert client.get("/documents/doc-p?version=x").status_code == 400
     missing = client.get("/documents/nope")
     assert missing.status_code == 404 and "<h1>404</h1>" in missing.text
+
+
+def test_a_listed_run_shows_its_new_acceptance_after_a_claim_review(site: dict[str, Any]) -> None:
+    from citewise.verify.service import review_claim
+
+    client = site["client"]
+
+    def verdict() -> str:
+        html = client.get("/?kind=research").text
+        return html.split(f'href="/runs/{site["accepted"]}"', 1)[1].split("</tr>", 1)[0]
+
+    assert ">accepted<" in verdict()
+    store = client.app.state.serve.api.store  # type: ignore[attr-defined]
+    review_claim(store, site["accepted"], "C1", "unsupported", reviewer="Kim", reason="misread")
+    assert ">not accepted<" in verdict()
+    review_claim(store, site["accepted"], "C1", "supported", reviewer="Kim", reason="read again")
+    assert ">accepted<" in verdict()

@@ -33,6 +33,9 @@ class ServeState:
     """The price table costs are computed with."""
     jobs: dict[str, Any] = field(default_factory=dict)
     """Research runs started from the page, by job id."""
+    rows: dict[tuple[str, str | None, str], Any] = field(default_factory=dict)
+    """Runs-list lines by (run id, last sign of life, status): every append renews a run's lease, so
+    a line is computed again exactly when its run changed (a verification, a claim review)."""
 
 
 class WriteRefused(HTTPException):

@@ -43,21 +43,28 @@ def _field(form: Any, name: str) -> str:
     return value.strip() if isinstance(value, str) else ""
 
 
+ROW_CACHE = 5000
+"""Runs-list lines kept in memory (reading a run's events to price it is the slow part of a list)."""
+
+
 def _rows(request: Request, records: tuple[RunRecord, ...]) -> list[RunRow]:
     serve = state_of(request)
     runs = RunStore(serve.api.store)
     rows = []
     for listed in records:
-        full = runs.get(listed.run_id)
-        verified = full.last(Verified)
-        ledger = ledger_for_run(full, serve.prices)
-        rows.append(
-            RunRow(
-                full,
-                None if verified is None else verified.acceptance.accepted,
-                ledger.total if ledger.complete else None,
-            )
-        )
+        beat = listed.heartbeat_at.isoformat() if listed.heartbeat_at else None
+        key = (listed.run_id, beat, listed.status.value)
+        row = serve.rows.get(key)
+        if row is None:
+            full = runs.get(listed.run_id)
+            verified = full.last(Verified)
+            ledger = ledger_for_run(full, serve.prices)
+            accepted = None if verified is None else verified.acceptance.accepted
+            row = RunRow(listed, accepted, ledger.total if ledger.complete else None)
+            if len(serve.rows) >= ROW_CACHE:
+                serve.rows.pop(next(iter(serve.rows)))
+            serve.rows[key] = row
+        rows.append(row)
     return rows
 
 
