@@ -98,3 +98,22 @@ def test_a_listed_run_shows_its_new_acceptance_after_a_claim_review(site: dict[s
     assert ">not accepted<" in verdict()
     review_claim(store, site["accepted"], "C1", "supported", reviewer="Kim", reason="read again")
     assert ">accepted<" in verdict()
+
+
+def test_a_run_that_cannot_start_streams_its_reason_and_ends(
+    site: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("TAVILY_API_KEY", raising=False)  # so nothing could reach the real Tavily
+    client = site["client"]
+    client.cookies.set("citewise_token", TOKEN)
+    csrf = client.app.state.serve.guard.csrf  # type: ignore[attr-defined]
+    started = client.post("/research", data={"question": "q", "search": "tavily", "csrf": csrf}, follow_redirects=False)
+    client.cookies.clear()
+    assert started.status_code == 303
+    job = started.headers["location"]
+    with client.stream("GET", f"{job}/events") as stream:
+        assert stream.headers["content-type"].startswith("text/event-stream")
+        text = "".join(stream.iter_text())
+    events = re.findall(r"event: (\w+)\ndata: (.*)\n\n", text)
+    assert [name for name, _ in events] == ["failed", "done"]
+    assert "TAVILY_API_KEY" in events[0][1] and events[1][1] == '{"url": null}'
