@@ -230,7 +230,7 @@ def test_runs_export_as_markdown_json_and_html(cli, tmp_path: Path) -> None:  # 
     page = tmp_path / "run.html"
     cli("runs", "export", run_id, "--format", "html", "-o", str(page))
     text = page.read_text(encoding="utf-8")
-    assert '<a class="cite" href="#E1" title="kr-law-001872 제26조: ' in text and '<li id="E1">' in text
+    assert '<a class="cite" href="#E1"' in text and '<li id="E1"' in text and "kr-law-001872@1 제26조" in text
     assert "unknown export format" in cli("runs", "export", run_id, "--format", "pdf", code=2)
 
 

@@ -7,6 +7,7 @@ The harness (fake Tavily and OpenAI servers, the scripted ``Brain``) is the rese
 
 from __future__ import annotations
 
+from html import escape
 from typing import Any
 
 import pytest
@@ -59,7 +60,9 @@ def test_cited_sentences_are_materialised_and_verified_exactly(env: Env) -> None
     assert ledger.acceptance.accepted
     # the HTML export links a sentence citation to its source and shows the sentence on hover
     html = export_run(env.record(result.run_id), "html")
-    assert f'href="#S1" title="{title_of(a)} — “{FACT_S1}”">[S1.2]</a>' in html
+    assert 'href="#S1" aria-describedby="tip-1" data-cite="S1.2">[S1.2]</a>' in html
+    tip = html.split('id="tip-1">', 1)[1].split("</span></span>", 1)[0]
+    assert f"<q>{escape(FACT_S1)}</q>" in tip and escape(title_of(a)) in tip
 
 
 def test_an_invented_sentence_id_in_the_review_is_no_evidence(env: Env) -> None:

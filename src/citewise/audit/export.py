@@ -1,23 +1,23 @@
 """Export a recorded run as Markdown, JSON or HTML.
 
 The export is made from the audit record alone — what citewise stored — never from a model's memory
-of the run. HTML citations (``[S1]``, ``[E1]``) link to the source list and show the quote or title on
-hover.
+of the run. The HTML export is the web UI's run page (:mod:`citewise.web.render`, the same templates)
+as one standalone file with no script: every citation (``[S1]``, ``[S1.3]``, ``[E1]``) links to its
+source entry and shows the verbatim quote, the source and the claim's ledger decision on hover or
+keyboard focus; the ledger is a table; Markdown is rendered by markdown-it-py with raw HTML escaped.
 """
 
 from __future__ import annotations
 
-import html
 import json
-import re
 from typing import Any
 
 from citewise.audit.events import AnswerGiven, ReportMade, SourceStored, Verified
-from citewise.config import REDACTED, redact, redact_data
+from citewise.config import redact, redact_data
 from citewise.errors import InputError
-from citewise.research.sentences import sentence_text, split_sentences
 from citewise.serial import to_data
 from citewise.store.runs import RunRecord
+from citewise.web.render import run_html
 
 __all__ = ["FORMATS", "export_run", "run_data"]
 
@@ -41,7 +41,7 @@ def export_run(record: RunRecord, fmt: str) -> str:
     if fmt == "md":
         return redact(_markdown(record))
     if fmt == "html":
-        return redact(_html(record)).replace(REDACTED, html.escape(REDACTED))
+        return run_html(record, standalone=True)
     raise InputError(f"unknown export format {fmt!r}; valid formats: {', '.join(FORMATS)}")
 
 
@@ -117,69 +117,3 @@ def _ask_markdown(record: RunRecord) -> str:
     if answer is not None and answer.gap:
         lines += ["", "## Gap", "", answer.gap]
     return "\n".join(lines)
-
-
-# [S1], [E2], and a sentence citation [S1.3], which links to its source and shows the sentence.
-_CITATION = re.compile(r"\[((?:S|E)\d+)(\.\d+)?\]")
-
-
-def _inline(text: str, titles: dict[str, str]) -> str:
-    escaped = html.escape(text)
-
-    def link(match: re.Match[str]) -> str:
-        ident, cited = match.group(1), match.group(1) + (match.group(2) or "")
-        tip = html.escape(titles.get(cited, titles.get(ident, ident)), quote=True)
-        return f'<a class="cite" href="#{ident}" title="{tip}">[{cited}]</a>'
-
-    return _CITATION.sub(link, escaped)
-
-
-def _tooltips(record: RunRecord) -> dict[str, str]:
-    tips: dict[str, str] = {}
-    answer = record.last(AnswerGiven)
-    for c in answer.citations if answer is not None else ():
-        tips[c.evidence_id] = f"{c.doc_id} {c.section_id}: {c.quote}"
-    for stored in record.of(SourceStored):
-        s = stored.source
-        tips[s.source_id] = f"{s.title} — {s.url}"
-        for sentence in split_sentences(s.source_id, s.content):
-            tips[sentence.sentence_id] = f"{s.title} — “{sentence_text(sentence)}”"
-    return tips
-
-
-def _html(record: RunRecord) -> str:
-    tips = _tooltips(record)
-    out: list[str] = []
-    in_list = False
-    for raw in _markdown(record).splitlines():
-        line = raw.rstrip()
-        heading = re.match(r"^(#{1,6})\s+(.*)$", line)
-        item = re.match(r"^\s*[-*]\s+(.*)$", line)
-        if in_list and not item:
-            out.append("</ul>")
-            in_list = False
-        if heading:
-            level = len(heading.group(1))
-            anchor = _anchor(heading.group(2))
-            out.append(f"<h{level}{anchor}>{_inline(heading.group(2), tips)}</h{level}>")
-        elif item:
-            if not in_list:
-                out.append("<ul>")
-                in_list = True
-            ident = re.match(r"^\[((?:S|E)\d+)\]", item.group(1))
-            id_attr = f' id="{ident.group(1)}"' if ident else ""
-            out.append(f"<li{id_attr}>{_inline(item.group(1), tips)}</li>")
-        elif line:
-            out.append(f"<p>{_inline(line, tips)}</p>")
-    if in_list:
-        out.append("</ul>")
-    title = html.escape(record.question)
-    style = "body{font-family:sans-serif;max-width:50em;margin:2em auto;line-height:1.5}a.cite{text-decoration:none}"
-    return (
-        f'<!doctype html>\n<html><head><meta charset="utf-8"><title>{title}</title><style>{style}</style></head>\n'
-        f"<body>\n" + "\n".join(out) + "\n</body></html>\n"
-    )
-
-
-def _anchor(text: str) -> str:
-    return ' id="sources"' if text.strip().lower() == "sources" else ""

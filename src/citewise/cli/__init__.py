@@ -12,6 +12,7 @@ from citewise.cli.cost import cost
 from citewise.cli.ingest import ingest
 from citewise.cli.research import research
 from citewise.cli.search import search
+from citewise.cli.serve import serve
 from citewise.cli.verify import verify
 
 __all__ = ["app", "main"]
@@ -36,6 +37,7 @@ app.add_typer(eval.app, name="eval")
 app.add_typer(runs.app, name="runs")
 app.command(epilog=BATCH_HELP)(batch)
 app.command()(worker)
+app.command()(serve)
 
 
 def main() -> None:

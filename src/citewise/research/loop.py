@@ -16,7 +16,7 @@ acceptance is a separate decision of the verification layer.
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 
 from citewise.audit.events import (
@@ -55,15 +55,20 @@ def research(
     question: str,
     settings: ResearchSettings,
     progress: Progress | None = None,
+    started: Callable[[str], None] | None = None,
     *,
     run_id: str | None = None,
 ) -> ResearchResult:
     """Run the research loop for ``question`` and record every step.
 
-    ``run_id``: a research run already created for this question (:meth:`RunStore.create`) and not
-    started yet, so that a caller can record which run it is before the first paid call (a batch)."""
+    ``started(run_id)`` is called once the run exists, before any work (the web UI follows a run it
+    started by its id while it is still running). ``run_id``: a research run already created for this
+    question (:meth:`RunStore.create`) and not started yet, so that a caller can record which run it
+    is before the first paid call (a batch)."""
     runs = RunStore(store)
     run_id = run_id or runs.create("research", question)
+    if started is not None:
+        started(run_id)
     state = ResearchState(question, BudgetUsage(settings.budget))
     run = ResearchRun(run_id, settings, Recorder(lambda e: runs.append(run_id, e), state, progress))
     with _closing(runs, run):

@@ -206,6 +206,41 @@ class RunStore:
         with self.store.engine.connect() as conn:
             return [_record(r) for r in conn.execute(query).mappings()]
 
+    def page(
+        self,
+        *,
+        offset: int = 0,
+        limit: int = 50,
+        text: str | None = None,
+        kind: str | None = None,
+        status: RunStatus | None = None,
+    ) -> tuple[int, tuple[RunRecord, ...]]:
+        """One page of runs, newest first (without events), filtered in the database: ``text`` within
+        the question or the id (case-insensitive), ``kind``, ``status``. Returns (runs matching, the page)."""
+        query = sa.select(runs)
+        if text:
+            needle = text.lower()
+            query = query.where(
+                sa.or_(
+                    sa.func.lower(runs.c.question).contains(needle, autoescape=True),
+                    runs.c.id.contains(needle, autoescape=True),
+                )
+            )
+        if kind:
+            query = query.where(runs.c.kind == kind)
+        newest = (runs.c.created_at.desc(), runs.c.id.desc())
+        live = (RunStatus.RUNNING, RunStatus.INTERRUPTED)
+        with self.store.engine.connect() as conn:
+            if status in live:  # read from each run's lease, not stored: only the few unfinished runs
+                query = query.where(runs.c.status.in_([s.value for s in live])).order_by(*newest)
+                chosen = [r for r in (_record(row) for row in conn.execute(query).mappings()) if r.status is status]
+                return len(chosen), tuple(chosen[offset : offset + limit])
+            if status is not None:
+                query = query.where(runs.c.status == status.value)
+            total = conn.execute(sa.select(sa.func.count()).select_from(query.subquery())).scalar_one()
+            rows = conn.execute(query.order_by(*newest).offset(offset).limit(limit)).mappings()
+            return int(total), tuple(_record(r) for r in rows)
+
     def ids_since(self, since: datetime | None) -> tuple[str, ...]:
         """Ids of the runs created at or after ``since`` (all when None), oldest first."""
         with self.store.engine.connect() as conn:

@@ -1,0 +1,209 @@
+"""The pages: runs, one run (report, ledger and its override form), costs, documents and the
+review queue. Reads go through :class:`~citewise.api.Citewise` and the run store, like the CLI."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date
+from decimal import Decimal
+from typing import Any
+
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, RedirectResponse, Response
+from starlette.routing import Route
+
+from citewise.audit.events import Verified
+from citewise.audit.export import export_run
+from citewise.cost import cost_report, ledger_for_run
+from citewise.errors import InputError
+from citewise.records import ReviewStatus
+from citewise.store.runs import RunRecord, RunStatus, RunStore
+from citewise.web.context import page, require_write, route, state_of
+from citewise.web.render import run_html
+
+__all__ = ["PAGE_SIZE", "RunRow", "cost_points", "routes"]
+
+PAGE_SIZE = 50
+
+
+@dataclass(frozen=True, slots=True)
+class RunRow:
+    """One line of the runs list."""
+
+    record: RunRecord
+    accepted: bool | None
+    """None when the run was never verified."""
+    cost: Decimal | None
+    """Known total cost (None when a line cannot be priced)."""
+
+
+def _field(form: Any, name: str) -> str:
+    value = form.get(name)
+    return value.strip() if isinstance(value, str) else ""
+
+
+ROW_CACHE = 5000
+"""Runs-list lines kept in memory (reading a run's events to price it is the slow part of a list)."""
+
+
+def _rows(request: Request, records: tuple[RunRecord, ...]) -> list[RunRow]:
+    serve = state_of(request)
+    runs = RunStore(serve.api.store)
+    rows = []
+    for listed in records:
+        beat = listed.heartbeat_at.isoformat() if listed.heartbeat_at else None
+        key = (listed.run_id, beat, listed.status.value)
+        row = serve.rows.get(key)
+        if row is None:
+            full = runs.get(listed.run_id)
+            verified = full.last(Verified)
+            ledger = ledger_for_run(full, serve.prices)
+            accepted = None if verified is None else verified.acceptance.accepted
+            row = RunRow(listed, accepted, ledger.total if ledger.complete else None)
+            if len(serve.rows) >= ROW_CACHE:
+                serve.rows.pop(next(iter(serve.rows)))
+            serve.rows[key] = row
+        rows.append(row)
+    return rows
+
+
+def runs_page(request: Request) -> HTMLResponse:
+    params = request.query_params
+    q, kind, status = params.get("q", "").strip(), params.get("kind", ""), params.get("status", "")
+    number = int(params["page"]) if params.get("page", "").isdigit() and int(params["page"]) > 0 else 1
+    if status and status not in {s.value for s in RunStatus}:
+        raise InputError(f"unknown status {status!r}; valid: {', '.join(s.value for s in RunStatus)}")
+    total, shown = RunStore(state_of(request).api.store).page(
+        offset=(number - 1) * PAGE_SIZE,
+        limit=PAGE_SIZE,
+        text=q or None,
+        kind=kind or None,
+        status=RunStatus(status) if status else None,
+    )
+    return page(
+        request,
+        "runs.html",
+        rows=_rows(request, shown),
+        total=total,
+        page=number,
+        pages=max(1, -(-total // PAGE_SIZE)),
+        q=q,
+        kind=kind,
+        status=status,
+        statuses=[s.value for s in RunStatus],
+    )
+
+
+def run_page(request: Request) -> HTMLResponse:
+    record = state_of(request).api.run(request.path_params["run_id"])
+    html = run_html(record, standalone=False, interactive=True, csrf=state_of(request).guard.csrf)
+    return HTMLResponse(html)
+
+
+def run_export(request: Request) -> Response:
+    record = state_of(request).api.run(request.path_params["run_id"])
+    return HTMLResponse(export_run(record, "html"))
+
+
+async def review_claim(request: Request) -> Response:
+    form = await require_write(request)
+    run_id, claim_id = request.path_params["run_id"], request.path_params["claim_id"]
+    api = state_of(request).api
+    await run_in_threadpool(
+        api.review_claim,
+        run_id,
+        claim_id,
+        _field(form, "decision"),
+        reviewer=_field(form, "reviewer"),
+        reason=_field(form, "reason"),
+    )
+    return RedirectResponse(f"/runs/{run_id}#claim-{claim_id}", status_code=303)
+
+
+def cost_points(report: Any) -> list[tuple[date, Decimal, Decimal | None]]:
+    """(day, cumulative total cost, cumulative cost per accepted report) for each day with runs."""
+    points: list[tuple[date, Decimal, Decimal | None]] = []
+    total, accepted = Decimal(0), 0
+    for ledger in report.ledgers:
+        total += ledger.total
+        accepted += int(ledger.accepted)
+        day = ledger.created_at.date()
+        per = total / accepted if accepted else None
+        if points and points[-1][0] == day:
+            points[-1] = (day, total, per)
+        else:
+            points.append((day, total, per))
+    return points
+
+
+def costs_page(request: Request) -> HTMLResponse:
+    serve = state_of(request)
+    report = cost_report(serve.api.store, serve.prices)
+    points = cost_points(report)
+    return page(request, "costs.html", report=report, points=points, chart=_chart(points))
+
+
+def _chart(points: list[tuple[date, Decimal, Decimal | None]]) -> list[tuple[float, float, str]]:
+    """The cost-per-accepted-report line as (x, y, label) in a 600x200 box."""
+    values = [(d, float(p)) for d, _, p in points if p is not None]
+    if not values:
+        return []
+    top = max(v for _, v in values) or 1.0
+    step = 560 / max(1, len(values) - 1)
+    return [(20 + i * step, 190 - 170 * v / top, f"{d.isoformat()}: {v:.4f}") for i, (d, v) in enumerate(values)]
+
+
+def documents_page(request: Request) -> HTMLResponse:
+    api = state_of(request).api
+    queue = api.pending_review()
+    staged = {}
+    for item in queue:
+        if item.pending_sections:
+            sections = api.sections(item.doc_id, item.version)
+            staged[(item.doc_id, item.version)] = [s for s in sections if s.status is ReviewStatus.REVIEW_REQUIRED][:50]
+    return page(request, "documents.html", queue=queue, staged=staged, versions=api.versions())
+
+
+def document_page(request: Request) -> HTMLResponse:
+    api = state_of(request).api
+    doc_id = request.path_params["doc_id"]
+    raw = request.query_params.get("version", "")
+    if raw and not raw.isdigit():
+        raise InputError(f"bad version {raw!r}: expected a number")
+    chosen = api.store.version(doc_id, int(raw) if raw else None)
+    return page(
+        request,
+        "document.html",
+        chosen=chosen,
+        versions=api.versions(doc_id),
+        decisions=api.decisions(doc_id),
+        sections=api.sections(doc_id, chosen.version),
+    )
+
+
+async def review_document(request: Request) -> Response:
+    form = await require_write(request)
+    api = state_of(request).api
+    decision, target, section = _field(form, "decision"), _field(form, "target"), _field(form, "section") or None
+    if decision not in ("approve", "reject"):
+        raise InputError(f"unknown decision {decision!r}; valid: approve, reject")
+    act = api.approve if decision == "approve" else api.reject
+    made = await run_in_threadpool(
+        lambda: act(target, reviewer=_field(form, "reviewer"), reason=_field(form, "reason"), section=section)
+    )
+    return RedirectResponse(f"/documents/{made.doc_id}?version={made.version}", status_code=303)
+
+
+def routes() -> list[Route]:
+    """The page routes."""
+    return [
+        route("/", runs_page),
+        route("/runs/{run_id}", run_page),
+        route("/runs/{run_id}/export.html", run_export),
+        route("/runs/{run_id}/claims/{claim_id}/review", review_claim, ("POST",)),
+        route("/costs", costs_page),
+        route("/documents", documents_page),
+        route("/documents/review", review_document, ("POST",)),
+        route("/documents/{doc_id}", document_page),
+    ]
