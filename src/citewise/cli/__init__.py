@@ -9,6 +9,7 @@ from citewise.cli.ask import ask
 from citewise.cli.common import EXIT_CODES_HELP
 from citewise.cli.cost import cost
 from citewise.cli.ingest import ingest
+from citewise.cli.mcp import mcp
 from citewise.cli.research import research
 from citewise.cli.search import search
 from citewise.cli.verify import verify
@@ -33,6 +34,7 @@ app.add_typer(docs.app, name="docs")
 app.add_typer(store.app, name="store")
 app.add_typer(eval.app, name="eval")
 app.add_typer(runs.app, name="runs")
+app.command()(mcp)
 
 
 def main() -> None:

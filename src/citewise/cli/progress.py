@@ -67,6 +67,7 @@ __all__ = [
     "render_counters",
     "research_summary",
     "step_after",
+    "worth_a_line",
 ]
 
 
@@ -163,6 +164,14 @@ def _collecting(state: ResearchState, finished: AttemptKind | None) -> Step:
     if finished is AttemptKind.SEARCH:
         return Step(StepKind.READING)  # the pages of the answered searches are chosen next
     return Step(StepKind.SELECTING)
+
+
+def worth_a_line(shown: Step | None, step: Step) -> bool:
+    """Whether ``step`` deserves a new line after ``shown`` in a log: a new step, or a new batch of
+    calls (not the end of each call of a batch)."""
+    if shown is None or shown.kind is not step.kind or shown.detail != step.detail:
+        return True
+    return (step.count or 0) > (shown.count or 0)
 
 
 def _model_step(purpose: str) -> Step:
@@ -352,17 +361,10 @@ class ResearchProgress:
         if step is not None:
             self.step = step
         self.counters = counters(state, self.prices)
-        if self._live is None and self._changed():
+        if self._live is None and worth_a_line(self._shown, self.step):
             self._shown = self.step
             line = f"[{elapsed_text(self.elapsed()):>8}] {self.step.describe()} · {render_counters(self.counters)}"
             self.console.print(line, highlight=False, markup=False, soft_wrap=True)
-
-    def _changed(self) -> bool:
-        """For plain lines: a new step, or a new batch of calls (not each call's end)."""
-        shown = self._shown
-        if shown is None or shown.kind is not self.step.kind or shown.detail != self.step.detail:
-            return True
-        return (self.step.count or 0) > (shown.count or 0)
 
     def __exit__(self, *exc: Any) -> None:
         if self._live is not None:
