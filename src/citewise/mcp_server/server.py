@@ -81,10 +81,10 @@ def _tool_errors(tool: str) -> Iterator[None]:
         yield
     except ToolError:
         raise
-    except UserError as exc:
-        raise ToolError(f"{tool}: {redact(str(exc))}") from None
-    except CitewiseError as exc:
-        raise ToolError(f"{tool} failed ({type(exc).__name__}): {redact(str(exc))}") from None
+    except UserError as exc:  # the SDK prefixes "Error executing tool NAME: "
+        raise ToolError(redact(str(exc))) from None
+    except CitewiseError as exc:  # a run error: what failed; a research run's evidence stays recorded
+        raise ToolError(f"{type(exc).__name__}: {redact(str(exc))}") from None
     except Exception as exc:
         log.exception("tool %s failed unexpectedly", tool)
         raise ToolError(
