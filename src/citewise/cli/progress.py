@@ -56,6 +56,7 @@ from citewise.cost.prices import PriceTable
 from citewise.research.context import ResearchResult
 from citewise.research.records import AttemptKind
 from citewise.research.state import ResearchState
+from citewise.research.writer import cited_ids
 
 __all__ = [
     "Counters",
@@ -381,7 +382,8 @@ def research_summary(result: ResearchResult, cost: CostLedger | None, elapsed_s:
         verdict = "not verified"
     else:
         verdict = "accepted" if result.acceptance.accepted else "not accepted"
-    cited = len({i for d in result.drafts[-1:] for i in d.source_ids})
+    stored = {s.source_id for s in result.sources}
+    cited = len([i for i in cited_ids(result.body or "") if i in stored])  # in the delivered, verified body
     parts = [
         verdict,
         f"{len(result.sources)} sources ({cited} cited)" if result.sources else "no sources",

@@ -104,7 +104,7 @@ def research(
             verify=not no_verify,
             unsupported=action,
         ) as settings,
-        _display(json_out, settings.prices or _display_prices(prices)) as display,
+        _display(json_out, settings.prices or _display_prices(prices)) as display,  # None with --json
     ):
         progress = display.update if display is not None else None
         if resume_run:
@@ -112,7 +112,7 @@ def research(
         else:
             assert question is not None
             result = run_research(api.store, question, settings, progress)
-        cost = None if json_out else _run_cost(api, result.run_id, settings.prices or _display_prices(prices))
+        cost = _run_cost(api, result.run_id, display.prices) if display is not None else None
     code = exit_code(result)
     if json_out:
         emit_json({**to_jsonable(result), "exit_code": int(code)})

@@ -32,6 +32,7 @@ from typing import Annotated, Any
 
 import anyio
 import anyio.from_thread
+import anyio.lowlevel
 import anyio.to_thread
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ResourceError, ToolError
@@ -192,6 +193,8 @@ class _ProgressReport:
 
     def __init__(self, ctx: Context) -> None:
         self.ctx = ctx
+        self.token = anyio.lowlevel.current_token()
+        """The server's event loop: the loop calls back from worker threads."""
         self.shown: Step | None = None
         self.count = 0
 
@@ -203,7 +206,10 @@ class _ProgressReport:
         self.count += 1
         message = f"{step.describe()} · {render_counters(counters(state, None))}"
         log.info("research: %s", message)
-        anyio.from_thread.run(self.ctx.report_progress, self.count, None, message)
+        try:
+            anyio.from_thread.run(self.ctx.report_progress, self.count, None, message, token=self.token)
+        except Exception:  # noqa: BLE001 - a lost notification (client gone) must not fail the run
+            log.debug("progress notification not sent", exc_info=True)
 
 
 def _run_tools(server: MCPServer[Any], api: Citewise) -> None:
