@@ -300,3 +300,18 @@ def test_stdout_carries_nothing_but_protocol(store: Path, tmp_path: Path) -> Non
     assert all(message["jsonrpc"] == "2.0" for message in lines)
     result = lines[-1]["result"]
     assert not result.get("isError") and json.loads(result["content"][0]["text"])["status"] == "report"
+
+
+def test_without_the_sdk_the_command_says_what_to_install(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from citewise.cli import app
+
+    for name in [m for m in sys.modules if m == "mcp" or m.startswith(("mcp.", "citewise.mcp_server"))]:
+        monkeypatch.delitem(sys.modules, name)
+    monkeypatch.setitem(sys.modules, "mcp", None)  # as if the extra were not installed
+    monkeypatch.setenv("COLUMNS", "200")
+    result = CliRunner().invoke(app, ["mcp", "--store", str(tmp_path / "s.sqlite")])
+    assert result.exit_code == 2
+    assert "needs the MCP SDK (the `mcp` package), which is not installed: pip install 'citewise[mcp]'" in result.stderr
+    assert "Traceback" not in result.output

@@ -14,10 +14,10 @@ def mcp(store: StoreOpt = None) -> None:
     the protocol only."""
     try:
         from citewise.mcp_server import serve
-    except ImportError as exc:  # the SDK is an extra
+    except ImportError:  # the SDK is an extra
         from citewise.errors import ConfigError
 
         raise ConfigError(
-            f"the MCP server needs the MCP SDK ({exc.name or 'mcp'} is not installed): pip install 'citewise[mcp]'"
+            "the MCP server needs the MCP SDK (the `mcp` package), which is not installed: pip install 'citewise[mcp]'"
         ) from None
     serve(store)
