@@ -10,6 +10,7 @@ from citewise.cli.batch import BATCH_HELP, batch, worker
 from citewise.cli.common import EXIT_CODES_HELP
 from citewise.cli.cost import cost
 from citewise.cli.ingest import ingest
+from citewise.cli.mcp import mcp
 from citewise.cli.research import research
 from citewise.cli.search import search
 from citewise.cli.serve import serve
@@ -38,6 +39,7 @@ app.add_typer(runs.app, name="runs")
 app.command(epilog=BATCH_HELP)(batch)
 app.command()(worker)
 app.command()(serve)
+app.command()(mcp)
 
 
 def main() -> None:

@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 import time
-from typing import Annotated, Any
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Annotated
 
 import typer
-from rich.live import Live
 from rich.markdown import Markdown
-from rich.text import Text
+from rich.markup import escape
 
-from citewise.audit.events import Event, EventKind
+from citewise.api import Citewise
 from citewise.cli.common import (
     ExitCode,
     JsonOpt,
@@ -22,31 +23,15 @@ from citewise.cli.common import (
     open_api,
     to_jsonable,
 )
-from citewise.errors import InputError
+from citewise.cli.progress import ResearchProgress, research_summary
+from citewise.cost.ledger import CostLedger, ledger_for_run
+from citewise.cost.prices import PriceTable, load_prices
+from citewise.errors import CitewiseError, InputError
 from citewise.research.context import ResearchResult
 from citewise.research.records import ReportStatus, StopReason
-from citewise.research.state import ResearchState
 from citewise.verify.records import UnsupportedAction
 
 __all__ = ["research"]
-
-# What the run is doing after each event (the step now under way, not the one just finished).
-_NOW = {
-    EventKind.RUN_CONFIGURED: "planning",
-    EventKind.PLAN_MADE: "searching",
-    EventKind.ROUND_STARTED: "searching",
-    EventKind.ATTEMPT_STARTED: "searching and reading pages",
-    EventKind.ATTEMPT_ENDED: "searching and reading pages",
-    EventKind.SOURCE_STORED: "selecting passages",
-    EventKind.COLLECTION_ENDED: "reviewing coverage",
-    EventKind.MODEL_CALL_STARTED: "waiting for the model",
-    EventKind.REVIEW_MADE: "drafting",
-    EventKind.DRAFT_MADE: "checking the round",
-    EventKind.REPAIR_ASKED: "repairing citations",
-    EventKind.ROUND_ENDED: "next round",
-    EventKind.REPORT_MADE: "done",
-}
-
 
 @handle_errors
 def research(
@@ -97,6 +82,7 @@ def research(
     from citewise.research.loop import research as run_research
     from citewise.research.loop import resume
 
+    started = time.monotonic()
     if (question is None) == (resume_run is None):
         raise InputError("give a QUESTION, or --resume RUN to continue a stopped run")
     action = unsupported_action(unsupported)
@@ -118,25 +104,20 @@ def research(
             verify=not no_verify,
             unsupported=action,
         ) as settings,
-        _progress(json_out) as progress,
+        _display(json_out, settings.prices or _display_prices(prices)) as display,  # None with --json
     ):
+        progress = display.update if display is not None else None
         if resume_run:
             result = resume(api.store, resume_run, settings, progress)
         else:
             assert question is not None
             result = run_research(api.store, question, settings, progress)
+        cost = _run_cost(api, result.run_id, display.prices) if display is not None else None
     code = exit_code(result)
     if json_out:
         emit_json({**to_jsonable(result), "exit_code": int(code)})
     else:
-        console.print(Markdown(result.markdown))
-        verdict = "not verified" if result.acceptance is None else (
-            "accepted" if result.acceptance.accepted else "not accepted"
-        )
-        console.print(
-            f"[dim]status: {result.status.value} · {verdict} · stopped: {result.stop_reason.value}"
-            f" · run: {result.run_id}[/]"
-        )
+        _print_result(result, cost, time.monotonic() - started)
     if code is not ExitCode.ACCEPTED:
         raise typer.Exit(int(code))
 
@@ -168,35 +149,35 @@ def unsupported_action(value: str) -> UnsupportedAction:
         raise InputError(f"--unsupported must be one of: {valid} (got {value!r})") from None
 
 
-class _progress:
-    """A live status line on stderr: round, budgets used, current step."""
+# -- display ----------------------------------------------------------------------------------------
 
-    def __init__(self, quiet: bool) -> None:
-        self.quiet = quiet
-        self.live: Live | None = None
-        self.started = time.monotonic()
 
-    def __enter__(self) -> Any:
-        if self.quiet:
-            return None
-        self.live = Live(Text("starting"), console=err_console, transient=True, refresh_per_second=8)
-        self.live.__enter__()
-        return self.update
+@contextmanager
+def _display(quiet: bool, prices: PriceTable | None) -> Iterator[ResearchProgress | None]:
+    """The step in progress on stderr (nothing with ``--json``)."""
+    if quiet:
+        yield None
+        return
+    with ResearchProgress(err_console, prices) as display:
+        yield display
 
-    def update(self, event: Event, state: ResearchState) -> None:
-        if event.kind not in _NOW:
-            return
-        u = state.usage
-        b = u.budget
-        elapsed = time.monotonic() - self.started
-        line = (
-            f"{elapsed:5.0f} s · round {state.round or 0} · searches {u.searches}/{b.max_searches}"
-            f" · pages {u.extractions}/{b.max_extractions} · sources {len(state.collection.sources)}"
-            f" · tokens {u.tokens}{f'/{b.max_tokens}' if b.max_tokens else ''} · {_NOW[event.kind]}"
-        )
-        if self.live is not None:
-            self.live.update(Text(line))
 
-    def __exit__(self, *exc: object) -> None:
-        if self.live is not None:
-            self.live.__exit__(None, None, None)
+def _display_prices(path: str | None) -> PriceTable | None:
+    """The price table the display prices model calls with; None when it cannot be read (the run
+    itself reports a bad table only when a money cap needs it)."""
+    try:
+        return load_prices(path)
+    except CitewiseError:
+        return None
+
+
+def _run_cost(api: Citewise, run_id: str, prices: PriceTable | None) -> CostLedger | None:
+    return ledger_for_run(api.run(run_id), prices) if prices is not None else None
+
+
+def _print_result(result: ResearchResult, cost: CostLedger | None, elapsed_s: float) -> None:
+    console.print(Markdown(result.markdown))
+    if result.acceptance is not None:
+        reasons = "; ".join(result.acceptance.reasons)
+        console.print(f"[bold]{'accepted' if result.acceptance.accepted else 'not accepted'}[/]: {escape(reasons)}")
+    console.print(f"[dim]{escape(research_summary(result, cost, elapsed_s))}[/]", highlight=False)

@@ -263,6 +263,29 @@ class RunStore:
         record = _record(row)
         return RunRecord(**{**{f: getattr(record, f) for f in record.__dataclass_fields__}, "events": tuple(events)})
 
+    def latest_of(self, run_ids: Iterable[str], cls: type[E]) -> dict[str, E]:
+        """The latest event of type ``cls`` of each run in ``run_ids`` that has one; only those
+        events are read (for listings, which hold runs without their events)."""
+        ids = list(dict.fromkeys(run_ids))
+        if not ids:
+            return {}
+        e = run_events.c
+        last = (
+            sa.select(e.run_id, sa.func.max(e.seq).label("seq"))
+            .where(e.run_id.in_(ids), e.stage == cls.kind.value)
+            .group_by(e.run_id)
+            .subquery()
+        )
+        query = sa.select(run_events).join(last, sa.and_(e.run_id == last.c.run_id, e.seq == last.c.seq))
+        with self.store.engine.connect() as conn:
+            rows = list(conn.execute(query).mappings())
+        found: dict[str, E] = {}
+        for row in rows:
+            event = _event(row["run_id"], row).event
+            if isinstance(event, cls):
+                found[row["run_id"]] = event
+        return found
+
 
 def _event(run_id: str, e: RowMapping) -> RecordedEvent:
     payload = json.loads(e["payload"])
