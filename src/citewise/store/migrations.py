@@ -285,6 +285,8 @@ def _m010_batches(conn: Connection) -> None:
         "until_us BIGINT NOT NULL, PRIMARY KEY (name, slot))",
     ):
         conn.execute(sa.text(statement))
+
+
 def _m011_evaluations(conn: Connection) -> None:
     # Evaluation runs (same-evidence and end-to-end experiments): one row per experiment with its
     # question set's hash (results over one set are compared over time) and its typed result as JSON,
