@@ -150,3 +150,22 @@ def test_a_bad_question_set_is_a_clear_error(tmp_path: Path) -> None:
     shipped = load_question_set(REPO / "examples" / "questions" / "research.jsonl")
     assert len(shipped.questions) == 10
     assert {q.category for q in shipped.questions} == {"technical", "current", "market", "science", "conflicting"}
+
+
+def test_end_to_end_runs_each_engine_on_its_own_evidence_and_joins_the_history(
+    cli: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    run, brain, tavily = cli
+    monkeypatch.setenv("PLANNER_MODEL", "planner-x")
+    monkeypatch.setenv("WRITER_MODEL", "writer-y")
+    qfile = _questions(tmp_path / "q.jsonl")
+    out = json.loads(
+        run("eval", "end-to-end", "--questions", str(qfile), "--engines", "citewise", "--searches", "4", "--json")
+    )
+    (row,) = out["engines"]
+    assert row["label"] == "citewise" and row["questions"] == 2 and row["accepted"] == 2
+    assert row["query_relevance"] is not None and row["sources_per_accepted"] >= 1
+    assert len([r for r in tavily.requests if r.path.rstrip("/") == "/search"]) == 2  # it searched for itself
+    run("eval", "end-to-end", "--questions", str(qfile), "--engines", "bing", code=2)  # one clear line
+    rows = json.loads(run("eval", "history", "--questions", str(qfile), "--json"))["rows"]
+    assert [r["kind"] for r in rows] == ["end-to-end"]

@@ -85,7 +85,8 @@ def _register_support() -> None:
 _register_support()
 
 
-from citewise.cli.eval_experiments import history, same_evidence  # noqa: E402  (after app exists)
+from citewise.cli.eval_experiments import end_to_end, history, same_evidence  # noqa: E402  (after app exists)
 
 app.command("same-evidence")(same_evidence)
+app.command("end-to-end")(end_to_end)
 app.command("history")(history)

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.markup import escape
@@ -15,8 +16,10 @@ from citewise.errors import ConfigError, InputError
 from citewise.eval.experiment import Cell, ContenderSummary
 from citewise.eval.pack import EvidencePack
 from citewise.eval.questions import QuestionSet
+from citewise.research.budget import Budget
+from citewise.research.settings import ResearchSettings
 
-__all__ = ["history", "same_evidence"]
+__all__ = ["end_to_end", "history", "same_evidence"]
 
 
 @handle_errors
@@ -201,3 +204,116 @@ def history(
             "undefined" if r.cost_per_accepted_usd is None else f"{r.cost_per_accepted_usd:.4f}",
         )
     console.print(table if rows else "no stored evaluation over this question set yet")
+
+
+@handle_errors
+def end_to_end(
+    questions: Annotated[Path, typer.Option("--questions", help="Question set (JSONL).")],
+    engines: Annotated[str, typer.Option("--engines", help="citewise,openai,anthropic,gemini (any of them).")],
+    model: Annotated[
+        list[str] | None, typer.Option("--model", help="ENGINE=MODEL for a native engine (repeatable).")
+    ] = None,
+    searches: Annotated[int, typer.Option("--searches", help="Search budget per question, every engine.")] = 8,
+    pages: Annotated[int, typer.Option("--pages", help="Page budget per question (citewise's loop).")] = 12,
+    rounds: Annotated[int, typer.Option("--rounds", help="Rounds per question (citewise's loop).")] = 3,
+    concurrency: Annotated[int, typer.Option("--concurrency", help="Cells run at once.")] = 4,
+    prices: Annotated[str | None, typer.Option("--prices", help="Price table (default: built-in).")] = None,
+    resume: Annotated[str | None, typer.Option("--resume", help="Continue a stored evaluation.")] = None,
+    store: StoreOpt = None,
+    json_out: JsonOpt = False,
+) -> None:
+    """Each engine retrieves its own evidence under comparable budgets; the same verification and
+    metrics for all, plus search query relevance and sources per accepted report."""
+    from contextlib import ExitStack
+
+    from citewise.cost.prices import load_prices
+    from citewise.eval.experiment import Contender, run_end_to_end, summarize
+    from citewise.eval.questions import load_question_set
+    from citewise.research.configure import research_settings
+
+    qset = load_question_set(questions)
+    names = list(dict.fromkeys(e.strip().lower() for e in engines.split(",") if e.strip()))
+    unknown = [n for n in names if n not in ("citewise", "openai", "anthropic", "gemini")]
+    if not names or unknown:
+        raise InputError(f"--engines takes citewise, openai, anthropic, gemini (got {engines!r})")
+    models = dict(m.split("=", 1) for m in (model or []) if "=" in m)
+    budget = Budget(max_rounds=rounds, max_searches=searches, max_extractions=pages)
+    table = load_prices(prices)
+    with open_api(store) as api, ExitStack() as stack:
+        runners: dict[str, Callable[[str], str]] = {}
+        for name in names:
+            if name == "citewise":
+                runners[name] = _loop_runner(api, stack.enter_context(research_settings(api.store, budget=budget)))
+            else:
+                native = getattr(api, "research_with_engine", None)
+                if native is None:
+                    raise ConfigError(f"engine {name!r}: native search engines are not available in this build")
+                runners[name] = _native_runner(native, name, models.get(name), budget)
+        settings_data = {
+            "engines": names,
+            "models": models,
+            "budget": {"searches": searches, "pages": pages, "rounds": rounds},
+        }
+        evaluation_id, cells = run_end_to_end(
+            api.store,
+            qset,
+            runners,
+            prices=table,
+            settings_data=settings_data,
+            concurrency=concurrency,
+            resume=resume,
+            progress=None if json_out else _progress,
+        )
+    rows = summarize(cells, [Contender(n, n, n) for n in names])
+    if json_out:
+        emit_json({"evaluation_id": evaluation_id, "question_set": qset.digest, "engines": rows, "cells": cells})
+        return
+    out = Table(title=f"end to end · {evaluation_id}")
+    for column in (
+        "engine",
+        "accepted",
+        "citation support",
+        "unsupported",
+        "valid ids",
+        "sub-questions",
+        "query relevance",
+        "sources/accepted",
+        "tokens",
+        "latency s",
+        "cost USD",
+        "per accepted",
+    ):
+        out.add_column(column)
+    for r in rows:
+        per = "undefined" if r.cost_per_accepted_usd is None else f"{r.cost_per_accepted_usd:.4f}"
+        out.add_row(
+            r.label,
+            f"{r.accepted}/{r.questions}",
+            _pct(r.citation_support_rate),
+            str(r.unsupported),
+            _pct(r.valid_citation_rate),
+            _pct(r.subquestions_answered),
+            _pct(r.query_relevance),
+            "n/a" if r.sources_per_accepted is None else f"{r.sources_per_accepted:.1f}",
+            str(r.tokens),
+            f"{r.mean_latency_s:.1f}",
+            f"{r.cost_usd:.4f}",
+            per,
+        )
+    console.print(out)
+
+
+def _loop_runner(api: Citewise, settings: ResearchSettings) -> Callable[[str], str]:
+    from citewise.research.loop import research
+
+    def run(question: str) -> str:
+        return research(api.store, question, settings).run_id
+
+    return run
+
+
+def _native_runner(native: Callable[..., Any], name: str, model: str | None, budget: Budget) -> Callable[[str], str]:
+    def run(question: str) -> str:
+        return str(native(question, name, model=model, budget=budget).run_id)
+
+    return run

@@ -30,6 +30,8 @@ from citewise.store.evidence import EvidenceStore
 from citewise.store.runs import RunStore
 
 __all__ = [
+    "END_TO_END",
+    "run_end_to_end",
     "Cell",
     "Contender",
     "ContenderSummary",
@@ -41,6 +43,7 @@ __all__ = [
 ]
 
 SAME_EVIDENCE = "same-evidence"
+END_TO_END = "end-to-end"
 
 
 @dataclass(frozen=True, slots=True)
@@ -237,3 +240,49 @@ def cell_from_data(data: dict[str, Any]) -> Cell:
     score = dict(data["score"])
     score["cost_usd"] = Decimal(score["cost_usd"])
     return Cell(data["question_id"], data["contender"], data["pack_digest"], RunScore(**score), data.get("error"))
+
+
+def run_end_to_end(
+    store: EvidenceStore,
+    qset: QuestionSet,
+    engines: dict[str, Callable[[str], str]],
+    *,
+    prices: PriceTable,
+    settings_data: dict[str, Any],
+    concurrency: int = 4,
+    resume: str | None = None,
+    progress: Callable[[int, int, Cell], None] | None = None,
+) -> tuple[str, list[Cell]]:
+    """Each engine retrieves its own evidence for every question (``engines``: name -> a function
+    researching a question and returning its run id); every run scored from its audit record.
+    Returns the evaluation id and every cell (resumed ones included)."""
+    evaluations = EvaluationStore(store)
+    data = {**settings_data, "contenders": [asdict(Contender(name, name, name)) for name in engines]}
+    cells: list[Cell] = []
+    if resume:
+        cells = [cell_from_data(c) for c in evaluations.get(resume).result.get("cells", []) if c.get("score")]
+        evaluation_id = resume
+    else:
+        evaluation_id = evaluations.create(END_TO_END, qset.path, qset.digest, {"settings": data, "cells": []})
+    done = {(c.question_id, c.contender) for c in cells}
+    todo = [(q, name) for q in qset.questions for name in engines if (q.id, name) not in done]
+    state, lock = _Progress(len(todo)), Lock()
+
+    def one(item: tuple[Any, str]) -> None:
+        question, name = item
+        try:
+            run_id = engines[name](question.question)
+            record = RunStore(store).get(run_id)
+            cell = Cell(question.id, name, "", score_run(record, question.required_subquestions, prices))
+        except Exception as exc:  # noqa: BLE001 - one cell fails alone
+            cell = Cell(question.id, name, "", error=f"{type(exc).__name__}: {str(exc)[:200]}")
+        with lock:
+            cells.append(cell)
+            evaluations.save(evaluation_id, {"settings": data, "cells": [cell_data(c) for c in cells]})
+            state.done += 1
+            if progress is not None:
+                progress(state.done, state.total, cell)
+
+    with ThreadPoolExecutor(max_workers=max(1, concurrency), thread_name_prefix="citewise-e2e") as pool:
+        list(pool.map(one, todo))
+    return evaluation_id, cells
