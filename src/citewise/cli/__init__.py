@@ -8,6 +8,7 @@ from citewise.cli import docs, eval, review, runs, store
 from citewise.cli.ask import ask
 from citewise.cli.common import EXIT_CODES_HELP
 from citewise.cli.cost import cost
+from citewise.cli.fetch import fetch
 from citewise.cli.ingest import ingest
 from citewise.cli.research import research
 from citewise.cli.search import search
@@ -33,6 +34,7 @@ app.add_typer(docs.app, name="docs")
 app.add_typer(store.app, name="store")
 app.add_typer(eval.app, name="eval")
 app.add_typer(runs.app, name="runs")
+app.command()(fetch)
 
 
 def main() -> None:

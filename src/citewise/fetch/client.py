@@ -78,8 +78,10 @@ class FetchSettings:
         """Defaults, with ``CITEWISE_FETCH_CONTACT``, ``CITEWISE_FETCH_TIMEOUT`` (total seconds) and
         ``CITEWISE_FETCH_MAX_BYTES`` from the environment, then ``overrides``."""
         values: dict[str, object] = {"contact": os.environ.get(CONTACT_ENV) or None}
-        for name, key, kind in (("CITEWISE_FETCH_TIMEOUT", "total_timeout_s", float),
-                                ("CITEWISE_FETCH_MAX_BYTES", "max_bytes", int)):
+        for name, key, kind in (
+            ("CITEWISE_FETCH_TIMEOUT", "total_timeout_s", float),
+            ("CITEWISE_FETCH_MAX_BYTES", "max_bytes", int),
+        ):
             raw = os.environ.get(name, "").strip()
             if raw:
                 try:
@@ -113,8 +115,9 @@ class Fetcher:
             transport=transport,
             follow_redirects=False,
             trust_env=False,
-            timeout=httpx.Timeout(connect=s.connect_timeout_s, read=s.read_timeout_s, write=s.read_timeout_s,
-                                  pool=s.connect_timeout_s),
+            timeout=httpx.Timeout(
+                connect=s.connect_timeout_s, read=s.read_timeout_s, write=s.read_timeout_s, pool=s.connect_timeout_s
+            ),
             headers={
                 "User-Agent": s.user_agent,
                 "Accept": "text/html,application/xhtml+xml,application/pdf;q=0.9,text/plain;q=0.8",
@@ -179,7 +182,9 @@ class Fetcher:
             raise FetchRefused(FetchOutcome.REFUSED_URL, Step.URL, str(exc)) from None
         refusal = host_refusal(target, self.policy) or self.policy.check_port(target.host, target.port)
         if refusal is not None:
-            raise FetchRefused(FetchOutcome.REFUSED_URL, Step.URL, f"{target.host}:{target.port} refused: {refusal.value}")
+            raise FetchRefused(
+                FetchOutcome.REFUSED_URL, Step.URL, f"{target.host}:{target.port} refused: {refusal.value}"
+            )
         log.append(Decision(Step.URL, True, target.url))
         return target
 
@@ -214,22 +219,32 @@ class Fetcher:
         log.append(Decision(Step.CONTENT, read, reading.note or f"{len(reading.text)} characters of {media} text"))
         dates = reading.dates
         return replace(
-            base, outcome=reading.outcome, content_type=media, text=reading.text if read else "",
-            title=reading.title, published_at=dates.published_at, updated_at=dates.updated_at,
-            publication_date_source=dates.source, bytes_read=len(body),
+            base,
+            outcome=reading.outcome,
+            content_type=media,
+            text=reading.text if read else "",
+            title=reading.title,
+            published_at=dates.published_at,
+            updated_at=dates.updated_at,
+            publication_date_source=dates.source,
+            bytes_read=len(body),
         )
 
     def _body(self, response: httpx.Response, limit: int) -> bytes:
         declared = response.headers.get("content-length", "")
         encoding = response.headers.get("content-encoding", "identity").strip().lower()
         if declared.isdigit() and encoding in ("", "identity") and int(declared) > limit:
-            raise FetchRefused(FetchOutcome.TOO_LARGE, Step.BODY, f"Content-Length {declared} is over the {limit}-byte limit")
+            raise FetchRefused(
+                FetchOutcome.TOO_LARGE, Step.BODY, f"Content-Length {declared} is over the {limit}-byte limit"
+            )
         decoder = _Decoder(encoding, limit)
         try:
             for chunk in response.iter_raw(_CHUNK):
                 decoder.feed(chunk)
         except httpx.TimeoutException as exc:
-            raise FetchRefused(FetchOutcome.TIMEOUT, Step.BODY, f"timed out reading the body: {type(exc).__name__}") from exc
+            raise FetchRefused(
+                FetchOutcome.TIMEOUT, Step.BODY, f"timed out reading the body: {type(exc).__name__}"
+            ) from exc
         except httpx.HTTPError as exc:
             raise FetchRefused(FetchOutcome.CONNECT_FAILED, Step.BODY, f"{type(exc).__name__}: {exc}") from exc
         return decoder.finish()
@@ -284,7 +299,9 @@ class _Decoder:
             try:
                 out = self.inflater.decompress(data, self.limit - self.size + 1)
             except zlib.error as exc:
-                raise FetchRefused(FetchOutcome.UNREADABLE, Step.BODY, f"the compressed body is corrupt: {exc}") from exc
+                raise FetchRefused(
+                    FetchOutcome.UNREADABLE, Step.BODY, f"the compressed body is corrupt: {exc}"
+                ) from exc
             self._add(out)
             data = self.inflater.unconsumed_tail
             if not out and data:

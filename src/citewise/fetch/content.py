@@ -41,15 +41,30 @@ _THIN = 400  # characters of main text under which a page with a wall prompt is 
 _LOGIN = re.compile(r"\b(sign|log)\s?in\s+(to\s+(continue|read|view)|required)|로그인\s*(후|이 필요)", re.I)
 _PAYWALL = re.compile(
     r"subscribe\s+(now\s+)?to\s+(continue|read|keep)|subscribers?\s+only|already\s+a\s+subscriber|"
-    r"this\s+(article|content)\s+is\s+for\s+(paid\s+)?subscribers|유료\s*회원", re.I
+    r"this\s+(article|content)\s+is\s+for\s+(paid\s+)?subscribers|유료\s*회원",
+    re.I,
 )
-_CONSENT = re.compile(r"(we|this site)\s+uses?\s+cookies|cookie\s+(consent|settings|preferences)|"
-                      r"accept\s+(all\s+)?cookies|consent\s+to\s+(the\s+)?(use|processing)", re.I)
+_CONSENT = re.compile(
+    r"(we|this site)\s+uses?\s+cookies|cookie\s+(consent|settings|preferences)|"
+    r"accept\s+(all\s+)?cookies|consent\s+to\s+(the\s+)?(use|processing)",
+    re.I,
+)
 _NEEDS_JS = re.compile(r"enable\s+javascript|javascript\s+(is\s+)?(required|disabled)|requires\s+javascript", re.I)
 _CLEANER = Cleaner(
-    scripts=True, javascript=True, comments=True, style=True, inline_style=True, embedded=True, frames=True,
-    forms=False, annoying_tags=False, meta=False, page_structure=False, processing_instructions=True,
-    remove_unknown_tags=False, safe_attrs_only=False,
+    scripts=True,
+    javascript=True,
+    comments=True,
+    style=True,
+    inline_style=True,
+    embedded=True,
+    frames=True,
+    forms=False,
+    annoying_tags=False,
+    meta=False,
+    page_structure=False,
+    processing_instructions=True,
+    remove_unknown_tags=False,
+    safe_attrs_only=False,
 )
 
 
@@ -170,5 +185,3 @@ def _script_shell(tree: lxml.html.HtmlElement) -> bool:
     roots = tree.xpath('//*[@id="root" or @id="app" or @id="__next" or @id="__nuxt"]')
     has_scripts = bool(tree.xpath("//script[@src]"))
     return has_scripts and any(not "".join(node.itertext()).strip() for node in roots)
-
-

@@ -35,15 +35,38 @@ __all__ = ["PageDates", "dates_from_html", "dates_from_text"]
 _FORMAT = "%Y-%m-%d"
 _PUBLISHED_META = frozenset(
     {
-        "article:published_time", "og:published_time", "og:article:published_time", "datepublished",
-        "pubdate", "publishdate", "publish-date", "publish_date", "date", "dc.date", "dc.date.issued",
-        "dcterms.issued", "dcterms.created", "dcterms.date", "citation_publication_date", "citation_date",
-        "sailthru.date", "parsely-pub-date", "article.published", "published_time",
+        "article:published_time",
+        "og:published_time",
+        "og:article:published_time",
+        "datepublished",
+        "pubdate",
+        "publishdate",
+        "publish-date",
+        "publish_date",
+        "date",
+        "dc.date",
+        "dc.date.issued",
+        "dcterms.issued",
+        "dcterms.created",
+        "dcterms.date",
+        "citation_publication_date",
+        "citation_date",
+        "sailthru.date",
+        "parsely-pub-date",
+        "article.published",
+        "published_time",
     }
 )
 _MODIFIED_META = frozenset(
-    {"article:modified_time", "og:updated_time", "datemodified", "dcterms.modified", "last-modified",
-     "article.updated", "modified_time"}
+    {
+        "article:modified_time",
+        "og:updated_time",
+        "datemodified",
+        "dcterms.modified",
+        "last-modified",
+        "article.updated",
+        "modified_time",
+    }
 )
 _PUBLISHED_WORDS = r"(?:published|posted|first published|date|작성일?|입력|게시일?|등록일?|발행일?)"
 _UPDATED_WORDS = r"(?:updated|last updated|modified|수정일?|업데이트)"
@@ -125,7 +148,9 @@ def _text_signals(text: str, url: str, now: datetime, modified: list[tuple[str, 
 
 
 def _decide(published: list[tuple[str, str]], modified: list[tuple[str, str]]) -> PageDates:
-    notes = [f"{signal}: {day}" for signal, day in published] + [f"{signal} (update): {day}" for signal, day in modified]
+    notes = [f"{signal}: {day}" for signal, day in published] + [
+        f"{signal} (update): {day}" for signal, day in modified
+    ]
     updates = sorted({day for _, day in modified})
     updated = updates[-1] if len(updates) == 1 else None
     if len(updates) > 1:

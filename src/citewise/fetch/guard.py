@@ -89,15 +89,30 @@ METADATA_NAMES: frozenset[str] = frozenset(
 
 _METADATA_ADDRESSES = frozenset(
     ipaddress.ip_address(a)
-    for a in ("169.254.169.254", "169.254.170.2", "169.254.169.123", "100.100.100.200", "192.0.0.192",
-              "fd00:ec2::254", "fd00:ec2::23")
+    for a in (
+        "169.254.169.254",
+        "169.254.170.2",
+        "169.254.169.123",
+        "100.100.100.200",
+        "192.0.0.192",
+        "fd00:ec2::254",
+        "fd00:ec2::23",
+    )
 )
-_LOCAL_SUFFIXES = (".localhost", ".local", ".localdomain", ".internal", ".lan", ".home.arpa",
-                   ".intranet")
+_LOCAL_SUFFIXES = (".localhost", ".local", ".localdomain", ".internal", ".lan", ".home.arpa", ".intranet")
 # Ranges Python's ``is_global`` lets through but that no public web server lives on.
 _EXTRA_V4 = tuple(
-    ipaddress.ip_network(n) for n in ("0.0.0.0/8", "100.64.0.0/10", "192.0.0.0/24", "192.0.2.0/24",
-                                      "198.18.0.0/15", "198.51.100.0/24", "203.0.113.0/24", "240.0.0.0/4")
+    ipaddress.ip_network(n)
+    for n in (
+        "0.0.0.0/8",
+        "100.64.0.0/10",
+        "192.0.0.0/24",
+        "192.0.2.0/24",
+        "198.18.0.0/15",
+        "198.51.100.0/24",
+        "203.0.113.0/24",
+        "240.0.0.0/4",
+    )
 )
 _NAT64 = (ipaddress.ip_network("64:ff9b::/96"), ipaddress.ip_network("64:ff9b:1::/48"))
 _SIX_TO_FOUR = ipaddress.ip_network("2002::/16")
@@ -234,4 +249,3 @@ def ports_from_env(environ: dict[str, str] | None = None) -> frozenset[int]:
         if not port.isdigit() or not 0 < int(port) < 65536:
             raise ConfigError(f"{PORTS_ENV} takes port numbers separated by commas, e.g. 8080,8443 (got {port!r})")
     return DEFAULT_PORTS_ALLOWED | {int(p) for p in extra}
-

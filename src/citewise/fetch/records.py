@@ -40,8 +40,12 @@ class FetchOutcome(str, enum.Enum):
     @property
     def is_wall(self) -> bool:
         """Whether the page exists but its text is not accessible to a plain fetch."""
-        return self in (FetchOutcome.LOGIN_WALL, FetchOutcome.PAYWALL, FetchOutcome.CONSENT_WALL,
-                        FetchOutcome.JAVASCRIPT_ONLY)
+        return self in (
+            FetchOutcome.LOGIN_WALL,
+            FetchOutcome.PAYWALL,
+            FetchOutcome.CONSENT_WALL,
+            FetchOutcome.JAVASCRIPT_ONLY,
+        )
 
 
 class Step(str, enum.Enum):

@@ -116,7 +116,8 @@ def _why_invalid(text: str, authority: str) -> str:
         return f"the URL {short(text)!r} has an invalid port {short(port, 12)!r} (0-65535)"
     if authority.startswith("["):
         return f"the URL {short(text)!r} has an invalid IPv6 address"
-    return f"the URL {short(text)!r} has an invalid host by the WHATWG URL standard (forbidden character, bad IPv4 or IDNA)"
+    why = "forbidden character, bad IPv4 or IDNA"
+    return f"the URL {short(text)!r} has an invalid host by the WHATWG URL standard ({why})"
 
 
 def host_refusal(target: Target, policy: AddressPolicy | None = None) -> HostRefusal | None:

@@ -131,7 +131,9 @@ class GuardedBackend(httpcore.SyncBackend):
             try:
                 addresses = list(self.resolver(bare, port))
             except (OSError, UnicodeError) as exc:
-                raise FetchRefused(FetchOutcome.CONNECT_FAILED, Step.CONNECT, f"{bare!r} did not resolve: {exc}") from exc
+                raise FetchRefused(
+                    FetchOutcome.CONNECT_FAILED, Step.CONNECT, f"{bare!r} did not resolve: {exc}"
+                ) from exc
             if not addresses:
                 raise FetchRefused(FetchOutcome.CONNECT_FAILED, Step.CONNECT, f"{bare!r} resolved to no address")
         if not allowed:
