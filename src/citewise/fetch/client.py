@@ -258,6 +258,8 @@ class Fetcher:
         except FetchRefused as exc:
             if exc.outcome is FetchOutcome.TOO_LARGE:
                 return RobotsAnswer(200, b"")
+            if exc.outcome in (FetchOutcome.REFUSED_URL, FetchOutcome.CONNECT_FAILED, FetchOutcome.TIMEOUT):
+                raise  # the page itself cannot be reached either: that is the fetch's outcome
             return RobotsAnswer(None, error=exc.detail)
 
 
