@@ -19,7 +19,11 @@ from citewise.testing.fake_web import FakeWeb
 
 pytestmark = pytest.mark.integration
 
-ARTICLE = "<html><body><article><h1>Deposits</h1>" + "<p>Deposits are protected by the insurance fund. " * 30 + "</p></article></body></html>"
+ARTICLE = (
+    "<html><body><article><h1>Deposits</h1>"
+    + "<p>Deposits are protected by the insurance fund. " * 30
+    + "</p></article></body></html>"
+)
 FAST = FetchSettings(connect_timeout_s=1.0, read_timeout_s=2.0, total_timeout_s=5.0, max_bytes=1_000_000)
 
 
@@ -53,15 +57,47 @@ def test_the_allowlisted_fake_is_read(web: FakeWeb) -> None:
 
 
 LOOPBACK_FORMS = [
-    "127.0.0.1", "2130706433", "0x7f000001", "0X7F000001", "017700000001", "0x7f.1", "127.1", "127.0.1",
-    "0177.0.0.1", "0x7f.0.0.1", "0x7F.0x00.0x00.0x01", "0177.0.0.01", "127.000.000.001", "127.0.0.1.",
-    "[::1]", "[0:0:0:0:0:0:0:1]", "[::ffff:127.0.0.1]", "[::ffff:7f00:1]", "[::127.0.0.1]",
-    "[64:ff9b::127.0.0.1]", "[2002:7f00:1::]", "0.0.0.0", "0", "[::]",
+    "127.0.0.1",
+    "2130706433",
+    "0x7f000001",
+    "0X7F000001",
+    "017700000001",
+    "0x7f.1",
+    "127.1",
+    "127.0.1",
+    "0177.0.0.1",
+    "0x7f.0.0.1",
+    "0x7F.0x00.0x00.0x01",
+    "0177.0.0.01",
+    "127.000.000.001",
+    "127.0.0.1.",
+    "[::1]",
+    "[0:0:0:0:0:0:0:1]",
+    "[::ffff:127.0.0.1]",
+    "[::ffff:7f00:1]",
+    "[::127.0.0.1]",
+    "[64:ff9b::127.0.0.1]",
+    "[2002:7f00:1::]",
+    "0.0.0.0",
+    "0",
+    "[::]",
 ]
 METADATA_FORMS = [
-    "169.254.169.254", "2852039166", "0xa9fea9fe", "025177524776", "169.254.43518", "0xa9.0xfe.0xa9.0xfe",
-    "0251.0376.0251.0376", "169.16689662", "[::ffff:169.254.169.254]", "[::ffff:a9fe:a9fe]",
-    "[fd00:ec2::254]", "100.100.100.200", "metadata.google.internal", "metadata", "instance-data",
+    "169.254.169.254",
+    "2852039166",
+    "0xa9fea9fe",
+    "025177524776",
+    "169.254.43518",
+    "0xa9.0xfe.0xa9.0xfe",
+    "0251.0376.0251.0376",
+    "169.16689662",
+    "[::ffff:169.254.169.254]",
+    "[::ffff:a9fe:a9fe]",
+    "[fd00:ec2::254]",
+    "100.100.100.200",
+    "metadata.google.internal",
+    "metadata",
+    "instance-data",
 ]
 
 
@@ -213,11 +249,19 @@ def test_a_slow_drip_stops_at_the_total_time(web: FakeWeb) -> None:
 
 def test_check_address_names_the_range() -> None:
     cases = {
-        "10.1.2.3": HostRefusal.PRIVATE, "172.16.0.1": HostRefusal.PRIVATE, "192.168.0.1": HostRefusal.PRIVATE,
-        "100.64.0.1": HostRefusal.SHARED, "169.254.1.1": HostRefusal.LINK_LOCAL, "224.0.0.251": HostRefusal.MULTICAST,
-        "240.0.0.1": HostRefusal.PRIVATE, "fe80::1": HostRefusal.LINK_LOCAL, "fc00::1": HostRefusal.PRIVATE,
-        "ff02::1": HostRefusal.MULTICAST, "64:ff9b::808:808": HostRefusal.EMBEDDED_IPV4,
-        "::ffff:8.8.8.8": HostRefusal.EMBEDDED_IPV4, "2001:db8::1": HostRefusal.PRIVATE,
+        "10.1.2.3": HostRefusal.PRIVATE,
+        "172.16.0.1": HostRefusal.PRIVATE,
+        "192.168.0.1": HostRefusal.PRIVATE,
+        "100.64.0.1": HostRefusal.SHARED,
+        "169.254.1.1": HostRefusal.LINK_LOCAL,
+        "224.0.0.251": HostRefusal.MULTICAST,
+        "240.0.0.1": HostRefusal.PRIVATE,
+        "fe80::1": HostRefusal.LINK_LOCAL,
+        "fc00::1": HostRefusal.PRIVATE,
+        "ff02::1": HostRefusal.MULTICAST,
+        "64:ff9b::808:808": HostRefusal.EMBEDDED_IPV4,
+        "::ffff:8.8.8.8": HostRefusal.EMBEDDED_IPV4,
+        "2001:db8::1": HostRefusal.PRIVATE,
     }
     for address, reason in cases.items():
         assert check_address(ipaddress.ip_address(address)) is reason, address

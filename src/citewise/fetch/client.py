@@ -150,7 +150,7 @@ class Fetcher:
             if not log or log[-1].detail != exc.detail:
                 log.append(Decision(exc.step, False, exc.detail))
             final = next((d.detail for d in reversed(log) if d.step is Step.URL and d.allowed), None)
-            result = FetchResult(url, final, exc.outcome)
+            result = FetchResult(url, final, exc.outcome, content_type=exc.content_type, status_code=exc.status_code)
         return replace(result, elapsed_s=round(time.monotonic() - started, 4), decisions=tuple(log))
 
     def _fetch(self, url: str, log: list[Decision]) -> FetchResult:
@@ -204,9 +204,14 @@ class Fetcher:
         base = FetchResult(url, target.url, FetchOutcome.HTTP_ERROR, content_type=media, status_code=status)
         if not 200 <= status < 300:
             outcome = {401: FetchOutcome.LOGIN_WALL, 402: FetchOutcome.PAYWALL}.get(status, FetchOutcome.HTTP_ERROR)
-            raise FetchRefused(outcome, Step.RESPONSE, f"HTTP {status}: nothing read")
+            raise FetchRefused(
+                outcome, Step.RESPONSE, f"HTTP {status}: nothing read", status_code=status, content_type=media
+            )
         if media is not None and media not in READABLE_TYPES:
-            raise FetchRefused(FetchOutcome.UNSUPPORTED_TYPE, Step.CONTENT, f"content type {media} is not read")
+            detail = f"content type {media} is not read (only HTML, PDF and plain text)"
+            raise FetchRefused(
+                FetchOutcome.UNSUPPORTED_TYPE, Step.CONTENT, detail, status_code=status, content_type=media
+            )
         body = self._body(response, self.settings.max_bytes)
         log.append(Decision(Step.BODY, True, f"{len(body)} bytes read"))
         media = sniff_type(media, body[:1024])

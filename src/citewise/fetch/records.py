@@ -76,11 +76,21 @@ class Decision:
 class FetchRefused(Exception):
     """Raised inside the fetcher when a rule stops a fetch; carried out as a :class:`FetchResult`."""
 
-    def __init__(self, outcome: FetchOutcome, step: Step, detail: str) -> None:
+    def __init__(
+        self,
+        outcome: FetchOutcome,
+        step: Step,
+        detail: str,
+        *,
+        status_code: int | None = None,
+        content_type: str | None = None,
+    ) -> None:
         super().__init__(detail)
         self.outcome = outcome
         self.step = step
         self.detail = detail
+        self.status_code = status_code
+        self.content_type = content_type
 
 
 @dataclass(frozen=True, slots=True)
