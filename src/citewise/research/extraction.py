@@ -12,6 +12,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from citewise.audit.events import ExtractFellBack
 from citewise.hashing import content_hash
 from citewise.providers.base import ExtractedPage, Extractor, ExtractResponse, SearchResponse, SearchResult
 from citewise.providers.errors import ProviderRateLimited
@@ -98,6 +99,8 @@ def extract_pages(
         unread = [(g, [w for w in wanted if w.normalized_url not in found[g]]) for g, (_, wanted) in enumerate(groups)]
         wave = _granted(step, groups, [(g, wanted) for g, wanted in unread if wanted])
         if wave:
+            urls = tuple(w.url for _, wanted in wave for w in wanted)
+            step.recorder.record(ExtractFellBack(step.number, extractor.name, fallback.name, urls))
             _run_wave(step, groups, wave, fallback, found)
     return found
 
