@@ -12,10 +12,9 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from citewise.audit.events import ExtractFellBack
+from citewise.audit.events import ExtractFellBack, Verified
 from citewise.cli import app
 from citewise.config import Secret
-from citewise.fetch.client import Fetcher
 from citewise.fetch.guard import ALLOW_ENV
 from citewise.providers.own import OwnExtractor
 from citewise.providers.registry import extractor_names, get_extractor
@@ -23,6 +22,7 @@ from citewise.providers.tavily import TavilyConnection, TavilyExtract, TavilySea
 from citewise.research.budget import Budget
 from citewise.research.configure import WithFallback
 from citewise.research.loop import research
+from citewise.research.prompts import build_review_messages, build_write_messages
 from citewise.research.records import AttemptKind, SkipReason
 from citewise.research.settings import ResearchSettings
 from citewise.store.evidence import EvidenceStore
@@ -98,6 +98,18 @@ def test_research_runs_end_to_end_with_the_own_fetcher(web: FakeWeb, store: Evid
     assert (by_url[blog].published_at, by_url[blog].publication_date_source) == ("2023-03-05", "visible byline")
     assert "SNIPPET ONLY" not in by_url[news].page_text
     assert "published 2024-11-18" in result.markdown
+    # The reviewer and the writer see the date; the ledger reads an undated claim as of it.
+    data = json.loads(build_write_messages(QUESTION, result.plan, result.sources, result.reviews[-1])[1]["content"])
+    assert {s["id"]: s.get("published") for s in data["sources"]} == {
+        by_url[news].source_id: "2024-11-18",
+        by_url[blog].source_id: "2023-03-05",
+    }
+    review = json.loads(build_review_messages(QUESTION, result.plan, result.sources)[1]["content"])
+    assert "published" in review["sources"][0]
+    verified = RunStore(store).get(result.run_id).last(Verified)
+    assert verified is not None
+    as_of = {e.scope.as_of for e in verified.entries if not e.scope.dates and e.source_url}
+    assert as_of and as_of <= {"2024-11-18", "2023-03-05"}
 
 
 @pytest.mark.parametrize("chunk", [NON_PUBLIC[:4], NON_PUBLIC[4:8], NON_PUBLIC[8:]])
@@ -108,8 +120,9 @@ def test_non_public_hits_never_reach_any_extractor_or_become_sources(store: Evid
 
     def extract(body: Any) -> FakeExtractReply:
         asked.extend(body["urls"])
-        return FakeExtractReply([{"url": u, "raw_content": f"# Page\n\nDeposits are protected at {u}."}
-                                 for u in body["urls"]])
+        return FakeExtractReply(
+            [{"url": u, "raw_content": f"# Page\n\nDeposits are protected at {u}."} for u in body["urls"]]
+        )
 
     with (
         FakeTavilyServer(api_key="tvly-x", search_responder=_hits(*chunk, ok), extract_responder=extract) as t,
@@ -126,14 +139,15 @@ def test_non_public_hits_never_reach_any_extractor_or_become_sources(store: Evid
 
 
 def test_a_page_own_cannot_read_falls_back_to_tavily_inside_the_budget(web: FakeWeb, store: EvidenceStore) -> None:
-    walled = web.page("/members/report", (
-        "<html><body><form><input type='password' name='p'></form>"
-        "<p>Sign in to continue reading.</p></body></html>"
-    ))
+    walled = web.page(
+        "/members/report",
+        ("<html><body><form><input type='password' name='p'></form><p>Sign in to continue reading.</p></body></html>"),
+    )
 
     def extract(body: Any) -> FakeExtractReply:
-        return FakeExtractReply([{"url": u, "raw_content": "# Report\n\nDeposits are protected by law."}
-                                 for u in body["urls"]])
+        return FakeExtractReply(
+            [{"url": u, "raw_content": "# Report\n\nDeposits are protected by law."} for u in body["urls"]]
+        )
 
     with (
         FakeTavilyServer(api_key="tvly-x", search_responder=_hits(walled), extract_responder=extract) as tavily,
