@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import ipaddress
 import re
+import unicodedata
 from collections.abc import Collection
 from dataclasses import dataclass
 from urllib.parse import urlsplit, urlunsplit
@@ -101,10 +102,23 @@ def _target(parsed: URL, scheme: str, text: str) -> Target:
         host = host.rstrip(".")
         if not host or any(not label for label in host.split(".")):
             raise UnusableURL(f"the URL {short(text)!r} has no usable host (an empty label between dots)")
+        if not all(_punycode_ok(label) for label in host.split(".") if label.startswith("xn--")):
+            raise UnusableURL(f"the URL {short(text)!r} has an invalid host: an xn-- label that is not valid punycode")
     port = int(parsed.port) if parsed.port else DEFAULT_PORTS[scheme]
     netloc = host if port == DEFAULT_PORTS[scheme] else f"{host}:{port}"
     path = parsed.pathname or "/"
     return Target(f"{scheme}://{netloc}{path}{parsed.search}", scheme, host, port, address)
+
+
+def _punycode_ok(label: str) -> bool:
+    """Whether an ``xn--`` label decodes to a non-ASCII name that encodes back to it (UTS 46)."""
+    try:
+        decoded = label[4:].encode("ascii").decode("punycode")
+    except (UnicodeError, ValueError):
+        return False
+    if not decoded or decoded.isascii() or any(unicodedata.category(c).startswith("C") for c in decoded):
+        return False
+    return decoded.encode("punycode").decode("ascii") == label[4:]
 
 
 def _why_invalid(text: str, authority: str) -> str:
