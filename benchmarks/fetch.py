@@ -18,6 +18,7 @@ The machine is shared: the load average is printed with the figures.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import resource
@@ -82,8 +83,10 @@ def bench_extract(rounds: int = 40) -> None:
             started = time.perf_counter()
             read_body(body, media, None, "https://news.example/a")
             times.append(time.perf_counter() - started)
-        print(f"  {label:<4} ({len(body):>5} bytes): median {statistics.median(times) * 1000:6.2f} ms, "
-              f"max {max(times) * 1000:6.2f} ms over {rounds}")
+        print(
+            f"  {label:<4} ({len(body):>5} bytes): median {statistics.median(times) * 1000:6.2f} ms, "
+            f"max {max(times) * 1000:6.2f} ms over {rounds}"
+        )
 
 
 def _host(normalized: str) -> str:
@@ -99,10 +102,8 @@ def bench_urls() -> None:
     table = json.loads(TABLE.read_text(encoding="utf-8"))
     accepted = []
     for url in table["invalid"]:
-        try:
+        with contextlib.suppress(UnusableURL):
             accepted.append((url, normalize_url(url)))
-        except UnusableURL:
-            pass
     wrong, refused = [], []
     for url, host in table["valid"]:
         try:

@@ -203,3 +203,36 @@ def test_decisions_tell_the_whole_story_in_order(web: FakeWeb, fetcher: Fetcher)
     assert after[0] is Step.URL and Step.RESPONSE in after and Step.DATE in after
     assert all(d.allowed for d in result.decisions)
     assert result.final_url == web.url("/new") and result.published_at == "2020-01-02"
+
+
+@pytest.mark.parametrize(
+    ("html", "url", "expected"),
+    [
+        (
+            '<script type="application/ld+json">{"@graph": [{"@type": "WebPage"}, {"@type": "NewsArticle",'
+            ' "datePublished": "2024-06-01T07:00:00Z"}]}</script>',
+            "https://a.example/x",
+            ("2024-06-01", "json-ld datePublished"),
+        ),
+        (
+            '<meta name="citation_publication_date" content="2019/04/22">',
+            "https://a.example/x",
+            ("2019-04-22", "meta citation_publication_date"),
+        ),
+        ("<p>입력 2023.07.14 09:12 수정 2023.07.15</p>", "https://news.example.kr/a", ("2023-07-14", "visible byline")),
+        ("<p>게시일: 2022년 1월 5일</p>", "https://gov.example.kr/b", ("2022-01-05", "visible byline")),
+        (
+            '<script type="application/ld+json">{not json</script>',
+            "https://a.example/2020/02/03/x",
+            ("2020-02-03", "url"),
+        ),
+        ("<p>Copyright 2021</p>", "https://a.example/x", (None, None)),
+    ],
+)
+def test_date_signals(html: str, url: str, expected: tuple[str | None, str | None]) -> None:
+    import lxml.html
+
+    from citewise.fetch.dates import dates_from_html
+
+    dates = dates_from_html(lxml.html.fromstring(f"<html><head></head><body>{html}</body></html>"), url)
+    assert (dates.published_at, dates.source) == expected

@@ -164,6 +164,21 @@ def test_a_page_own_cannot_read_falls_back_to_tavily_inside_the_budget(web: Fake
     assert "login_wall" in (extracts[0].error or "")
 
 
+def test_a_failed_tavily_extract_falls_back_to_the_own_fetcher(web: FakeWeb, store: EvidenceStore) -> None:
+    news = web.url("/economy/2024/11/18/deposit-protection")
+    with (
+        FakeTavilyServer(api_key="tvly-x", search_responder=_hits(news)) as tavily,
+        TavilyConnection(TavilySettings(api_key=Secret("tvly-x"), base_url=tavily.base_url, timeout_s=5)) as conn,
+        OwnExtractor() as own,
+    ):
+        tavily.enqueue_search([news])
+        tavily.enqueue_error(502, "Bad gateway")  # then the extract call fails as a whole
+        search = _settings(conn, WithFallback(TavilyExtract(connection=conn), own))
+        result = research(store, QUESTION, search)
+    assert [(s.url, s.provider, s.published_at) for s in result.sources] == [(news, "own", "2024-11-18")]
+    assert result.usage.extractions == "2/12"  # the failed call and the fallback, both counted
+
+
 def test_the_fallback_is_not_tried_when_the_page_budget_is_spent(web: FakeWeb, store: EvidenceStore) -> None:
     walled = web.page("/members/x", "<html><body><input type='password'><p>Log in to continue.</p></body></html>")
     with (

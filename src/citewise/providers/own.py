@@ -45,8 +45,6 @@ class OwnExtractor:
         self._owned = fetcher is None
         self.fetcher = fetcher or Fetcher(settings)
         self.concurrency = max(1, concurrency)
-        self.results: list[FetchResult] = []
-        """Every fetch result of this extractor's calls, decisions included (for audit and tests)."""
 
     @property
     def name(self) -> str:
@@ -69,7 +67,6 @@ class OwnExtractor:
                 results = list(pool.map(self.fetcher.fetch, urls))
         else:
             results = [self.fetcher.fetch(url) for url in urls]
-        self.results.extend(results)
         pages: list[ExtractedPage] = []
         failures: list[ExtractFailure] = []
         for url, result in zip(urls, results, strict=True):
