@@ -24,11 +24,11 @@ pytestmark = pytest.mark.unit
         ("https://example.org:8443/a", "https://example.org:8443/a"),
         ("https://example.org./a", "https://example.org/a"),  # trailing root dot
         ("https://EXAMPLE.org.:443/", "https://example.org/"),
-        ("https://한국.kr/법령?id=1", "https://xn--3e0b707e.kr/법령?id=1"),  # IDN host in punycode
+        ("https://한국.kr/법령?id=1", "https://xn--3e0b707e.kr/%EB%B2%95%EB%A0%B9?id=1"),  # IDN host, path escaped
         ("https://XN--3E0B707E.KR/a", "https://xn--3e0b707e.kr/a"),  # ...equal to its ASCII form
         ("https://example.org/a%2Fb?q=%EB%B3%B4", "https://example.org/a%2Fb?q=%EB%B3%B4"),  # escapes kept
         ("https://example.org/a/", "https://example.org/a/"),  # a trailing slash is meaningful
-        ("http://[2001:DB8::1]:80/x", "http://[2001:db8::1]/x"),
+        ("http://[2606:4700::ABCD]:80/x", "http://[2606:4700::abcd]/x"),
         ("  https://example.org/a  ", "https://example.org/a"),  # surrounding whitespace
     ],
 )

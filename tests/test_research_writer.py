@@ -158,6 +158,7 @@ def test_model_draft_cites_stored_sources(server: FakeOpenAIServer, client: Chat
         {
             "id": "S2",
             "title": S2.title,
+            "published": S2.published_at,  # the date the page states; S1 states none
             "sentences": {
                 "S2.1": f"임대차가 끝난 후 보증금이 반환되지 아니한 경우 임차인은 {QUOTE_S2}.",
                 "S2.2": INJECTION,

@@ -64,6 +64,7 @@ __all__ = [
     "CollectionEnded",
     "DraftMade",
     "EvidenceRef",
+    "ExtractFellBack",
     "Event",
     "EventKind",
     "GateDecided",
@@ -127,6 +128,7 @@ class EventKind(str, enum.Enum):
     VERIFIED = "verified"
     CLAIM_REVIEWED = "claim_reviewed"
     LEGACY_STEP = "legacy_step"
+    EXTRACT_FELL_BACK = "extract_fell_back"
 
 
 @dataclass(frozen=True, slots=True)
@@ -661,6 +663,25 @@ class LegacyStep(Event):
     """Its payload as JSON text."""
 
 
+# -- own fetcher: extractor fallback -----------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class ExtractFellBack(Event):
+    """Pages the configured extractor could not read, tried again with the fallback extractor; each
+    try is a new extraction attempt, spent from the page budget before the call and recorded."""
+
+    kind: ClassVar[EventKind] = EventKind.EXTRACT_FELL_BACK
+    round: int
+    """The round (1-based)."""
+    primary: str
+    """The extractor that could not read them (registry name)."""
+    fallback: str
+    """The extractor tried next (registry name)."""
+    urls: tuple[str, ...]
+    """The URLs given a fallback attempt, in order."""
+
+
 EVENT_TYPES: dict[EventKind, type[Event]] = {
     cls.kind: cls
     for cls in (
@@ -692,6 +713,7 @@ EVENT_TYPES: dict[EventKind, type[Event]] = {
         Verified,
         ClaimReviewed,
         LegacyStep,
+        ExtractFellBack,
     )
 }
 """Every event type by kind: the closed set."""

@@ -9,6 +9,7 @@ from citewise.cli.ask import ask
 from citewise.cli.batch import BATCH_HELP, batch, worker
 from citewise.cli.common import EXIT_CODES_HELP
 from citewise.cli.cost import cost
+from citewise.cli.fetch import fetch
 from citewise.cli.ingest import ingest
 from citewise.cli.mcp import mcp
 from citewise.cli.research import research
@@ -40,6 +41,7 @@ app.command(epilog=BATCH_HELP)(batch)
 app.command()(worker)
 app.command()(serve)
 app.command()(mcp)
+app.command()(fetch)
 
 
 def main() -> None:

@@ -40,7 +40,12 @@ def research(
         str | None, typer.Option("--search", help="tavily or local (default: tavily with a key).")
     ] = None,
     extract: Annotated[
-        str | None, typer.Option("--extract", help="tavily or none (local search reads the store).")
+        str | None,
+        typer.Option("--extract", help="tavily (default), own (citewise's fetcher) or none; local reads the store."),
+    ] = None,
+    extract_fallback: Annotated[
+        str | None,
+        typer.Option("--extract-fallback", help="The other extractor to retry unread pages with (inside --pages)."),
     ] = None,
     planner_model: Annotated[str | None, typer.Option("--planner-model", help="Default: PLANNER_MODEL.")] = None,
     writer_model: Annotated[str | None, typer.Option("--writer-model", help="Default: WRITER_MODEL.")] = None,
@@ -95,6 +100,7 @@ def research(
             api.store,
             search=search,
             extract=extract,
+            extract_fallback=extract_fallback,
             planner_model=planner_model,
             writer_model=writer_model,
             no_model=no_model,

@@ -89,6 +89,13 @@ class ExtractedPage:
     """The extractor's registry name, e.g. ``"tavily"``."""
     title: str | None = None
     """The page title, when the extractor reported one."""
+    published_at: str | None = None
+    """The original publication date (``YYYY-MM-DD``) the page itself states; ``None`` when the
+    extractor read no such signal (Tavily reports none) or the signals conflict."""
+    updated_at: str | None = None
+    """The update date the page states, kept apart from ``published_at``."""
+    publication_date_source: str | None = None
+    """The signal ``published_at`` came from (e.g. ``json-ld datePublished``)."""
 
 
 @dataclass(frozen=True)

@@ -42,7 +42,7 @@ __all__ = [
     "search_provider_names",
 ]
 
-BUILTIN_PLUGINS: tuple[str, ...] = ("citewise.providers.tavily", "citewise.providers.local")
+BUILTIN_PLUGINS: tuple[str, ...] = ("citewise.providers.tavily", "citewise.providers.local", "citewise.providers.own")
 """Modules of citewise's own providers, each with a ``register(registry)`` function."""
 ENTRY_POINT_GROUP = "citewise.providers"
 """Entry point group through which other packages add providers (each names a ``register`` callable

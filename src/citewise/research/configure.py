@@ -27,7 +27,7 @@ from citewise.research.settings import ResearchSettings
 from citewise.store.evidence import EvidenceStore
 from citewise.verify.records import UnsupportedAction
 
-__all__ = ["NoExtraction", "priced_models", "research_settings"]
+__all__ = ["NoExtraction", "WithFallback", "priced_models", "research_settings"]
 
 
 class NoExtraction:
@@ -44,25 +44,79 @@ class NoExtraction:
         """Nothing to release."""
 
 
-def _providers(store: EvidenceStore, search: str | None, extract: str | None, stack: ExitStack) -> tuple[Any, Any]:
+class WithFallback:
+    """An extractor with a second one to try for the URLs the first could not read (``--extract-fallback``).
+
+    It extracts with ``primary``; the collection round (:func:`~citewise.research.extraction.extract_pages`)
+    gives every URL ``primary`` did not read a new attempt, inside the page budget and recorded, with
+    ``fallback``."""
+
+    def __init__(self, primary: Any, fallback: Any) -> None:
+        self.primary = primary
+        self.fallback = fallback
+
+    @property
+    def name(self) -> str:
+        return str(self.primary.name)
+
+    @property
+    def options(self) -> dict[str, object]:
+        return {**dict(self.primary.options), "fallback": self.fallback.name}
+
+    def extract(self, urls: Any) -> ExtractResponse:
+        response: ExtractResponse = self.primary.extract(urls)
+        return response
+
+    def close(self) -> None:
+        """Close both extractors."""
+        try:
+            self.primary.close()
+        finally:
+            self.fallback.close()
+
+
+_WEB_EXTRACTORS = ("tavily", "own", "none")
+
+
+def _providers(
+    store: EvidenceStore, search: str | None, extract: str | None, stack: ExitStack, fallback: str | None = None
+) -> tuple[Any, Any]:
     from citewise.providers.local import LocalExtractor, LocalSearch
 
     chosen = search or ("tavily" if os.environ.get("TAVILY_API_KEY") else "local")
     if chosen == "local":
-        if extract not in (None, "none", "local"):
+        if extract not in (None, "none", "local") or fallback:
             raise InputError("--search local reads pages from the local store; use --extract local (or leave it out)")
         return LocalSearch(store), LocalExtractor(store)
     if chosen != "tavily":
         raise InputError(f"unknown search provider {chosen!r}; valid: tavily, local")
-    from citewise.providers.tavily import TavilyConnection, TavilyExtract, TavilySearch
+    from citewise.providers.tavily import TavilyConnection, TavilySearch
 
+    name = extract or "tavily"
+    for given, option in ((name, "--extract"), (fallback, "--extract-fallback")):
+        if given is not None and given not in _WEB_EXTRACTORS:
+            raise InputError(f"unknown extractor {given!r} for {option}; valid: {', '.join(_WEB_EXTRACTORS)}")
+    if fallback is not None and (fallback == name or "none" in (fallback, name)):
+        raise InputError("--extract-fallback must name the other extractor (tavily or own) than --extract")
     connection = stack.enter_context(TavilyConnection())
-    extractor: Any = TavilyExtract(connection=connection)
-    if extract == "none":
-        extractor = NoExtraction()
-    elif extract not in (None, "tavily"):
-        raise InputError(f"unknown extractor {extract!r}; valid: tavily, none")
+    extractor = _extractor(name, connection, stack)
+    if fallback is not None:
+        extractor = WithFallback(extractor, _extractor(fallback, connection, stack))
     return TavilySearch(connection=connection), extractor
+
+
+def _extractor(name: str, connection: Any, stack: ExitStack) -> Any:
+    if name == "none":
+        return NoExtraction()
+    if name == "tavily":
+        from citewise.providers.tavily import TavilyExtract
+
+        return TavilyExtract(connection=connection)
+    from citewise.providers.registry import get_extractor
+
+    extractor = get_extractor(name)
+    stack.callback(extractor.close)
+    return extractor
 
 
 def _models(planner: str | None, writer: str | None, no_model: bool) -> tuple[Any, str | None, str | None]:
@@ -107,6 +161,7 @@ def research_settings(
     *,
     search: str | None = None,
     extract: str | None = None,
+    extract_fallback: str | None = None,
     planner_model: str | None = None,
     writer_model: str | None = None,
     no_model: bool = False,
@@ -128,7 +183,7 @@ def research_settings(
         if client is not None:
             stack.callback(client.close)
         table = priced_models(budget, prices, (planner, writer) if client is not None else ())
-        search_provider, extractor = _providers(store, search, extract, stack)
+        search_provider, extractor = _providers(store, search, extract, stack, extract_fallback)
         yield ResearchSettings(
             search=search_provider,
             extractor=extractor,

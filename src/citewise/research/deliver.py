@@ -70,7 +70,9 @@ def deliver_report(run: ResearchRun, draft: Draft | None, model_call: ModelCall[
             return Delivered(ReportStatus.NO_EVIDENCE, None, None, removed=tuple(removed))
     if not run.settings.verify:
         return Delivered(ReportStatus.REPORT, draft, draft.markdown, removed=tuple(removed), salvaged=salvaged)
-    texts = {s.source_id: CitedText(s.source_id, s.url, s.page_text or s.content, s.content) for s in sources}
+    texts = {
+        s.source_id: CitedText(s.source_id, s.url, s.page_text or s.content, s.content, s.published_at) for s in sources
+    }
     delivery = deliver(draft.markdown, texts, kind="research", action=run.settings.unsupported)
     revised = _revise(run, draft, delivery, model_call) if (delivery.removed or delivery.marked) else None
     if revised is not None:

@@ -12,6 +12,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from citewise.audit.events import ExtractFellBack
 from citewise.hashing import content_hash
 from citewise.providers.base import ExtractedPage, Extractor, ExtractResponse, SearchResponse, SearchResult
 from citewise.providers.errors import ProviderRateLimited
@@ -78,54 +79,80 @@ Found = dict[str, tuple[ExtractedPage, ExtractResponse]]
 def extract_pages(
     step: Round, groups: list[tuple[str, list[Wanted]]], extractor: Extractor, retries: int
 ) -> list[Found]:
-    """Pages with usable text per group, keyed by normalised URL."""
+    """Pages with usable text per group, keyed by normalised URL.
+
+    When ``extractor`` carries a ``fallback`` extractor (:class:`~citewise.research.configure.WithFallback`),
+    every URL the first could not read is tried once more with the fallback: a new attempt, spent
+    from the budget before the call and recorded like any other."""
     found: list[Found] = [{} for _ in groups]
     wave = [(g, wanted) for g, (_, wanted) in enumerate(groups)]
-    schemes = getattr(extractor, "url_schemes", WEB_SCHEMES)
     for attempt_number in range(retries + 1):
-        limited: list[tuple[int, list[Wanted], ProviderRateLimited]] = []
-        current = list(wave)
-
-        def handle(
-            index: int,
-            outcome: Outcome[ExtractResponse],
-            current: list[tuple[int, list[Wanted]]] = current,
-            limited: list[tuple[int, list[Wanted], ProviderRateLimited]] = limited,
-        ) -> None:
-            g, wanted = current[index]
-            query = groups[g][0]
-            if outcome.value is None:
-                for want in wanted:
-                    attempt = make_attempt(AttemptKind.EXTRACT, want.url, step.number, outcome)
-                    step.end(attempt, **_context(want, query))
-                if isinstance(outcome.error, ProviderRateLimited):
-                    limited.append((g, wanted, outcome.error))
-                return
-            found[g].update(_read_pages(step, wanted, outcome, query, schemes))
-
-        calls = [
-            Call(AttemptKind.EXTRACT, tuple(w.url for w in wanted), _bound(extractor, [w.url for w in wanted]))
-            for _, wanted in current
-        ]
-        step.run(calls, handle)
+        limited = _run_wave(step, groups, wave, extractor, found)
         if not limited or attempt_number == retries:
             break
-        wave = []
-        for g, wanted, _ in limited:
-            granted = []
-            for want in wanted:
-                reason = StopReason.EXTRACTIONS_EXHAUSTED
-                if not step.begin(AttemptKind.EXTRACT, want.url, reason, want.normalized_url, query_of(groups, g)):
-                    break
-                granted.append(want)
-            if granted:
-                wave.append((g, granted))
-            if step.stop is StopReason.EXTRACTIONS_EXHAUSTED:
-                break
+        wave = _granted(step, groups, [(g, wanted) for g, wanted, _ in limited])
         if not wave:
             break
         step.wait_before_retry([error for g, _, error in limited if any(g == w for w, _ in wave)])
+    fallback = getattr(extractor, "fallback", None)
+    if fallback is not None and step.stop is not StopReason.EXTRACTIONS_EXHAUSTED:
+        unread = [(g, [w for w in wanted if w.normalized_url not in found[g]]) for g, (_, wanted) in enumerate(groups)]
+        wave = _granted(step, groups, [(g, wanted) for g, wanted in unread if wanted])
+        if wave:
+            urls = tuple(w.url for _, wanted in wave for w in wanted)
+            step.recorder.record(ExtractFellBack(step.number, extractor.name, fallback.name, urls))
+            _run_wave(step, groups, wave, fallback, found)
     return found
+
+
+def _granted(
+    step: Round, groups: list[tuple[str, list[Wanted]]], asked: list[tuple[int, list[Wanted]]]
+) -> list[tuple[int, list[Wanted]]]:
+    """The URLs of ``asked`` given a new attempt, in order, until the page budget runs out."""
+    wave = []
+    for g, wanted in asked:
+        granted = []
+        for want in wanted:
+            reason = StopReason.EXTRACTIONS_EXHAUSTED
+            if not step.begin(AttemptKind.EXTRACT, want.url, reason, want.normalized_url, query_of(groups, g)):
+                break
+            granted.append(want)
+        if granted:
+            wave.append((g, granted))
+        if step.stop is StopReason.EXTRACTIONS_EXHAUSTED:
+            break
+    return wave
+
+
+def _run_wave(
+    step: Round,
+    groups: list[tuple[str, list[Wanted]]],
+    current: list[tuple[int, list[Wanted]]],
+    extractor: Extractor,
+    found: list[Found],
+) -> list[tuple[int, list[Wanted], ProviderRateLimited]]:
+    """One extract call per group of ``current``; pages go into ``found``; rate-limited groups returned."""
+    limited: list[tuple[int, list[Wanted], ProviderRateLimited]] = []
+    schemes = getattr(extractor, "url_schemes", WEB_SCHEMES)
+
+    def handle(index: int, outcome: Outcome[ExtractResponse]) -> None:
+        g, wanted = current[index]
+        query = groups[g][0]
+        if outcome.value is None:
+            for want in wanted:
+                attempt = make_attempt(AttemptKind.EXTRACT, want.url, step.number, outcome)
+                step.end(attempt, **_context(want, query))
+            if isinstance(outcome.error, ProviderRateLimited):
+                limited.append((g, wanted, outcome.error))
+            return
+        found[g].update(_read_pages(step, wanted, outcome, query, schemes))
+
+    calls = [
+        Call(AttemptKind.EXTRACT, tuple(w.url for w in wanted), _bound(extractor, [w.url for w in wanted]))
+        for _, wanted in current
+    ]
+    step.run(calls, handle)
+    return limited
 
 
 def _read_pages(
@@ -196,8 +223,9 @@ def build_source(
         content=excerpt,
         provider=response.provider,
         round=step.number,
-        published_at=None,  # not verified here: never guessed from retrieval time or rank
-        publication_date_source=None,
+        # Only what the page itself states (the extractor read it); never the retrieval time or rank.
+        published_at=page.published_at,
+        publication_date_source=page.publication_date_source if page.published_at else None,
         injection_flags=injection_flags(page.raw_content),
         page_text_hash=content_hash(page.raw_content),
         content_hash=content_hash(excerpt),

@@ -53,11 +53,13 @@ __all__ = [
 ]
 
 PLAN_PROMPT_VERSION: Final = "plan-v1"
-REVIEW_PROMPT_VERSION: Final = "review-v2"
-"""v2: sources as numbered sentences; the reviewer cites ``sentence_ids`` (v1 copied every quote)."""
-WRITE_PROMPT_VERSION: Final = "write-v2"
+REVIEW_PROMPT_VERSION: Final = "review-v3"
+"""v2: sources as numbered sentences; the reviewer cites ``sentence_ids`` (v1 copied every quote).
+v3: a source carries ``published`` when the page states its date."""
+WRITE_PROMPT_VERSION: Final = "write-v3"
 """The writer's prompt version; the repair prompt is part of it. v2: sources as numbered sentences,
-cited as ``[S1.3]`` and quoted as ``{{S1.3}}`` (v1 cited whole sources only)."""
+cited as ``[S1.3]`` and quoted as ``{{S1.3}}`` (v1 cited whole sources only). v3: a source carries
+``published`` when the page states its date."""
 
 MIN_TOPICS: Final = 2
 MAX_TOPICS: Final = 5
@@ -167,7 +169,9 @@ You review whether stored sources cover each required sub-question (topic) of a 
 
 {_DATA_RULE} The user message is {{"question": ..., "topics": [...], "sources": [{{"id": "S1", \
 "title": ..., "sentences": {{"S1.1": ..., "S1.2": ...}}}}, ...], "already_tried_queries": [...]}}. \
-Each source's excerpt is given as numbered sentences: "S1.3" is the third sentence of source S1.
+Each source's excerpt is given as numbered sentences: "S1.3" is the third sentence of source S1. \
+A source may have "published": the date (YYYY-MM-DD) the page itself states; a source without it \
+has no known date. Weigh dates when a topic asks how recent or current something is.
 
 For every topic, copied exactly as given, report:
 - "status": "covered" (the sources answer it), "weak" (partial or indirect support), "missing" \
@@ -195,7 +199,9 @@ You write a research report in Markdown from stored sources only.
 {_DATA_RULE} The user message is {{"question": ..., "topics": [{{"topic", "status", "evidence": \
 ["S1.3", ...], "quotes": [{{"source_id", "quote"}}], "gap"}}], "sources": [{{"id": "S1", "title": ..., \
 "sentences": {{"S1.1": ..., "S1.2": ...}}}}]}}. Each source's excerpt is given as numbered sentences: \
-"S1.3" is the third sentence of source S1. A topic's "evidence" lists the sentences citewise checked \
+"S1.3" is the third sentence of source S1. A source may have "published": the date (YYYY-MM-DD) the \
+page itself states; when a fact may have changed since, say as of when its source states it, and \
+never invent a date for a source without one. A topic's "evidence" lists the sentences citewise checked \
 for it, and "quotes" any other checked excerpts.
 
 Rules:
@@ -235,10 +241,12 @@ def _messages(system: str, data: Mapping[str, Any]) -> list[dict[str, str]]:
 def _source_data(sources: Sequence[Source]) -> list[dict[str, Any]]:
     # The URL is left out on purpose: a model that never sees one has none to repeat. The excerpt
     # goes as its numbered sentences, whitespace folded (quotes are matched that way anyway).
+    # A publication date is given only when the page itself stated it (never the retrieval time).
     return [
         {
             "id": s.source_id,
             "title": s.title,
+            **({"published": s.published_at} if s.published_at else {}),
             "sentences": {x.sentence_id: sentence_text(x) for x in split_sentences(s.source_id, s.content)},
         }
         for s in sources

@@ -1,47 +1,42 @@
-"""URL normalisation for dedupe during collection (SPEC 4.3).
+"""URL normalisation for dedupe during collection (SPEC 4.3), by the WHATWG URL standard.
 
-Two search hits are the same page when their normalised URLs are equal. Normalisation only removes
-differences that cannot change which page a server sends:
+Two search hits are the same page when their normalised URLs are equal. The URL is parsed as the
+standard says (:mod:`citewise.fetch.target`, through ``ada-url``), so the host is the one a browser
+would connect to, and only differences that cannot change which page a server sends are removed:
 
-* scheme and host are lower-cased; an internationalised host is written in its ASCII (punycode) form
-  and a trailing root dot (``example.org.``) is dropped;
+* scheme and host are lower-cased; an internationalised host is written in its UTS 46 ASCII form,
+  numeric IPv4 forms (``0x7f.1``, ``2130706433``) as the dotted address, and a trailing root dot
+  (``example.org.``) is dropped;
 * the default port (80 for http, 443 for https) is dropped;
 * the fragment is dropped (it never reaches the server);
-* path and query are kept exactly as given (``/A`` and ``/a`` may be different pages, ``?id=1``
-  certainly is); an empty path becomes ``/``.
+* path and query are kept as the standard serialises them (``/A`` and ``/a`` may be different pages,
+  ``?id=1`` certainly is; characters the standard escapes are percent-encoded); an empty path is ``/``.
 
-URLs that cannot be collected are refused with :class:`UnusableURL`: other schemes than http(s)
-(``javascript:``, ``ftp:``, ``file:``, ``data:``), URLs carrying credentials (``user:pass@``), no host,
-an invalid port, or whitespace and control characters.
+URLs that cannot be collected are refused with :class:`UnusableURL`: what the standard rejects, other
+schemes than http(s) (``javascript:``, ``ftp:``, ``file:``, ``data:``), URLs carrying credentials
+(``user:pass@``), no host, an invalid port, whitespace and control characters — and URLs whose host
+is not public (loopback, private, link-local, metadata, in any numeric or IPv6 form, or a name like
+``localhost``), whichever extractor would read them (SPEC 4.6).
 
 >>> normalize_url("HTTPS://Example.ORG:443/Path?q=1#section")
 'https://example.org/Path?q=1'
 >>> normalize_url("javascript:alert(1)")  # doctest: +IGNORE_EXCEPTION_DETAIL
 Traceback (most recent call last):
 ...
-citewise.research.urls.UnusableURL: only http(s) URLs can be collected, not 'javascript:'
+citewise.fetch.target.UnusableURL: only http(s) URLs can be collected, not 'javascript:'
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Collection
-from urllib.parse import urlsplit, urlunsplit
 
-from citewise.errors import InputError
+from citewise.fetch.guard import AddressPolicy, allowlist_from_env
+from citewise.fetch.target import DEFAULT_PORTS, WEB_SCHEMES, UnusableURL, host_refusal, parse_target, short
 
 __all__ = ["DEFAULT_PORTS", "WEB_SCHEMES", "UnusableURL", "normalize_url", "query_key", "without_credentials"]
 
-WEB_SCHEMES: tuple[str, ...] = ("http", "https")
-"""Schemes of pages that can be searched and read on the web."""
-DEFAULT_PORTS = {"http": 80, "https": 443}
-
-_BAD_CHARACTERS = re.compile(r"[\s\x00-\x1f\x7f]")
 _USERINFO = re.compile(r"^(\s*[A-Za-z][A-Za-z0-9+.-]*://)[^/?#]*@")
-
-
-class UnusableURL(InputError):
-    """A URL that cannot be collected; the message says why."""
 
 
 def normalize_url(url: str, *, schemes: Collection[str] = WEB_SCHEMES) -> str:
@@ -50,33 +45,13 @@ def normalize_url(url: str, *, schemes: Collection[str] = WEB_SCHEMES) -> str:
     ``schemes`` may add a scheme a particular extractor reads (the local store's ``citewise``).
     Such URLs are opaque identifiers: only the scheme is lower-cased and the fragment dropped.
     """
-    text = url.strip()
-    if not text:
-        raise UnusableURL("an empty URL cannot be collected")
-    if _BAD_CHARACTERS.search(text):
-        raise UnusableURL(f"the URL {_short(text)!r} contains whitespace or control characters")
-    try:
-        parts = urlsplit(text)
-    except ValueError as exc:
-        raise UnusableURL(f"the URL {_short(text)!r} cannot be parsed: {exc}") from exc
-    scheme = parts.scheme.lower()
-    if scheme not in schemes:
-        allowed = "/".join(sorted(schemes))
-        found = f"{scheme}:" if scheme else "no scheme"
-        raise UnusableURL(f"only {allowed} URLs can be collected, not {found!r} ({_short(text)!r})")
-    if scheme not in WEB_SCHEMES:
-        return urlunsplit((scheme, parts.netloc, parts.path, parts.query, ""))
-    if "@" in parts.netloc:
-        # Credentials would be sent to the site (and stored in the audit record); the same page
-        # without them is a different request.
-        raise UnusableURL(f"URLs with credentials (user:password@) are not collected: {scheme}://…@{parts.hostname}")
-    host = _host(parts.hostname or "", text)
-    try:
-        port = parts.port
-    except ValueError as exc:
-        raise UnusableURL(f"the URL {_short(text)!r} has an invalid port") from exc
-    netloc = host if port is None or port == DEFAULT_PORTS[scheme] else f"{host}:{port}"
-    return urlunsplit((scheme, netloc, parts.path or "/", parts.query, ""))
+    target = parse_target(url, schemes=schemes)
+    refusal = host_refusal(target, AddressPolicy(allow=allowlist_from_env(warn=False)))
+    if refusal is not None:
+        raise UnusableURL(
+            f"the host {short(target.host, 60)!r} is not public ({refusal.value}); citewise never reads it"
+        )
+    return target.url
 
 
 def without_credentials(url: str) -> str:
@@ -86,25 +61,6 @@ def without_credentials(url: str) -> str:
     'https://…@example.org/a'
     """
     return _USERINFO.sub(r"\1…@", url, count=1)
-
-
-def _host(hostname: str, url: str) -> str:
-    """The lower-cased ASCII host, without a trailing root dot; IPv6 literals keep their brackets."""
-    if ":" in hostname:  # an IPv6 literal (urlsplit validated it and removed the brackets)
-        return f"[{hostname.lower()}]"
-    host = hostname.rstrip(".").lower()
-    if not host or ".." in host:
-        raise UnusableURL(f"the URL {_short(url)!r} has no usable host")
-    if host.isascii():
-        return host
-    try:
-        return host.encode("idna").decode("ascii")
-    except UnicodeError as exc:
-        raise UnusableURL(f"the host of {_short(url)!r} is not a valid internationalised domain name") from exc
-
-
-def _short(text: str, limit: int = 120) -> str:
-    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def query_key(query: str) -> str:

@@ -410,11 +410,11 @@ def claim_scope(text: str) -> ClaimScope:
     >>> claim_scope("2024년 임대차 기간은 2년 이상이며, 보증금의 5%를 넘지 못한다. 다만 「주택임대차보호법」 경우 예외")
     ... # doctest: +NORMALIZE_WHITESPACE
     ClaimScope(dates=('2024년',), numbers=('2년', '5%'), entities=('주택임대차보호법',),
-               conditions=('이상', '다만', '경우'))
+               conditions=('이상', '다만', '경우'), as_of=None)
     >>> claim_scope("In March 2023 the Bank of Korea raised rates to 3.5 percent, at least for now.")
     ... # doctest: +NORMALIZE_WHITESPACE
     ClaimScope(dates=('March 2023',), numbers=('3.5 percent',), entities=('Bank of Korea',),
-               conditions=('at least',))
+               conditions=('at least',), as_of=None)
     """
     text = unicodedata.normalize("NFKC", PARAGRAPH_MARKS.sub(" ", text))
     taken: list[tuple[int, int]] = []

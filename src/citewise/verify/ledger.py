@@ -39,6 +39,8 @@ class CitedText:
     excerpt: str = ""
     """The excerpt the models were given (a research source's ``content``), whose sentences a
     citation such as ``[S1.3]`` names; empty for ask evidence."""
+    published_at: str | None = None
+    """The publication date the source's page states (research sources read by citewise's fetcher)."""
 
 
 def cited_texts(store: EvidenceStore, record: RunRecord) -> dict[str, CitedText]:
@@ -46,7 +48,7 @@ def cited_texts(store: EvidenceStore, record: RunRecord) -> dict[str, CitedText]
     texts: dict[str, CitedText] = {}
     for stored in record.of(SourceStored):
         s = stored.source
-        texts[s.source_id] = CitedText(s.source_id, s.url, s.page_text or s.content, s.content)
+        texts[s.source_id] = CitedText(s.source_id, s.url, s.page_text or s.content, s.content, s.published_at)
     answer = record.last(AnswerGiven)
     for ref in answer.evidence if answer is not None else ():
         section = next((s for s in store.sections(ref.doc_id, ref.version) if s.section_id == ref.section_id), None)
@@ -172,9 +174,13 @@ def ledger_for_text(
         best = next((c for c in checks if c.decision is Decision.SUPPORTED), None) or next(
             (c for c in checks if c.span), None
         )
+        scope = claim_scope(claim.text)
+        dated = texts[best.source_id].published_at if best and best.source_id in texts else None
+        if dated and not scope.dates:
+            scope = replace(scope, as_of=dated)
         entry = LedgerEntry(
             claim=claim,
-            scope=claim_scope(claim.text),
+            scope=scope,
             checks=checks,
             decision=decision,
             action=action,

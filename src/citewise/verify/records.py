@@ -84,6 +84,10 @@ class ClaimScope:
     """Named entities (laws, organisations, places)."""
     conditions: tuple[str, ...] = ()
     """Qualifiers (``only``, ``at least``, ``unless``, ``이상``, ``다만``)."""
+    as_of: str | None = None
+    """For a claim that names no date: the publication date (``YYYY-MM-DD``) its supporting source
+    states, so the claim is read as true as of then; ``None`` when the claim has dates or the source
+    states none."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,0 +1,1 @@
+"""citewise's own fetcher (SPEC 4.6): guarded HTTP, content reading, publication dates."""
