@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import typer
 
-from citewise.cli import docs, eval, review, runs, store
+from citewise.cli import cache, docs, eval, review, runs, store
 from citewise.cli.ask import ask
 from citewise.cli.common import EXIT_CODES_HELP
 from citewise.cli.cost import cost
 from citewise.cli.ingest import ingest
+from citewise.cli.recheck import recheck
 from citewise.cli.research import research
 from citewise.cli.search import search
 from citewise.cli.verify import verify
@@ -33,6 +34,8 @@ app.add_typer(docs.app, name="docs")
 app.add_typer(store.app, name="store")
 app.add_typer(eval.app, name="eval")
 app.add_typer(runs.app, name="runs")
+app.command()(recheck)
+app.add_typer(cache.app, name="cache")
 
 
 def main() -> None:

@@ -262,6 +262,27 @@ def _m007_section_embeddings(conn: Connection) -> None:
     conn.execute(sa.text("CREATE INDEX ix_sections_content_hash ON sections (content_hash)"))
 
 
+# Search answers and extracted pages of remote providers, shared by every process of the store
+# (SPEC 4.5a). One row per key (provider, settings, normalised query or URL); a newer answer replaces
+# the row. Timestamps are fixed-width ISO 8601 UTC text, so they compare as text on both backends.
+_m008_cache = _run(
+    """CREATE TABLE provider_cache (
+        cache_key VARCHAR(80) PRIMARY KEY,
+        kind VARCHAR(20) NOT NULL,
+        provider VARCHAR(100) NOT NULL,
+        settings_json TEXT NOT NULL,
+        target TEXT NOT NULL,
+        payload TEXT NOT NULL,
+        size INTEGER NOT NULL,
+        retrieved_at VARCHAR(40) NOT NULL,
+        stored_at VARCHAR(40) NOT NULL,
+        hits INTEGER NOT NULL,
+        last_hit_at VARCHAR(40))""",
+    "CREATE INDEX ix_provider_cache_provider ON provider_cache (provider, kind)",
+    "CREATE INDEX ix_provider_cache_retrieved ON provider_cache (retrieved_at)",
+)
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration("m001_evidence_store", _m001_evidence_store),
     Migration("m002_search_index", _m002_search_index),
@@ -270,6 +291,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration("m005_run_leases", _m005_run_leases),
     Migration("m006_postgresql_index", _m006_postgresql_index),
     Migration("m007_section_embeddings", _m007_section_embeddings),
+    Migration("m008_cache", _m008_cache),
 )
 
 #: PostgreSQL advisory lock held while a migration is checked and applied.
