@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -85,6 +86,13 @@ class TwoPageWeb(Web):
 
 @pytest.fixture
 def harness(backend_url: str) -> Iterator[Harness]:
+    with open_harness(backend_url) as opened:
+        yield opened
+
+
+@contextmanager
+def open_harness(backend_url: str) -> Iterator[Harness]:
+    """A store on ``backend_url`` and the real Tavily client talking to a fake serving two pages."""
     web = TwoPageWeb()
     web.pages.update({PAGES[0]: page("the deposit act"), PAGES[1]: page("deposit returns")})
     with (
