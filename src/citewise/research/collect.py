@@ -24,7 +24,13 @@ The rules, in the order they apply:
    search snippet is never passed off as page text.
 4. **Sources.** Ids ``S1``, ``S2`` ... are given only to pages with usable text, after the round's
    calls, in query order and then search rank, continuing the run's numbering.
-5. **Rate limits.** A call answered with :class:`~citewise.providers.errors.ProviderRateLimited` is
+5. **Cache** (SPEC 4.5a). A query or URL is looked up in the provider's cache
+   (:mod:`citewise.providers.cached`) *before* any budget is spent on it. A hit is recorded as an
+   ``AttemptEnded`` whose attempt has ``cached=True`` and no ``AttemptStarted`` before it: it spends
+   no search or extraction budget and no credits, and a page keeps its original retrieval time (the
+   source's ``retrieved_at``). A cached page still counts towards ``pages_per_query``. On resume a
+   recorded hit is answered from the record, and a recorded call is never answered from the cache.
+6. **Rate limits.** A call answered with :class:`~citewise.providers.errors.ProviderRateLimited` is
    retried at most ``retry_rate_limited`` times, after ``min(retry_after or 1, 5)`` seconds; each retry
    is a new attempt, spent from the budget before the call and recorded.
 
