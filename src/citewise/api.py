@@ -186,8 +186,9 @@ class Citewise:
 
         Without ``settings``, they come from the environment and ``configure`` (``search``,
         ``extract``, ``planner_model``, ``writer_model``, ``no_model``, ``budget``, ``prices``,
-        ``concurrent``): with no keys, the local store and the deterministic components; without a
-        ``budget``, ``CITEWISE_MAX_*``. Token and money caps are never crossed (see ``citewise research``)."""
+        ``concurrent``, ``cache_ttl``, ``no_cache``): with no keys, the local store and the deterministic
+        components; without a ``budget``, ``CITEWISE_MAX_*``; remote answers cached for 24 h. Token and
+        money caps are never crossed (see ``citewise research``)."""
         from citewise.research.loop import research
 
         if settings is not None:

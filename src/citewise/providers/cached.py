@@ -44,7 +44,6 @@ __all__ = [
     "CachedSearch",
     "ResponseCache",
     "cache_key",
-    "format_duration",
     "parse_duration",
 ]
 
@@ -140,23 +139,6 @@ def parse_duration(text: str, *, what: str = "--cache-ttl") -> timedelta:
     if not parts or _DURATION.sub("", cleaned).strip():
         raise InputError(f"{what} must be a duration such as 24h, 30m, 90s, 7d or 0 (off), got {text!r}")
     return timedelta(seconds=sum(float(n) * _UNITS[unit] for n, unit in parts))
-
-
-def format_duration(value: timedelta) -> str:
-    """A duration the way :func:`parse_duration` reads it.
-
-    >>> format_duration(timedelta(hours=24)), format_duration(timedelta(minutes=90))
-    ('24h', '1h30m')
-    """
-    seconds = int(value.total_seconds())
-    if seconds <= 0:
-        return "0"
-    out = ""
-    for unit, size in (("d", 86400), ("h", 3600), ("m", 60), ("s", 1)):
-        if seconds >= size:
-            out += f"{seconds // size}{unit}"
-            seconds %= size
-    return out
 
 
 def _now() -> datetime:
