@@ -98,6 +98,12 @@ def test_a_changed_page_and_a_vanished_page(reported: tuple[Harness, str]) -> No
     (event,) = after.of(Rechecked)
     assert after.events[-1].event == event and event.fresh and not event.holds
 
+    code, data = _recheck(harness, run_id)  # through the cache: the vanished page is not brought back
+    assert code == 3 and {s["source_id"]: (s["status"], s["cached"]) for s in data["sources"]} == {
+        "S1": ("page_changed", True),
+        "S2": ("page_gone", False),
+    }
+
 
 def test_a_quote_gone_from_a_rewritten_page(reported: tuple[Harness, str]) -> None:
     harness, run_id = reported

@@ -105,6 +105,10 @@ class ResponseCache(Protocol):
         """Store ``record``, replacing any entry under its key."""
         ...
 
+    def forget(self, key: str) -> None:
+        """Delete the entry under ``key``, if there is one."""
+        ...
+
 
 def cache_key(kind: CacheKind, provider: str, options: Mapping[str, object], target: str) -> tuple[str, str]:
     """``(key, settings JSON)`` of an entry: the key hashes kind, provider, settings and target.
@@ -285,6 +289,12 @@ class CachedExtractor(_Cached):
         if not page.raw_content.strip():
             return None
         return CachedPage(page, record.retrieved_at)
+
+    def forget(self, url: str) -> None:
+        """Drop the cached page of ``url`` (it is gone: a later lookup must not bring it back)."""
+        found = self._key(self.name, self.options, url)
+        if found is not None:
+            self.cache.forget(found[0])
 
     def extract(self, urls: Sequence[str]) -> ExtractResponse:
         """Extract with the wrapped extractor and cache every page that has text."""

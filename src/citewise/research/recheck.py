@@ -8,7 +8,8 @@ Each claim is then one of (:class:`~citewise.audit.events.RecheckStatus`):
 - ``unchanged``: the page it rests on reads as it did;
 - ``page_changed``: the page changed, but the claim's quote is still in it;
 - ``quote_gone``: the page changed and the quote is no longer in it;
-- ``page_gone``: the page could not be read again (the extractor failed on it, or it came back empty).
+- ``page_gone``: the page could not be read again (the extractor failed on it, or it came back empty);
+  its cached copy is dropped, so a later recheck through the cache does not bring it back.
 
 A claim rests on the source whose quote supported it in the ledger (the first supporting check);
 a claim no cited source supported rests on all of its cited sources, the worst of them counting.
@@ -180,6 +181,8 @@ def _read_all(reader: Any, sources: Sequence[Source], fresh: bool) -> dict[str, 
             else:
                 error = "the page came back empty" if page is not None else failures.get(key, "not in the answer")
                 reads[source.source_id] = _Read(None, None, False, error)
+                if isinstance(reader, CachedExtractor):  # a cached copy must not bring it back later
+                    reader.forget(source.url)
     return reads
 
 

@@ -172,6 +172,10 @@ class ProviderCache:
 
         self._write(work)
 
+    def forget(self, key: str) -> None:
+        """Delete the entry under ``key``, if there is one."""
+        self._write(lambda conn: conn.execute(sa.delete(provider_cache).where(provider_cache.c.cache_key == key)))
+
     def stats(self) -> CacheStats:
         """Entries by provider and kind, with hits, bytes and the oldest and newest retrieval times."""
         c = provider_cache.c
