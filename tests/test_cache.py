@@ -326,3 +326,25 @@ def test_research_refuses_a_bad_cache_ttl_in_one_line(tmp_path: Path) -> None:
     assert result.exit_code == 2
     assert "--cache-ttl must be a duration such as 24h, 30m, 90s, 7d or 0 (off), got 'tomorrow'" in output
     assert "Traceback" not in output
+
+
+def test_the_research_command_reuses_the_cache_and_no_cache_bypasses_it(
+    harness: Harness, backend_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("TAVILY_API_KEY", KEY)
+    monkeypatch.setenv("CITEWISE_TAVILY_BASE_URL", harness.tavily.base_url)
+    runner = CliRunner()
+
+    def research_json(*flags: str) -> dict[str, Any]:
+        out = runner.invoke(app, ["research", QUESTION, "--no-model", "--json", "--store", backend_url, *flags])
+        assert out.exit_code == 0, out.output
+        return dict(json.loads(out.stdout))
+
+    research_json()
+    assert harness.calls() == ["/search", "/extract"]
+    warm = research_json("--cache-ttl", "30m")
+    assert harness.calls() == ["/search", "/extract"]  # within the TTL: no request
+    assert (warm["usage"]["searches"], warm["usage"]["extractions"]) == ("0/8", "0/12")
+    assert "from the cache, at no cost" in warm["markdown"]
+    research_json("--no-cache")
+    assert harness.calls() == ["/search", "/extract"] * 2
