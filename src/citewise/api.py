@@ -10,7 +10,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import date, datetime
+from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +23,7 @@ from citewise.cost.prices import PriceTable, load_prices
 from citewise.eval.retrieval import RetrievalReport, evaluate, load_queries
 from citewise.evidence.plan import RetrievalPlan
 from citewise.ingest.pipeline import IngestOptions, ingest_paths, load_manifest
+from citewise.providers.cached import parse_duration
 from citewise.records import (
     Document,
     DocumentVersion,
@@ -34,12 +35,14 @@ from citewise.records import (
 )
 from citewise.research.configure import research_settings
 from citewise.research.context import ResearchResult
+from citewise.research.recheck import Recheck
 from citewise.research.recorder import Progress
 from citewise.research.settings import ResearchSettings
 from citewise.review import PendingReview, apply_manifest, decide, pending
 from citewise.search import local
 from citewise.search.dense import EmbeddingReport, configured_embedder, embed_pending
 from citewise.search.embedders import Embedder, get_embedder
+from citewise.store.cache import CacheStats, ProviderCache
 from citewise.store.evidence import EvidenceStore, HashMismatch
 from citewise.store.runs import RunRecord, RunStore
 from citewise.verify.ledger import Judge
@@ -185,8 +188,9 @@ class Citewise:
 
         Without ``settings``, they come from the environment and ``configure`` (``search``,
         ``extract``, ``planner_model``, ``writer_model``, ``no_model``, ``budget``, ``prices``,
-        ``concurrent``): with no keys, the local store and the deterministic components; without a
-        ``budget``, ``CITEWISE_MAX_*``. Token and money caps are never crossed (see ``citewise research``)."""
+        ``concurrent``, ``cache_ttl``, ``no_cache``): with no keys, the local store and the deterministic
+        components; without a ``budget``, ``CITEWISE_MAX_*``; remote answers cached for 24 h. Token and
+        money caps are never crossed (see ``citewise research``)."""
         from citewise.research.loop import research
 
         if settings is not None:
@@ -262,6 +266,27 @@ class Citewise:
         from citewise.batch.runner import summarize
 
         return summarize(self.store, batch_id)
+    def recheck(self, run_id: str, *, fresh: bool = False, extractor: Any = None, ttl: Any = None) -> Recheck:
+        """Read the cited sources of a run's report again and record how each claim stands (see
+        ``citewise recheck``): unchanged, page changed (quote still there), quote gone, page gone.
+        ``fresh`` bypasses the cache; ``extractor`` defaults to the one the run used."""
+        from citewise.research.recheck import recheck_run
+
+        return recheck_run(self.store, run_id, fresh=fresh, extractor=extractor, ttl=ttl)
+
+    # -- cache -------------------------------------------------------------------------------
+
+    def cache_stats(self) -> CacheStats:
+        """What the search and extraction cache holds (see ``citewise cache stats``)."""
+        return ProviderCache(self.store).stats()
+
+    def clear_cache(self, *, provider: str | None = None, older_than: timedelta | str | None = None) -> int:
+        """Delete cache entries (of ``provider``; retrieved longer ago than ``older_than``); how many."""
+        cutoff = None
+        if older_than is not None:
+            age = older_than if isinstance(older_than, timedelta) else parse_duration(older_than, what="--older-than")
+            cutoff = datetime.now(UTC) - age
+        return ProviderCache(self.store).clear(provider=provider, older_than=cutoff)
 
     # -- store -------------------------------------------------------------------------------
 

@@ -14,7 +14,7 @@ Runs written before typed events existed are read through :mod:`citewise.audit.l
               SourceStored, CollectionEnded, ModelCallStarted, ModelCallEnded, ReviewMade, DraftMade,
               RoundEnded)*, RepairAsked?, ReportMade
     ask:      AskPlanned, CandidatesRetrieved, GateDecided, Ranked, AnswerGiven
-    after:    Verified, ClaimReviewed (any number); RunResumed, AttemptInterrupted,
+    after:    Verified, ClaimReviewed, Rechecked (any number); RunResumed, AttemptInterrupted,
               ModelCallInterrupted, RunFailed where they happened
 """
 
@@ -60,6 +60,7 @@ __all__ = [
     "AttemptStarted",
     "CandidateRef",
     "CandidatesRetrieved",
+    "ClaimRecheck",
     "ClaimReviewed",
     "CollectionEnded",
     "DraftMade",
@@ -77,6 +78,8 @@ __all__ = [
     "PlanMade",
     "RankViolation",
     "Ranked",
+    "RecheckStatus",
+    "Rechecked",
     "RepairAsked",
     "ReportMade",
     "ReviewMade",
@@ -86,6 +89,7 @@ __all__ = [
     "RunFailed",
     "RunResumed",
     "Skipped",
+    "SourceRecheck",
     "SourceStored",
     "UsageSummary",
     "Verified",
@@ -129,6 +133,7 @@ class EventKind(str, enum.Enum):
     CLAIM_REVIEWED = "claim_reviewed"
     LEGACY_STEP = "legacy_step"
     EXTRACT_FELL_BACK = "extract_fell_back"
+    RECHECKED = "rechecked"
 
 
 @dataclass(frozen=True, slots=True)
@@ -680,6 +685,89 @@ class ExtractFellBack(Event):
     """The extractor tried next (registry name)."""
     urls: tuple[str, ...]
     """The URLs given a fallback attempt, in order."""
+# -- recheck (issue 12, point 5: `citewise recheck RUN`) ---------------------------------------------
+# (A cache hit is not an event of its own: it is an AttemptEnded whose attempt has cached=True and no
+# AttemptStarted before it, so it spends no budget; see citewise.research.collect.)
+
+
+class RecheckStatus(str, enum.Enum):
+    """How a cited page, and a claim resting on it, stand when read again."""
+
+    UNCHANGED = "unchanged"  #: the page reads as it did (same content hash)
+    PAGE_CHANGED = "page_changed"  #: the page changed; the claim's quote is still in it
+    QUOTE_GONE = "quote_gone"  #: the page changed and the claim's quote is no longer in it
+    PAGE_GONE = "page_gone"  #: the page could not be read again (or came back empty)
+
+
+@dataclass(frozen=True, slots=True)
+class SourceRecheck:
+    """One cited source read again."""
+
+    source_id: str
+    """The source (``S1``)."""
+    url: str
+    """Its stored URL, the one read again."""
+    status: RecheckStatus
+    """Unchanged, page changed or page gone (quotes are judged per claim)."""
+    stored_hash: str
+    """Content hash of the page text the report was verified against."""
+    new_hash: str | None
+    """Content hash of the text read now; None when the page is gone."""
+    retrieved_at: datetime | None
+    """When the text compared was retrieved (for a cache hit: its original retrieval time)."""
+    cached: bool = False
+    """True when the text came from the cache (no call made)."""
+    error: str | None = None
+    """Why the page could not be read, when it is gone."""
+
+
+@dataclass(frozen=True, slots=True)
+class ClaimRecheck:
+    """One claim of the delivered report against the pages read again."""
+
+    claim_id: str
+    """The claim (``C3``), numbered as in the claim ledger."""
+    text: str
+    """The claim as written."""
+    status: RecheckStatus
+    """What became of the page and the quote the claim rests on."""
+    source_id: str | None
+    """The source whose quote supported it (None when no cited source did)."""
+    quote: str | None
+    """That quote, as found in the stored page text."""
+    decision_before: Decision
+    """The ledger's decision against the stored text."""
+    decision_now: Decision
+    """The ledger's decision re-run against the text read now."""
+
+    @property
+    def holds(self) -> bool:
+        """True when the claim stands: its page is unchanged, its quote is still there, or the text
+        read now still supports it."""
+        return self.status in (RecheckStatus.UNCHANGED, RecheckStatus.PAGE_CHANGED) or (
+            self.decision_now is Decision.SUPPORTED
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Rechecked(Event):
+    """The run's cited sources were read again and its report's claims checked against them
+    (``citewise recheck``). Appended; every earlier event stays as it was."""
+
+    kind: ClassVar[EventKind] = EventKind.RECHECKED
+    extractor: str
+    """The extractor's registry name (the one the run used)."""
+    fresh: bool
+    """True when the cache was bypassed (``--fresh``): every page was fetched again."""
+    sources: tuple[SourceRecheck, ...]
+    """Every cited source, in id order."""
+    claims: tuple[ClaimRecheck, ...]
+    """Every claim that cites a stored source, in report order."""
+
+    @property
+    def holds(self) -> bool:
+        """True when every claim still stands (``citewise recheck`` exits 0)."""
+        return all(c.holds for c in self.claims)
 
 
 EVENT_TYPES: dict[EventKind, type[Event]] = {
@@ -714,6 +802,7 @@ EVENT_TYPES: dict[EventKind, type[Event]] = {
         ClaimReviewed,
         LegacyStep,
         ExtractFellBack,
+        Rechecked,
     )
 }
 """Every event type by kind: the closed set."""

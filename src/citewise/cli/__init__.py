@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer
 
-from citewise.cli import docs, eval, review, runs, store
+from citewise.cli import cache, docs, eval, review, runs, store
 from citewise.cli.ask import ask
 from citewise.cli.batch import BATCH_HELP, batch, worker
 from citewise.cli.common import EXIT_CODES_HELP
@@ -12,6 +12,7 @@ from citewise.cli.cost import cost
 from citewise.cli.fetch import fetch
 from citewise.cli.ingest import ingest
 from citewise.cli.mcp import mcp
+from citewise.cli.recheck import recheck
 from citewise.cli.research import research
 from citewise.cli.search import search
 from citewise.cli.serve import serve
@@ -42,6 +43,8 @@ app.command()(worker)
 app.command()(serve)
 app.command()(mcp)
 app.command()(fetch)
+app.command()(recheck)
+app.add_typer(cache.app, name="cache")
 
 
 def main() -> None:

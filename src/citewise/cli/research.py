@@ -74,6 +74,11 @@ def research(
     unsupported: Annotated[
         str, typer.Option("--unsupported", help="remove (default) or mark factual claims verification did not support.")
     ] = "remove",
+    cache_ttl: Annotated[
+        str | None,
+        typer.Option("--cache-ttl", help="Reuse cached searches and pages this young: 24h, 30m, 0 = off (default 24h)"),
+    ] = None,
+    no_cache: Annotated[bool, typer.Option("--no-cache", help="Neither read nor write the cache this run.")] = False,
     store: StoreOpt = None,
     json_out: JsonOpt = False,
 ) -> None:
@@ -109,6 +114,8 @@ def research(
             concurrent=not sequential,
             verify=not no_verify,
             unsupported=action,
+            cache_ttl=cache_ttl,
+            no_cache=no_cache,
         ) as settings,
         _display(json_out, settings.prices or _display_prices(prices)) as display,  # None with --json
     ):

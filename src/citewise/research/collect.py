@@ -24,7 +24,13 @@ The rules, in the order they apply:
    search snippet is never passed off as page text.
 4. **Sources.** Ids ``S1``, ``S2`` ... are given only to pages with usable text, after the round's
    calls, in query order and then search rank, continuing the run's numbering.
-5. **Rate limits.** A call answered with :class:`~citewise.providers.errors.ProviderRateLimited` is
+5. **Cache** (SPEC 4.5a). A query or URL is looked up in the provider's cache
+   (:mod:`citewise.providers.cached`) *before* any budget is spent on it. A hit is recorded as an
+   ``AttemptEnded`` whose attempt has ``cached=True`` and no ``AttemptStarted`` before it: it spends
+   no search or extraction budget and no credits, and a page keeps its original retrieval time (the
+   source's ``retrieved_at``). A cached page still counts towards ``pages_per_query``. On resume a
+   recorded hit is answered from the record, and a recorded call is never answered from the cache.
+6. **Rate limits.** A call answered with :class:`~citewise.providers.errors.ProviderRateLimited` is
    retried at most ``retry_rate_limited`` times, after ``min(retry_after or 1, 5)`` seconds; each retry
    is a new attempt, spent from the budget before the call and recorded.
 
@@ -50,6 +56,7 @@ from dataclasses import dataclass, replace
 from citewise.audit.events import SourceStored
 from citewise.errors import InputError
 from citewise.providers.base import Extractor, SearchProvider, SearchResponse, SearchResult
+from citewise.providers.cached import CachedSearch
 from citewise.providers.errors import ProviderRateLimited
 from citewise.research.extraction import (
     EMPTY_PAGE,
@@ -118,7 +125,8 @@ def collect_round(
         raise InputError("excerpt_chars and pages_per_query must be at least 1, retry_rate_limited at least 0")
     step = Round(round, recorder.state, recorder, concurrent, sleep, replay)
     searched = _search(step, queries, search, retry_rate_limited)
-    groups = choose_pages(step, searched.answered, pages_per_query, getattr(extractor, "url_schemes", WEB_SCHEMES))
+    schemes = getattr(extractor, "url_schemes", WEB_SCHEMES)
+    groups = choose_pages(step, searched.answered, pages_per_query, schemes, extractor)
     pages = extract_pages(step, groups, extractor, retry_rate_limited)
     sources: list[Source] = []
     for (query, wanted), found in zip(groups, pages, strict=True):
@@ -154,6 +162,9 @@ class _Searched:
 
 def _search(step: Round, queries: Sequence[str], provider: SearchProvider, retries: int) -> _Searched:
     chosen: list[str] = []
+    cached: dict[str, SearchResponse] = {}
+    order: list[str] = []
+    lookup = provider.lookup if isinstance(provider, CachedSearch) else None
     for query in queries:
         key = query_key(query)
         if not key:
@@ -162,9 +173,16 @@ def _search(step: Round, queries: Sequence[str], provider: SearchProvider, retri
         if key in step.collection.tried_queries:
             step.skip(Skip(AttemptKind.SEARCH, query, step.number, SkipReason.ALREADY_TRIED))
             continue
-        if not step.begin(AttemptKind.SEARCH, query.strip(), StopReason.SEARCHES_EXHAUSTED):
+        target = query.strip()
+        hit = step.from_cache(AttemptKind.SEARCH, target, _bound_lookup(lookup, target))
+        if hit is not None and hit.search is not None:  # answered from the cache: no budget spent
+            cached[target] = hit.search
+            order.append(target)
+            continue
+        if not step.begin(AttemptKind.SEARCH, target, StopReason.SEARCHES_EXHAUSTED):
             break
-        chosen.append(query.strip())
+        chosen.append(target)
+        order.append(target)
     answers: list[SearchResponse | None] = [None] * len(chosen)
     wave = list(range(len(chosen)))
     for attempt_number in range(retries + 1):
@@ -189,7 +207,8 @@ def _search(step: Round, queries: Sequence[str], provider: SearchProvider, retri
         if not wave:
             break
         step.wait_before_retry([error for i, error in limited if i in wave])
-    return _Searched(list(zip(chosen, answers, strict=True)))
+    called = dict(zip(chosen, answers, strict=True))
+    return _Searched([(query, cached[query] if query in cached else called[query]) for query in order])
 
 
 def _recordable(response: SearchResponse | None) -> SearchResponse | None:
@@ -211,3 +230,11 @@ def _without_secret(hit: SearchResult) -> SearchResult:
 
 def _bound(provider: SearchProvider, query: str) -> Callable[[], SearchResponse]:
     return lambda: provider.search(query)
+
+
+def _bound_lookup(
+    lookup: Callable[[str], SearchResponse | None] | None, query: str
+) -> Callable[[], SearchResponse | None] | None:
+    if lookup is None:
+        return None
+    return lambda: _recordable(lookup(query))

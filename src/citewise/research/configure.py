@@ -15,7 +15,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable, Iterator
 from contextlib import ExitStack, contextmanager
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +23,8 @@ from citewise.cost.prices import PRICES_ENV, PriceTable, load_prices
 from citewise.errors import ConfigError, InputError
 from citewise.providers.base import ExtractFailure, ExtractResponse
 from citewise.research.budget import Budget, budget_from_env
+from citewise.research.caching import cache_ttl as cache_ttl_of
+from citewise.research.caching import cached_extractor, cached_providers
 from citewise.research.settings import ResearchSettings
 from citewise.store.evidence import EvidenceStore
 from citewise.verify.records import UnsupportedAction
@@ -170,20 +172,30 @@ def research_settings(
     prices: str | Path | PriceTable | None = None,
     verify: bool = True,
     unsupported: UnsupportedAction = UnsupportedAction.REMOVE,
+    cache_ttl: timedelta | str | None = None,
+    no_cache: bool = False,
 ) -> Iterator[ResearchSettings]:
     """Settings for one or more research runs, with their connections open while inside.
 
     Without ``budget``, the budget comes from ``CITEWISE_MAX_*`` (:func:`budget_from_env`). A money
     cap is priced from ``prices`` (a table or its file; default ``CITEWISE_PRICES``, else the built-in
     table); a planner or writer model the table cannot price refuses to start, since the cap could not
-    be kept."""
+    be kept. Remote search answers and pages are cached in the store for ``cache_ttl`` (default
+    ``CITEWISE_CACHE_TTL``, else 24 h; ``0`` or ``no_cache`` turn the cache off)."""
     budget = budget or budget_from_env()
+    ttl = cache_ttl_of(cache_ttl, no_cache=no_cache)
     with ExitStack() as stack:
         client, planner, writer = _models(planner_model, writer_model, no_model)
         if client is not None:
             stack.callback(client.close)
         table = priced_models(budget, prices, (planner, writer) if client is not None else ())
         search_provider, extractor = _providers(store, search, extract, stack, extract_fallback)
+        if isinstance(extractor, WithFallback):  # each extractor keeps its own cache entries
+            primary, fallback = (cached_extractor(store, e, ttl) for e in (extractor.primary, extractor.fallback))
+            search_provider, _ = cached_providers(store, search_provider, primary, ttl)
+            extractor = WithFallback(primary, fallback)
+        else:
+            search_provider, extractor = cached_providers(store, search_provider, extractor, ttl)
         yield ResearchSettings(
             search=search_provider,
             extractor=extractor,
@@ -195,4 +207,5 @@ def research_settings(
             concurrent=concurrent,
             verify=verify,
             unsupported=unsupported,
+            cache_ttl=ttl,
         )

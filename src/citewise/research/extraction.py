@@ -12,9 +12,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from citewise.audit.events import ExtractFellBack
+from citewise.audit.events import AttemptEnded, ExtractFellBack
 from citewise.hashing import content_hash
 from citewise.providers.base import ExtractedPage, Extractor, ExtractResponse, SearchResponse, SearchResult
+from citewise.providers.cached import CachedExtractor, CachedPage
 from citewise.providers.errors import ProviderRateLimited
 from citewise.research.injection import injection_flags
 from citewise.research.records import AttemptError, AttemptKind, Skip, SkipReason, Source, StopReason
@@ -22,7 +23,16 @@ from citewise.research.round import Call, Outcome, Round, make_attempt
 from citewise.research.select import select_passages
 from citewise.research.urls import WEB_SCHEMES, UnusableURL, normalize_url, without_credentials
 
-__all__ = ["EMPTY_PAGE", "EXTRACT_FAILED", "Found", "Wanted", "build_source", "choose_pages", "extract_pages"]
+__all__ = [
+    "EMPTY_PAGE",
+    "EXTRACT_FAILED",
+    "Found",
+    "Wanted",
+    "answer_key",
+    "build_source",
+    "choose_pages",
+    "extract_pages",
+]
 
 EXTRACT_FAILED = AttemptError.EXTRACT_FAILED.value
 """``Attempt.error_type`` of a URL the extractor reported it could not read."""
@@ -36,6 +46,8 @@ class Wanted:
 
     hit: SearchResult
     normalized_url: str
+    cached: AttemptEnded | None = None
+    """The cache hit that answered it (recorded, no budget spent), or None: it gets a call."""
 
     @property
     def url(self) -> str:
@@ -43,10 +55,18 @@ class Wanted:
 
 
 def choose_pages(
-    step: Round, answered: Sequence[tuple[str, SearchResponse]], per_query: int, schemes: Sequence[str]
+    step: Round,
+    answered: Sequence[tuple[str, SearchResponse]],
+    per_query: int,
+    schemes: Sequence[str],
+    extractor: Extractor | None = None,
 ) -> list[tuple[str, list[Wanted]]]:
-    """Which URLs each query gets (budget spent here, in query then rank order)."""
+    """Which URLs each query gets (budget spent here, in query then rank order). A URL the
+    extractor's cache answers is taken from it and spends no budget (it still counts towards
+    ``per_query``: it is a page tried for that query)."""
     groups: list[tuple[str, list[Wanted]]] = []
+    primary = getattr(extractor, "primary", extractor)  # with --extract-fallback: the first extractor's cache
+    lookup = primary.lookup if isinstance(primary, CachedExtractor) else None
     for query, response in answered:
         wanted: list[Wanted] = []
         for hit in response.results:
@@ -62,8 +82,15 @@ def choose_pages(
                 skip = Skip(AttemptKind.EXTRACT, hit.url, step.number, SkipReason.ALREADY_TRIED, normalized, query)
                 step.skip(skip)
                 continue
+            url = hit.url.strip()
+            found = step.from_cache(
+                AttemptKind.EXTRACT, url, _bound_lookup(lookup, url), **_context(Wanted(hit, normalized), query)
+            )
+            if found is not None and found.page is not None:
+                wanted.append(Wanted(hit, normalized, found))
+                continue
             exhausted = StopReason.EXTRACTIONS_EXHAUSTED
-            if not step.begin(AttemptKind.EXTRACT, hit.url.strip(), exhausted, normalized, query):
+            if not step.begin(AttemptKind.EXTRACT, url, exhausted, normalized, query):
                 break
             wanted.append(Wanted(hit, normalized))
         if wanted:
@@ -79,13 +106,14 @@ Found = dict[str, tuple[ExtractedPage, ExtractResponse]]
 def extract_pages(
     step: Round, groups: list[tuple[str, list[Wanted]]], extractor: Extractor, retries: int
 ) -> list[Found]:
-    """Pages with usable text per group, keyed by normalised URL.
+    """Pages with usable text per group, keyed by normalised URL (cache hits first, without a call).
 
     When ``extractor`` carries a ``fallback`` extractor (:class:`~citewise.research.configure.WithFallback`),
     every URL the first could not read is tried once more with the fallback: a new attempt, spent
     from the budget before the call and recorded like any other."""
-    found: list[Found] = [{} for _ in groups]
-    wave = [(g, wanted) for g, (_, wanted) in enumerate(groups)]
+    found: list[Found] = [_from_cache(wanted) for _, wanted in groups]
+    live = [(g, [w for w in wanted if w.cached is None]) for g, (_, wanted) in enumerate(groups)]
+    wave = [(g, wanted) for g, wanted in live if wanted]
     for attempt_number in range(retries + 1):
         limited = _run_wave(step, groups, wave, extractor, found)
         if not limited or attempt_number == retries:
@@ -190,7 +218,7 @@ def _read_pages(
     return usable
 
 
-def _answer_key(url: str, schemes: Sequence[str]) -> str:
+def answer_key(url: str, schemes: Sequence[str] = WEB_SCHEMES) -> str:
     """How an extractor's echo of a URL is matched to the URL asked for: normalised, and
     insensitive to a trailing slash (extractors add or drop it)."""
     try:
@@ -199,6 +227,9 @@ def _answer_key(url: str, schemes: Sequence[str]) -> str:
         normalized = url.strip()
     head, sep, query = normalized.partition("?")
     return head.rstrip("/") + sep + query
+
+
+_answer_key = answer_key
 
 
 def build_source(
@@ -242,3 +273,20 @@ def query_of(groups: list[tuple[str, list[Wanted]]], index: int) -> str:
 
 def _bound(extractor: Extractor, urls: list[str]) -> Callable[[], ExtractResponse]:
     return lambda: extractor.extract(urls)
+
+
+def _bound_lookup(
+    lookup: Callable[[str], CachedPage | None] | None, url: str
+) -> Callable[[], CachedPage | None] | None:
+    return (lambda: lookup(url)) if lookup is not None else None
+
+
+def _from_cache(wanted: list[Wanted]) -> Found:
+    """The pages of ``wanted`` the cache answered, each as a response of its original retrieval."""
+    found: Found = {}
+    for want in wanted:
+        hit = want.cached
+        if hit is not None and hit.page is not None:
+            at = hit.answered_at or hit.attempt.started_at
+            found[want.normalized_url] = (hit.page, ExtractResponse((hit.page,), (), hit.page.provider, at))
+    return found

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from citewise.research.records import ReportStatus, Source, StopReason
+from citewise.research.records import AttemptKind, ReportStatus, Source, StopReason
 from citewise.research.writer import cited_ids, gaps_section, sources_section
 from citewise.verify.records import Decision, Finding
 
@@ -115,5 +115,16 @@ def _made_by(run: ResearchRun, delivered: Delivered, stop: StopReason) -> str:
     return (
         f"*Made by citewise with {made_by}; search: {getattr(settings.search, 'name', '?')}. "
         f"Stopped because {_STOPS[stop]}. Used {usage.rounds} rounds, {usage.searches} searches, "
-        f"{usage.extractions} page extractions. Run {run.run_id}. {checked}*"
+        f"{usage.extractions} page extractions{_from_cache(run)}. Run {run.run_id}. {checked}*"
     )
+
+
+def _from_cache(run: ResearchRun) -> str:
+    """How many searches and pages were answered from the cache (they spent no budget)."""
+    hits = [a for a in run.state.collection.attempts if a.cached]
+    if not hits:
+        return ""
+    searches = sum(1 for a in hits if a.kind is AttemptKind.SEARCH)
+    pages = len(hits) - searches
+    counted = f"{searches} search{'es' if searches != 1 else ''} and {pages} page{'s' if pages != 1 else ''}"
+    return f" (and {counted} from the cache, at no cost)"

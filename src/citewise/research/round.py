@@ -15,12 +15,13 @@ import time
 from collections import defaultdict, deque
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Any, Generic, TypeVar
 
 from citewise.audit.events import AttemptEnded, AttemptInterrupted, AttemptStarted, Event, Skipped
-from citewise.providers.base import ExtractedPage, ExtractResponse
+from citewise.providers.base import ExtractedPage, ExtractResponse, SearchResponse
+from citewise.providers.cached import CachedPage
 from citewise.providers.errors import (
     ProviderAuthError,
     ProviderBadRequest,
@@ -39,6 +40,7 @@ from citewise.research.state import CollectionState, ResearchState
 
 __all__ = [
     "MAX_WAIT_S",
+    "CacheAnswer",
     "MAX_WORKERS",
     "Call",
     "CallInterrupted",
@@ -58,6 +60,8 @@ MAX_WORKERS = 8
 """Threads for the calls of one step."""
 
 T = TypeVar("T")
+CacheAnswer = SearchResponse | CachedPage
+"""What a cache lookup answers: a search answer, or a page with its original retrieval time."""
 
 _BUDGET = {AttemptKind.SEARCH: "searches", AttemptKind.EXTRACT: "extractions"}
 _KINDS: tuple[tuple[type[ProviderError], AttemptError], ...] = (
@@ -110,11 +114,24 @@ class RecordedCalls:
     def __init__(self, events: Iterable[Event]) -> None:
         self._ends: dict[tuple[AttemptKind, str], deque[AttemptEnded]] = defaultdict(deque)
         self._interrupted: dict[tuple[AttemptKind, str], deque[AttemptInterrupted]] = defaultdict(deque)
+        self._started: set[tuple[AttemptKind, str]] = set()
         for event in events:
             if isinstance(event, AttemptEnded):
                 self._ends[(event.attempt.kind, event.attempt.target)].append(event)
             elif isinstance(event, AttemptInterrupted):
                 self._interrupted[(event.attempt_kind, event.target)].append(event)
+            elif isinstance(event, AttemptStarted):
+                self._started.add((event.attempt_kind, event.target))
+
+    def cache_hit(self, kind: AttemptKind, target: str) -> AttemptEnded | None:
+        """The recorded cache hit for ``target``, when that is what the record holds next for it."""
+        queue = self._ends[(kind, target)]
+        return queue.popleft() if queue and queue[0].attempt.cached else None
+
+    def called(self, kind: AttemptKind, target: str) -> bool:
+        """True when the record has a call to ``target`` (answered or cut off): replay must not
+        answer it from the cache instead, or the resumed run would differ from the recorded one."""
+        return bool(self._ends[(kind, target)]) or (kind, target) in self._started
 
     def take(self, kind: AttemptKind, targets: Sequence[str]) -> list[AttemptEnded] | None:
         """The recorded ends of a call to ``targets`` (one each), or None when it was never answered."""
@@ -175,6 +192,35 @@ class Round:
     def skip(self, skip: Skip) -> None:
         self.skipped.append(skip)
         self.recorder.record(Skipped(skip))
+
+    def from_cache(
+        self, kind: AttemptKind, target: str, lookup: Callable[[], CacheAnswer | None] | None, **details: Any
+    ) -> AttemptEnded | None:
+        """Answer ``target`` from the cache, before any budget is spent on it: the recorded hit when
+        replaying, else ``lookup()``. A hit is recorded as an attempt with ``cached=True`` (no start
+        event, so no budget is spent; no credits) and returned; None means "make the call"."""
+        if self.replay is not None:
+            recorded = self.replay.cache_hit(kind, target)
+            if recorded is not None:
+                self.attempts.append(recorded.attempt)
+                self.recorder.record(recorded)
+                return recorded
+            if self.replay.called(kind, target):
+                return None
+        if lookup is None:
+            return None
+        outcome = timed(lookup)
+        answer = outcome.value
+        if answer is None:
+            return None
+        attempt = replace(make_attempt(kind, target, self.number, outcome), cached=True)
+        if isinstance(answer, SearchResponse):
+            ended = AttemptEnded(attempt, search=answer, **details)
+        else:
+            ended = AttemptEnded(attempt, page=answer.page, answered_at=answer.retrieved_at, **details)
+        self.attempts.append(attempt)
+        self.recorder.record(ended)
+        return ended
 
     def run(
         self, calls: Sequence[Call[T]], each: Callable[[int, Outcome[T]], object] | None = None
@@ -310,4 +356,3 @@ def make_attempt(
         error_kind=kind_of_error,
         retry_after=retry_after,
     )
-

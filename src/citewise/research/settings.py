@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
+from datetime import timedelta
 from typing import Any
 
 from citewise.research.budget import Budget
@@ -40,6 +41,9 @@ class ResearchSettings:
     """Verify the final draft claim by claim before it is delivered (``--no-verify``: the record says so)."""
     unsupported: UnsupportedAction = UnsupportedAction.REMOVE
     """What happens to a factual claim verification did not support: removed, or marked inline."""
+    cache_ttl: timedelta = timedelta(0)
+    """How long cached search answers and pages are used (SPEC 4.5a); zero: no cache. The providers
+    above are already wrapped in the cache when it is on (:mod:`citewise.research.caching`)."""
 
     @property
     def uses_models(self) -> bool:
@@ -65,4 +69,5 @@ class ResearchSettings:
             },
             "concurrent": self.concurrent,
             "pages_per_query": self.pages_per_query,
+            "cache_ttl_s": int(self.cache_ttl.total_seconds()),
         }

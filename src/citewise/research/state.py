@@ -145,16 +145,23 @@ def _attempt_started(state: ResearchState, e: AttemptStarted) -> None:
     budget = _BUDGET.get(e.attempt_kind)
     if budget is not None:
         setattr(state.usage, budget, getattr(state.usage, budget) + 1)
-    if e.attempt_kind is AttemptKind.SEARCH:
-        state.collection.tried_queries.add(query_key(e.target))
-    elif e.attempt_kind is AttemptKind.EXTRACT:
-        state.collection.tried_urls.add(e.normalized_url or e.target)
+    _tried(state, e.attempt_kind, e.target, e.normalized_url)
     state.open_attempts[started_key(e.attempt_kind, e.target, e.round)] = e
+
+
+def _tried(state: ResearchState, kind: AttemptKind, target: str, normalized_url: str | None) -> None:
+    if kind is AttemptKind.SEARCH:
+        state.collection.tried_queries.add(query_key(target))
+    elif kind is AttemptKind.EXTRACT:
+        state.collection.tried_urls.add(normalized_url or target)
 
 
 def _attempt_ended(state: ResearchState, e: AttemptEnded) -> None:
     a = e.attempt
     state.collection.attempts.append(a)
+    if a.cached:  # answered from the cache: tried, but no budget was spent (it has no start event)
+        _tried(state, a.kind, a.target, e.normalized_url)
+        return
     if state.open_attempts.pop(started_key(a.kind, a.target, a.round), None) is None:
         # A legacy record without a start event: the attempt was still counted before the call.
         _attempt_started(state, AttemptStarted(a.kind, a.target, a.round, e.normalized_url, e.query))

@@ -300,6 +300,25 @@ def _m011_evaluations(conn: Connection) -> None:
         )
     )
     conn.execute(sa.text("CREATE INDEX ix_evaluations_set ON evaluations (set_digest, created_at)"))
+# Search answers and extracted pages of remote providers, shared by every process of the store
+# (SPEC 4.5a). One row per key (provider, settings, normalised query or URL); a newer answer replaces
+# the row. Timestamps are fixed-width ISO 8601 UTC text, so they compare as text on both backends.
+_m008_cache = _run(
+    """CREATE TABLE provider_cache (
+        cache_key VARCHAR(80) PRIMARY KEY,
+        kind VARCHAR(20) NOT NULL,
+        provider VARCHAR(100) NOT NULL,
+        settings_json TEXT NOT NULL,
+        target TEXT NOT NULL,
+        payload TEXT NOT NULL,
+        size INTEGER NOT NULL,
+        retrieved_at VARCHAR(40) NOT NULL,
+        stored_at VARCHAR(40) NOT NULL,
+        hits INTEGER NOT NULL,
+        last_hit_at VARCHAR(40))""",
+    "CREATE INDEX ix_provider_cache_provider ON provider_cache (provider, kind)",
+    "CREATE INDEX ix_provider_cache_retrieved ON provider_cache (retrieved_at)",
+)
 
 
 MIGRATIONS: tuple[Migration, ...] = (
@@ -310,6 +329,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration("m005_run_leases", _m005_run_leases),
     Migration("m006_postgresql_index", _m006_postgresql_index),
     Migration("m007_section_embeddings", _m007_section_embeddings),
+    Migration("m008_cache", _m008_cache),
     Migration("m010_batches", _m010_batches),
     Migration("m011_evaluations", _m011_evaluations),
 )

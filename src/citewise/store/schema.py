@@ -20,6 +20,7 @@ __all__ = [
     "metadata",
     "provider_slots",
     "rate_buckets",
+    "provider_cache",
     "review_decisions",
     "run_events",
     "runs",
@@ -235,4 +236,22 @@ evaluations = sa.Table(
     sa.Column("created_at", sa.String(40), nullable=False),
     sa.Column("updated_at", sa.String(40), nullable=False),
     sa.Column("result_json", sa.Text, nullable=False),
+)
+
+provider_cache = sa.Table(
+    "provider_cache",
+    metadata,
+    sa.Column("cache_key", sa.String(80), primary_key=True),
+    sa.Column("kind", sa.String(20), nullable=False),
+    sa.Column("provider", sa.String(100), nullable=False),
+    sa.Column("settings_json", sa.Text, nullable=False),
+    sa.Column("target", sa.Text, nullable=False),
+    sa.Column("payload", sa.Text, nullable=False),
+    sa.Column("size", sa.Integer, nullable=False),
+    sa.Column("retrieved_at", sa.String(40), nullable=False),
+    sa.Column("stored_at", sa.String(40), nullable=False),
+    sa.Column("hits", sa.Integer, nullable=False),
+    sa.Column("last_hit_at", sa.String(40)),
+    sa.Index("ix_provider_cache_provider", "provider", "kind"),
+    sa.Index("ix_provider_cache_retrieved", "retrieved_at"),
 )
