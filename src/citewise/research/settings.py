@@ -40,6 +40,8 @@ class ResearchSettings:
     """Verify the final draft claim by claim before it is delivered (``--no-verify``: the record says so)."""
     unsupported: UnsupportedAction = UnsupportedAction.REMOVE
     """What happens to a factual claim verification did not support: removed, or marked inline."""
+    engine: str | None = None
+    """The native engine that searched and wrote (``openai:MODEL`` ...); None for citewise's own loop."""
 
     @property
     def uses_models(self) -> bool:
