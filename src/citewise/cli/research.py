@@ -45,6 +45,8 @@ _NOW = {
     EventKind.REPAIR_ASKED: "repairing citations",
     EventKind.ROUND_ENDED: "next round",
     EventKind.REPORT_MADE: "done",
+    EventKind.ENGINE_ANSWERED: "reading the cited pages",
+    EventKind.ENGINE_CALL_FAILED: "the engine call failed",
 }
 
 
@@ -84,6 +86,11 @@ def research(
     unsupported: Annotated[
         str, typer.Option("--unsupported", help="remove (default) or mark factual claims verification did not support.")
     ] = "remove",
+    engine: Annotated[
+        str | None,
+        typer.Option("--engine", help="openai, anthropic or gemini: a native search engine (default: citewise's loop)."),
+    ] = None,
+    model: Annotated[str | None, typer.Option("--model", help="The native engine's model id.")] = None,
     store: StoreOpt = None,
     json_out: JsonOpt = False,
 ) -> None:
@@ -103,6 +110,11 @@ def research(
     budget = budget_from_env(
         max_rounds=rounds, max_searches=searches, max_extractions=pages, max_tokens=max_tokens, max_cost_usd=max_cost
     )
+    if engine is not None or model is not None:
+        if engine is None or question is None or search is not None or resume_run is not None:
+            raise InputError("--engine ENGINE [--model ID] takes a QUESTION, without --search or --resume")
+        _native(question, engine, model, extract, budget, prices, store, not sequential, not no_verify, action, json_out)
+        return
     with (
         open_api(store) as api,
         research_settings(
@@ -125,6 +137,33 @@ def research(
         else:
             assert question is not None
             result = run_research(api.store, question, settings, progress)
+    _show(result, json_out)
+
+
+def _native(
+    question: str, engine: str, model: str | None, extract: str | None, budget: Any, prices: str | None,
+    store: str | None, concurrent: bool, verify: bool, action: UnsupportedAction, json_out: bool,
+) -> None:
+    """``--engine``: the native engine answers; citewise reads, checks and verifies (engines.run)."""
+    from citewise.engines.registry import native_settings
+    from citewise.engines.run import research_with_engine
+
+    with (
+        open_api(store) as api,
+        native_settings(
+            api.store, engine, model=model, extract=extract, budget=budget, prices=prices,
+            concurrent=concurrent, verify=verify, unsupported=action,
+        ) as (chosen, settings),
+        _progress(json_out) as progress,
+    ):
+        shown = progress.__self__ if progress is not None else None
+        result = research_with_engine(
+            api.store, question, chosen, settings, progress, shown.engine if shown is not None else None
+        )
+    _show(result, json_out)
+
+
+def _show(result: ResearchResult, json_out: bool) -> None:
     code = exit_code(result)
     if json_out:
         emit_json({**to_jsonable(result), "exit_code": int(code)})
@@ -196,6 +235,12 @@ class _progress:
         )
         if self.live is not None:
             self.live.update(Text(line))
+
+    def engine(self, step: Any) -> None:
+        """What a native engine is doing now (streamed calls report as they go)."""
+        detail = f": {step.detail}" if step.detail else ""
+        if self.live is not None:
+            self.live.update(Text(f"{time.monotonic() - self.started:5.0f} s · engine {step.step}{detail}"))
 
     def __exit__(self, *exc: object) -> None:
         if self.live is not None:
