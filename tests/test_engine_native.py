@@ -295,3 +295,28 @@ def test_the_engine_key_never_reaches_the_record(env: Env, provider: FakeNativeS
     record = env.record(result.run_id)
     assert KEY not in repr(record.events) and KEY not in result.markdown
     assert record.of(EngineCallFailed)[0].error_kind is EngineErrorKind.AUTH
+
+
+def test_native_search_calls_are_priced_per_call_and_cost_per_accepted_report_is_per_engine(env: Env) -> None:
+    from decimal import Decimal
+
+    from citewise.cost.ledger import Component, cost_report
+    from citewise.cost.prices import default_prices
+
+    with FakeNativeServer("anthropic") as server:
+        honest(server)
+        env.run(server)
+    with FakeNativeServer("openai") as server:
+        server.enqueue_error(429, "slow down")
+        server.enqueue_error(429, "slow down")
+        env.run(server)
+    report = cost_report(env.store, default_prices())
+    search = [line for line in report.lines if line.component is Component.SEARCH]
+    assert [(line.item, line.quantity, line.amount) for line in search] == [
+        ("anthropic search tool calls", Decimal(1), Decimal("0.01"))
+    ]
+    engines = report.per_engine()
+    assert (engines["anthropic"].runs, engines["anthropic"].accepted) == (1, 1)
+    assert (engines["openai"].runs, engines["openai"].accepted) == (1, 0)
+    assert engines["openai"].cost_per_accepted_report is None
+    assert engines["anthropic"].cost_per_accepted_report == engines["anthropic"].total
