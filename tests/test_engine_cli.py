@@ -22,7 +22,9 @@ def _page(request: object) -> FakeExtractReply:
     return FakeExtractReply([{"url": URL, "raw_content": PAGE}])
 
 
-def test_research_with_a_native_engine_is_verified_and_accepted(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_research_with_a_native_engine_is_verified_and_accepted(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     text = "A lease of a dwelling runs for two years."
     with FakeNativeServer("anthropic") as server, FakeTavilyServer(extract_responder=_page) as tavily:
         server.enqueue_body(anthropic_web_answer([(text, [(URL, "Act", text)])], searches=[("lease", [(URL, "Act")])]))

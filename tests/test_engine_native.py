@@ -20,7 +20,6 @@ from citewise.audit.events import (
     EngineSearched,
     EngineToolFailed,
     ModelCallEnded,
-    SourceStored,
 )
 from citewise.config import Secret
 from citewise.engines.base import CitationFlag, CitationStatus, EngineErrorKind, EngineToolUnavailable
@@ -67,11 +66,16 @@ class Env:
     web: Web
     slept: list[float] = field(default_factory=list)
 
-    def run(self, server: FakeNativeServer, question: str = "How long does a lease run?", **budget: Any) -> ResearchResult:
+    def run(
+        self, server: FakeNativeServer, question: str = "How long does a lease run?", **budget: Any
+    ) -> ResearchResult:
         endpoint = EngineEndpoint(server.provider, Secret(KEY), server.base_url, "K", "U", timeout_s=10)
         engine = get_engine(server.provider, model="m-1", endpoint=endpoint)
         settings = ResearchSettings(
-            search=None, extractor=self.extractor, budget=Budget(**budget), sleep=self.slept.append,
+            search=None,
+            extractor=self.extractor,
+            budget=Budget(**budget),
+            sleep=self.slept.append,
             engine=f"{server.provider}:m-1",
         )
         try:
@@ -106,18 +110,30 @@ def honest(server: FakeNativeServer, lease: str = LEASE) -> None:
     first, second = "A lease of a dwelling runs for two years.", " The deposit is returned when the lease ends."
     text = first + second
     if server.provider == "openai":
-        server.enqueue_body(openai_web_answer(
-            text, [(0, len(first), lease, "Act"), (len(first), len(text), DEPOSIT, "Deposits")],
-            searches=[("lease term", [lease, DEPOSIT])]))
+        server.enqueue_body(
+            openai_web_answer(
+                text,
+                [(0, len(first), lease, "Act"), (len(first), len(text), DEPOSIT, "Deposits")],
+                searches=[("lease term", [lease, DEPOSIT])],
+            )
+        )
     elif server.provider == "anthropic":
-        server.enqueue_body(anthropic_web_answer(
-            [(first, [(lease, "Act", "A lease of a dwelling runs for two years. ")]),
-             (second, [(DEPOSIT, "Deposits", "The deposit is returned when the lease ends.")])],
-            searches=[("lease term", [(lease, "Act"), (DEPOSIT, "Deposits")])]))
+        server.enqueue_body(
+            anthropic_web_answer(
+                [
+                    (first, [(lease, "Act", "A lease of a dwelling runs for two years. ")]),
+                    (second, [(DEPOSIT, "Deposits", "The deposit is returned when the lease ends.")]),
+                ],
+                searches=[("lease term", [(lease, "Act"), (DEPOSIT, "Deposits")])],
+            )
+        )
     else:
         chunks = [(server.redirect_to(lease), "law.example"), (server.redirect_to(DEPOSIT), "law.example")]
-        server.enqueue_body(gemini_grounded_answer(
-            text, [(0, len(first), [0]), (len(first) + 1, len(text), [1])], chunks, queries=["lease term"]))
+        server.enqueue_body(
+            gemini_grounded_answer(
+                text, [(0, len(first), [0]), (len(first) + 1, len(text), [1])], chunks, queries=["lease term"]
+            )
+        )
 
 
 def test_an_honest_answer_is_verified_claim_by_claim_and_accepted(env: Env, provider: FakeNativeServer) -> None:
@@ -181,8 +197,11 @@ def test_a_url_no_search_returned_is_flagged(env: Env, provider: FakeNativeServe
     if provider.provider == "openai":
         provider.enqueue_body(openai_web_answer(text, [(0, len(text), LEASE, "Act")], searches=[("q", [DEPOSIT])]))
     else:
-        provider.enqueue_body(anthropic_web_answer([(text, [(LEASE, "Act", "A lease of a dwelling runs")])],
-                                                   searches=[("q", [(DEPOSIT, "Deposits")])]))
+        provider.enqueue_body(
+            anthropic_web_answer(
+                [(text, [(LEASE, "Act", "A lease of a dwelling runs")])], searches=[("q", [(DEPOSIT, "Deposits")])]
+            )
+        )
     result = env.run(provider)
     checks = env.record(result.run_id).last(EngineCitationsChecked)
     assert checks is not None and checks.checks[0].flags == (CitationFlag.NOT_SEARCHED,)
@@ -193,9 +212,12 @@ def test_a_url_no_search_returned_is_flagged(env: Env, provider: FakeNativeServe
 def test_a_cited_text_that_is_not_on_the_page_is_flagged(env: Env) -> None:
     with FakeNativeServer("anthropic") as server:
         text = "A lease of a dwelling runs for two years."
-        server.enqueue_body(anthropic_web_answer(
-            [(text, [(LEASE, "Act", "Leases are perpetual unless registered otherwise.")])],
-            searches=[("q", [(LEASE, "Act")])]))
+        server.enqueue_body(
+            anthropic_web_answer(
+                [(text, [(LEASE, "Act", "Leases are perpetual unless registered otherwise.")])],
+                searches=[("q", [(LEASE, "Act")])],
+            )
+        )
         result = env.run(server)
     checks = env.record(result.run_id).last(EngineCitationsChecked)
     assert checks is not None and checks.checks[0].flags == (CitationFlag.CITED_TEXT_NOT_ON_PAGE,)
@@ -205,8 +227,11 @@ def test_a_cited_text_that_is_not_on_the_page_is_flagged(env: Env) -> None:
 def test_a_shortened_cited_text_is_matched_by_what_precedes_the_ellipsis(env: Env) -> None:
     with FakeNativeServer("anthropic") as server:
         text = "A lease of a dwelling runs for two years."
-        server.enqueue_body(anthropic_web_answer(
-            [(text, [(LEASE, "Act", "A lease of a dwelling runs for...")])], searches=[("q", [(LEASE, "Act")])]))
+        server.enqueue_body(
+            anthropic_web_answer(
+                [(text, [(LEASE, "Act", "A lease of a dwelling runs for...")])], searches=[("q", [(LEASE, "Act")])]
+            )
+        )
         result = env.run(server)
     checks = env.record(result.run_id).last(EngineCitationsChecked)
     assert checks is not None and checks.checks[0].flags == ()
@@ -231,10 +256,16 @@ def test_korean_byte_offsets_land_on_the_right_sentences(env: Env) -> None:
 
 @pytest.mark.parametrize(
     ("name", "status", "kind"),
-    [("openai", 429, "rate_limit_exceeded"), ("anthropic", 429, "rate_limit_error"),
-     ("gemini", 429, "RESOURCE_EXHAUSTED"), ("anthropic", 529, "overloaded_error")],
+    [
+        ("openai", 429, "rate_limit_exceeded"),
+        ("anthropic", 429, "rate_limit_error"),
+        ("gemini", 429, "RESOURCE_EXHAUSTED"),
+        ("anthropic", 529, "overloaded_error"),
+    ],
 )
-def test_a_rate_limit_is_recorded_and_retried_once_inside_the_budget(env: Env, name: str, status: int, kind: str) -> None:
+def test_a_rate_limit_is_recorded_and_retried_once_inside_the_budget(
+    env: Env, name: str, status: int, kind: str
+) -> None:
     with FakeNativeServer(name) as server:
         server.enqueue_error(status, "slow down", type=kind, headers={"retry-after": "2"})
         honest(server)
@@ -259,9 +290,12 @@ def test_two_rate_limits_end_the_run_without_an_answer(env: Env, provider: FakeN
 def test_max_uses_exceeded_is_recorded_as_a_tool_error(env: Env) -> None:
     with FakeNativeServer("anthropic") as server:
         text = "A lease of a dwelling runs for two years."
-        server.enqueue_body(anthropic_web_answer(
-            [(text, [(LEASE, "Act", "A lease of a dwelling runs for two years.")])],
-            searches=[("q", [(LEASE, "Act")]), ("again", "max_uses_exceeded"), ("more", "too_many_requests")]))
+        server.enqueue_body(
+            anthropic_web_answer(
+                [(text, [(LEASE, "Act", "A lease of a dwelling runs for two years.")])],
+                searches=[("q", [(LEASE, "Act")]), ("again", "max_uses_exceeded"), ("more", "too_many_requests")],
+            )
+        )
         result = env.run(server, max_searches=1)
     errors = env.record(result.run_id).of(EngineToolFailed)
     assert [e.error.code for e in errors] == ["max_uses_exceeded", "too_many_requests"]

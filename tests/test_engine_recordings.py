@@ -59,7 +59,9 @@ def test_anthropic_recorded_answer_with_max_uses_exceeded() -> None:
     # served as a stream built from the recorded message (the SDK accumulates it)
     with FakeNativeServer("anthropic") as server:
         server.enqueue_body(first)
-        endpoint = EngineEndpoint("anthropic", Secret("sk-recorded-0123456789"), server.base_url, "K", "U", timeout_s=10)
+        endpoint = EngineEndpoint(
+            "anthropic", Secret("sk-recorded-0123456789"), server.base_url, "K", "U", timeout_s=10
+        )
         engine = get_engine("anthropic", model="recorded", endpoint=endpoint)
         try:
             answer = engine.answer(EngineRequest("q", max_searches=1))
@@ -79,7 +81,9 @@ def test_anthropic_recorded_event_stream() -> None:
 
 
 def test_gemini_recorded_stream_byte_offsets_match_the_segment_text() -> None:
-    recording = yaml.safe_load((WIRE / "pydantic-ai/test_google__test_google_model_web_search_tool_stream.yaml").read_text())
+    recording = yaml.safe_load(
+        (WIRE / "pydantic-ai/test_google__test_google_model_web_search_tool_stream.yaml").read_text()
+    )
     body = recording["interactions"][0]["response"]["body"]["string"]
     answer = _answer("gemini", body, "text/event-stream")
     assert [s.query for s in answer.searches] == ["weather in San Francisco today"]

@@ -88,7 +88,7 @@ def research(
     ] = "remove",
     engine: Annotated[
         str | None,
-        typer.Option("--engine", help="openai, anthropic or gemini: a native search engine (default: citewise's loop)."),
+        typer.Option("--engine", help="openai, anthropic or gemini: a native search engine (default: citewise)."),
     ] = None,
     model: Annotated[str | None, typer.Option("--model", help="The native engine's model id.")] = None,
     store: StoreOpt = None,
@@ -113,7 +113,8 @@ def research(
     if engine is not None or model is not None:
         if engine is None or question is None or search is not None or resume_run is not None:
             raise InputError("--engine ENGINE [--model ID] takes a QUESTION, without --search or --resume")
-        _native(question, engine, model, extract, budget, prices, store, not sequential, not no_verify, action, json_out)
+        options = (budget, prices, store, not sequential, not no_verify, action, json_out)
+        _native(question, engine, model, extract, *options)
         return
     with (
         open_api(store) as api,

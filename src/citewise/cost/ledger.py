@@ -412,7 +412,8 @@ def _native_search_lines(record: RunRecord, prices: PriceTable) -> list[CostLine
         rate = prices.native_search_per_1000.get(answered.engine)
         item = f"{answered.engine} search tool calls"
         if rate is None:
-            lines.append(CostLine(Component.SEARCH, item, 1, Decimal(calls), "calls", None, note="not in the price table"))
+            unknown = CostLine(Component.SEARCH, item, 1, Decimal(calls), "calls", None, note="not in the price table")
+            lines.append(unknown)
         else:
             lines.append(CostLine(Component.SEARCH, item, 1, Decimal(calls), "calls", calls * rate / 1000))
     return list(_summed(lines))

@@ -71,7 +71,9 @@ DEFAULT_PRICES = "data/prices.yaml"
 MILLION = Decimal(1_000_000)
 SECONDS_PER_HOUR = Decimal(3600)
 
-_TOP_KEYS = {"currency", "as_of", "models", "tavily_credit", "extraction_per_page", "assumptions", "native_search_per_1000"}
+_TOP_KEYS = {
+    "currency", "as_of", "models", "tavily_credit", "extraction_per_page", "assumptions", "native_search_per_1000"
+}
 _REQUIRED_TOP = _TOP_KEYS - {"currency", "as_of", "native_search_per_1000"}
 _RATE_KEYS = {"input", "output", "cached_input"}
 _MODEL_KEYS = _RATE_KEYS | {"long_context", "source"}

@@ -77,7 +77,7 @@ class AnthropicWebSearch:
                 max_tokens=request.max_output_tokens,
                 system=ENGINE_INSTRUCTIONS,
                 messages=[{"role": "user", "content": request.question}],
-                tools=[{"type": TOOL_TYPE, "name": "web_search", "max_uses": request.max_searches}],
+                tools=[_tool(request.max_searches)],
             ) as stream:
                 for event in stream:
                     _report(event, report)
@@ -100,11 +100,20 @@ class AnthropicWebSearch:
         self._sdk.close()
 
 
+def _tool(max_uses: int) -> Any:
+    """The server tool, with the run's search budget as ``max_uses``."""
+    from anthropic.types import WebSearchTool20250305Param
+
+    return WebSearchTool20250305Param(type="web_search_20250305", name="web_search", max_uses=max_uses)
+
+
 def _report(event: Any, report: Any) -> None:
     kind = getattr(event, "type", "")
     if kind == "content_block_start" and getattr(event.content_block, "type", "") == "server_tool_use":
         report("searching")
-    elif kind == "content_block_stop" and getattr(getattr(event, "content_block", None), "type", "") == "server_tool_use":
+    elif (
+        kind == "content_block_stop" and getattr(getattr(event, "content_block", None), "type", "") == "server_tool_use"
+    ):
         query = (getattr(event.content_block, "input", None) or {}).get("query", "")
         report("searching", str(query or ""))
     elif kind == "text":
@@ -150,7 +159,9 @@ def parse_message(data: dict[str, Any], requested_model: str, latency_s: float) 
             for cited in block.get("citations") or []:
                 if cited.get("type") == "web_search_result_location" and cited.get("url"):
                     citations.append(
-                        EngineCitation(cited["url"], cited.get("title"), offset, offset + len(text), cited.get("cited_text"))
+                        EngineCitation(
+                            cited["url"], cited.get("title"), offset, offset + len(text), cited.get("cited_text")
+                        )
                     )
             texts.append(text)
             offset += len(text)

@@ -73,7 +73,9 @@ def place_citations(
         hits = _overlapping(spans, start, end)
         placed.append(PlacedCitation(citation, tuple(text[spans[i][0] : spans[i][1]] for i in hits)))
         source_id = ids_by_url.get(citation.url)
-        for i in hits if source_id else ():
+        if source_id is None:
+            continue
+        for i in hits:
             if source_id not in cited.setdefault(i, []):
                 cited[i].append(source_id)
     edits: list[tuple[int, int, str]] = [(a, b, "") for a, b in cuts]

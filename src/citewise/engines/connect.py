@@ -145,7 +145,9 @@ def http_error(
         )
     if status >= 500:
         return EngineError(
-            f"the {endpoint.engine} endpoint failed (HTTP {status}): {detail}", EngineErrorKind.SERVER, status_code=status
+            f"the {endpoint.engine} endpoint failed (HTTP {status}): {detail}",
+            EngineErrorKind.SERVER,
+            status_code=status,
         )
     return EngineError(
         f"the {endpoint.engine} endpoint refused the request (HTTP {status}): {detail}",

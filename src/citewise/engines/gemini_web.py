@@ -90,7 +90,11 @@ class GeminiGrounded:
         except errors.APIError as exc:
             headers = getattr(getattr(exc, "response", None), "headers", None)
             raise http_error(
-                self.endpoint, int(exc.code or 0), str(exc.message or exc.status or ""), headers, redactor(self.endpoint)
+                self.endpoint,
+                int(exc.code or 0),
+                str(exc.message or exc.status or ""),
+                headers,
+                redactor(self.endpoint),
             ) from exc
         except OffOrigin as exc:
             raise off_origin_error(self.endpoint, exc) from exc
@@ -130,7 +134,10 @@ def parse_chunks(chunks: list[dict[str, Any]], requested_model: str, latency_s: 
     if finish == "MAX_TOKENS":
         raise EngineError("the Gemini answer was cut off at max_output_tokens", EngineErrorKind.TRUNCATED, usage=usage)
     text = "".join(text_parts)
-    sources = [((c.get("web") or {}).get("uri"), (c.get("web") or {}).get("title")) for c in grounding.get("grounding_chunks") or []]
+    sources = [
+        ((c.get("web") or {}).get("uri"), (c.get("web") or {}).get("title"))
+        for c in grounding.get("grounding_chunks") or []
+    ]
     citations: list[EngineCitation] = []
     for support in grounding.get("grounding_supports") or []:
         segment = support.get("segment") or {}

@@ -82,7 +82,9 @@ class OpenAIWebSearch:
                 self.endpoint, exc.status_code, _message(exc), exc.response.headers, redactor(self.endpoint)
             ) from exc
         except openai.APITimeoutError as exc:
-            raise EngineError(f"no answer from OpenAI within {self.endpoint.timeout_s:g} s", EngineErrorKind.TIMEOUT) from exc
+            raise EngineError(
+                f"no answer from OpenAI within {self.endpoint.timeout_s:g} s", EngineErrorKind.TIMEOUT
+            ) from exc
         except openai.APIConnectionError as exc:
             if isinstance(exc.__cause__, OffOrigin):
                 raise off_origin_error(self.endpoint, exc.__cause__) from exc
@@ -118,8 +120,9 @@ def _consume(stream: Any, progress: ProgressCallback | None) -> dict[str, Any]:
             data: dict[str, Any] = event.response.model_dump(mode="json")
             return data
         elif kind == "error":
-            raise EngineError(f"OpenAI reported an error in the stream: {getattr(event, 'message', '')}",
-                              EngineErrorKind.SERVER)
+            raise EngineError(
+                f"OpenAI reported an error in the stream: {getattr(event, 'message', '')}", EngineErrorKind.SERVER
+            )
     raise EngineError("the OpenAI stream ended without a final response", EngineErrorKind.INVALID_RESPONSE)
 
 
@@ -131,8 +134,9 @@ def parse_response(data: dict[str, Any], requested_model: str, latency_s: float)
         raise EngineError(f"OpenAI failed the response: {error.get('message', 'no detail')}", EngineErrorKind.SERVER)
     if status == "incomplete":
         reason = (data.get("incomplete_details") or {}).get("reason", "unknown")
-        raise EngineError(f"the OpenAI answer is incomplete ({reason})", EngineErrorKind.TRUNCATED,
-                          usage=_usage(data, 0))
+        raise EngineError(
+            f"the OpenAI answer is incomplete ({reason})", EngineErrorKind.TRUNCATED, usage=_usage(data, 0)
+        )
     searches: list[EngineSearch] = []
     sources_listed = False
     texts: list[str] = []

@@ -50,9 +50,7 @@ def get_engine(name: str, *, model: str | None = None, endpoint: EngineEndpoint 
     try:
         __import__(_SDKS[key])
     except ImportError:
-        raise ConfigError(
-            f"--engine {key} needs its provider's SDK: pip install 'citewise[native]'"
-        ) from None
+        raise ConfigError(f"--engine {key} needs its provider's SDK: pip install 'citewise[native]'") from None
     return _factory(key)(model=model, endpoint=endpoint)
 
 
@@ -82,13 +80,16 @@ def native_settings(
         table = priced_models(budget, prices, (chosen.model,))
         extractor = get_extractor(extract or "tavily")
         stack.callback(extractor.close)
-        yield chosen, ResearchSettings(
-            search=None,
-            extractor=extractor,
-            budget=budget,
-            prices=table,
-            concurrent=concurrent,
-            verify=verify,
-            unsupported=unsupported,
-            engine=f"{chosen.name}:{chosen.model}",
+        yield (
+            chosen,
+            ResearchSettings(
+                search=None,
+                extractor=extractor,
+                budget=budget,
+                prices=table,
+                concurrent=concurrent,
+                verify=verify,
+                unsupported=unsupported,
+                engine=f"{chosen.name}:{chosen.model}",
+            ),
         )

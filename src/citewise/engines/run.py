@@ -141,8 +141,12 @@ def _ask(run: ResearchRun, engine: NativeEngine, progress: ProgressCallback | No
             usage = exc.usage
             run.record(
                 ModelCallEnded(
-                    "engine", engine.model, None, exc.kind.value,
-                    usage.input_tokens if usage else None, usage.output_tokens if usage else None,
+                    "engine",
+                    engine.model,
+                    None,
+                    exc.kind.value,
+                    usage.input_tokens if usage else None,
+                    usage.output_tokens if usage else None,
                 )
             )
             run.record(EngineCallFailed(engine.name, exc.kind, str(exc)[:500], exc.status_code, exc.retry_after))
@@ -159,8 +163,14 @@ def _record_answer(run: ResearchRun, answer: EngineAnswer) -> None:
     u = answer.usage
     run.record(
         ModelCallEnded(
-            "engine", answer.requested_model, answer.model, "ok",
-            u.input_tokens, u.output_tokens, u.cached_tokens, answer.latency_s,
+            "engine",
+            answer.requested_model,
+            answer.model,
+            "ok",
+            u.input_tokens,
+            u.output_tokens,
+            u.cached_tokens,
+            answer.latency_s,
         )
     )
     for search in answer.searches:
@@ -169,8 +179,15 @@ def _record_answer(run: ResearchRun, answer: EngineAnswer) -> None:
         run.record(EngineToolFailed(answer.engine, error))
     run.record(
         EngineAnswered(
-            answer.engine, answer.requested_model, answer.model, answer.text, answer.citations, answer.usage,
-            answer.latency_s, answer.searched_urls_known, answer.response_id,
+            answer.engine,
+            answer.requested_model,
+            answer.model,
+            answer.text,
+            answer.citations,
+            answer.usage,
+            answer.latency_s,
+            answer.searched_urls_known,
+            answer.response_id,
         )
     )
 

@@ -30,8 +30,10 @@ def openai_events(body: dict[str, Any]) -> Iterator[str]:
     for index, item in enumerate(body.get("output") or []):
         base = {"output_index": index, "item_id": item.get("id")}
         added = {**item, "status": "in_progress", **({"content": []} if item.get("type") == "message" else {})}
-        yield _sse("response.output_item.added", {"type": "response.output_item.added", "sequence_number": next(seq),
-                                                  "output_index": index, "item": added})
+        yield _sse(
+            "response.output_item.added",
+            {"type": "response.output_item.added", "sequence_number": next(seq), "output_index": index, "item": added},
+        )
         if item.get("type") == "web_search_call":
             for step in ("in_progress", "searching", "completed"):
                 name = f"response.web_search_call.{step}"
@@ -39,21 +41,50 @@ def openai_events(body: dict[str, Any]) -> Iterator[str]:
         for part_index, part in enumerate(item.get("content") or []):
             where = {**base, "content_index": part_index}
             empty = {**part, "text": "", "annotations": []}
-            yield _sse("response.content_part.added", {"type": "response.content_part.added",
-                                                       "sequence_number": next(seq), **where, "part": empty})
+            yield _sse(
+                "response.content_part.added",
+                {"type": "response.content_part.added", "sequence_number": next(seq), **where, "part": empty},
+            )
             for piece in _pieces(part.get("text", "")):
-                yield _sse("response.output_text.delta", {"type": "response.output_text.delta", "sequence_number":
-                                                          next(seq), **where, "delta": piece, "logprobs": []})
+                yield _sse(
+                    "response.output_text.delta",
+                    {
+                        "type": "response.output_text.delta",
+                        "sequence_number": next(seq),
+                        **where,
+                        "delta": piece,
+                        "logprobs": [],
+                    },
+                )
             for n, note in enumerate(part.get("annotations") or []):
-                yield _sse("response.output_text.annotation.added", {
-                    "type": "response.output_text.annotation.added", "sequence_number": next(seq), **where,
-                    "annotation_index": n, "annotation": note})
-            yield _sse("response.output_text.done", {"type": "response.output_text.done", "sequence_number": next(seq),
-                                                     **where, "text": part.get("text", ""), "logprobs": []})
-            yield _sse("response.content_part.done", {"type": "response.content_part.done",
-                                                      "sequence_number": next(seq), **where, "part": part})
-        yield _sse("response.output_item.done", {"type": "response.output_item.done", "sequence_number": next(seq),
-                                                 "output_index": index, "item": item})
+                yield _sse(
+                    "response.output_text.annotation.added",
+                    {
+                        "type": "response.output_text.annotation.added",
+                        "sequence_number": next(seq),
+                        **where,
+                        "annotation_index": n,
+                        "annotation": note,
+                    },
+                )
+            yield _sse(
+                "response.output_text.done",
+                {
+                    "type": "response.output_text.done",
+                    "sequence_number": next(seq),
+                    **where,
+                    "text": part.get("text", ""),
+                    "logprobs": [],
+                },
+            )
+            yield _sse(
+                "response.content_part.done",
+                {"type": "response.content_part.done", "sequence_number": next(seq), **where, "part": part},
+            )
+        yield _sse(
+            "response.output_item.done",
+            {"type": "response.output_item.done", "sequence_number": next(seq), "output_index": index, "item": item},
+        )
     final = "response.incomplete" if body.get("status") == "incomplete" else "response.completed"
     yield _sse(final, {"type": final, "sequence_number": next(seq), "response": body})
 
@@ -76,17 +107,37 @@ def anthropic_events(body: dict[str, Any]) -> Iterator[str]:
         yield _sse("content_block_start", {"type": "content_block_start", "index": index, "content_block": opening})
         if kind == "text":
             for citation in block.get("citations") or []:
-                yield _sse("content_block_delta", {"type": "content_block_delta", "index": index,
-                                                   "delta": {"type": "citations_delta", "citation": citation}})
+                yield _sse(
+                    "content_block_delta",
+                    {
+                        "type": "content_block_delta",
+                        "index": index,
+                        "delta": {"type": "citations_delta", "citation": citation},
+                    },
+                )
             for piece in _pieces(block.get("text", "")):
-                yield _sse("content_block_delta", {"type": "content_block_delta", "index": index,
-                                                   "delta": {"type": "text_delta", "text": piece}})
+                yield _sse(
+                    "content_block_delta",
+                    {"type": "content_block_delta", "index": index, "delta": {"type": "text_delta", "text": piece}},
+                )
         elif kind == "server_tool_use":
-            yield _sse("content_block_delta", {"type": "content_block_delta", "index": index, "delta": {
-                "type": "input_json_delta", "partial_json": json.dumps(block.get("input") or {})}})
+            yield _sse(
+                "content_block_delta",
+                {
+                    "type": "content_block_delta",
+                    "index": index,
+                    "delta": {"type": "input_json_delta", "partial_json": json.dumps(block.get("input") or {})},
+                },
+            )
         yield _sse("content_block_stop", {"type": "content_block_stop", "index": index})
-    yield _sse("message_delta", {"type": "message_delta", "delta": {"stop_reason": body.get("stop_reason"),
-                                 "stop_sequence": None}, "usage": usage})
+    yield _sse(
+        "message_delta",
+        {
+            "type": "message_delta",
+            "delta": {"stop_reason": body.get("stop_reason"), "stop_sequence": None},
+            "usage": usage,
+        },
+    )
     yield _sse("message_stop", {"type": "message_stop"})
 
 
@@ -101,6 +152,10 @@ def gemini_events(body: dict[str, Any]) -> Iterator[str]:
         if n == len(pieces):
             chunk_candidate["finishReason"] = candidate.get("finishReason", "STOP")
             chunk_candidate["groundingMetadata"] = candidate.get("groundingMetadata") or {}
-        chunk = {"candidates": [chunk_candidate], "usageMetadata": body.get("usageMetadata") or {},
-                 "modelVersion": body.get("modelVersion"), "responseId": body.get("responseId")}
+        chunk = {
+            "candidates": [chunk_candidate],
+            "usageMetadata": body.get("usageMetadata") or {},
+            "modelVersion": body.get("modelVersion"),
+            "responseId": body.get("responseId"),
+        }
         yield f"data: {json.dumps(chunk)}\r\n\r\n"

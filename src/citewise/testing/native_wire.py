@@ -118,7 +118,10 @@ def anthropic_web_answer(
             "cache_creation_input_tokens": 0,
             "cache_read_input_tokens": counts.get("cached_tokens", 0),
             "output_tokens": counts.get("output_tokens", 300),
-            "server_tool_use": {"web_search_requests": counts.get("web_search_requests", done), "web_fetch_requests": 0},
+            "server_tool_use": {
+                "web_search_requests": counts.get("web_search_requests", done),
+                "web_fetch_requests": 0,
+            },
         },
     }
 
@@ -153,7 +156,7 @@ def gemini_grounded_answer(
                     "groundingChunks": [{"web": {"uri": u, "title": t}} for u, t in chunks],
                     "groundingSupports": grounding_supports,
                     "webSearchQueries": list(queries),
-                    "searchEntryPoint": {"renderedContent": "<div class=\"container\"></div>"},
+                    "searchEntryPoint": {"renderedContent": '<div class="container"></div>'},
                 },
             }
         ],
