@@ -354,3 +354,46 @@ def test_native_search_calls_are_priced_per_call_and_cost_per_accepted_report_is
     assert (engines["openai"].runs, engines["openai"].accepted) == (1, 0)
     assert engines["openai"].cost_per_accepted_report is None
     assert engines["anthropic"].cost_per_accepted_report == engines["anthropic"].total
+
+
+def test_offsets_outside_the_answer_cover_no_sentence_and_are_flagged(env: Env) -> None:
+    with FakeNativeServer("openai") as server:
+        text = "A lease of a dwelling runs for two years."
+        server.enqueue_body(openai_web_answer(text, [(900, 950, LEASE, "Act")], searches=[("q", [LEASE])]))
+        result = env.run(server)
+    checks = env.record(result.run_id).last(EngineCitationsChecked)
+    assert checks is not None and CitationFlag.NO_SENTENCE in checks.checks[0].flags
+    assert result.status is ReportStatus.NO_EVIDENCE  # nothing was attached, so nothing is delivered
+
+
+def test_the_page_budget_caps_what_is_read_and_the_rest_is_unreviewed(env: Env, provider: FakeNativeServer) -> None:
+    honest(provider)
+    result = env.run(provider, max_extractions=1)
+    assert [s.url for s in result.sources] == [LEASE]
+    checks = env.record(result.run_id).last(EngineCitationsChecked)
+    assert checks is not None
+    assert [c.status for c in checks.checks] == [CitationStatus.CHECKED, CitationStatus.UNREVIEWED]
+
+
+def test_a_cited_url_with_credentials_is_never_recorded_nor_read(env: Env) -> None:
+    secret_url = "https://admin:hunter2-secret@law.example/lease"
+    with FakeNativeServer("openai") as server:
+        text = "A lease of a dwelling runs for two years."
+        server.enqueue_body(
+            openai_web_answer(text, [(0, len(text), secret_url, "Act")], searches=[("q", [secret_url])])
+        )
+        result = env.run(server)
+    record = env.record(result.run_id)
+    assert "hunter2-secret" not in repr(record.events) and not result.sources
+    assert all(r.path.rstrip("/") != "/extract" for r in env.tavily.requests)
+
+
+def test_a_native_run_cannot_be_resumed(env: Env) -> None:
+    from citewise.errors import InputError
+    from citewise.research.loop import resume
+
+    with FakeNativeServer("openai") as server:
+        honest(server)
+        result = env.run(server)
+    with pytest.raises(InputError, match="native engine"):
+        resume(env.store, result.run_id, ResearchSettings(search=None, extractor=env.extractor))

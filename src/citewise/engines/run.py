@@ -16,6 +16,7 @@ The run is recorded like any research run (one round; the engine's answer is its
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import UTC, datetime
 
 from citewise.audit.events import (
@@ -61,7 +62,7 @@ from citewise.research.records import Draft, ResearchPlan, Source, StopReason
 from citewise.research.round import Round
 from citewise.research.settings import ResearchSettings
 from citewise.research.state import ResearchState
-from citewise.research.urls import WEB_SCHEMES
+from citewise.research.urls import WEB_SCHEMES, without_credentials
 from citewise.store.evidence import EvidenceStore
 from citewise.store.runs import RunStore
 
@@ -154,9 +155,18 @@ def _ask(run: ResearchRun, engine: NativeEngine, progress: ProgressCallback | No
                 run.settings.sleep(min(exc.retry_after if exc.retry_after is not None else 1.0, 5.0))
                 continue
             return None
+        answer = _without_credentials(answer)
         _record_answer(run, answer)
         return answer
     return None
+
+
+def _without_credentials(answer: EngineAnswer) -> EngineAnswer:
+    """The answer with any ``user:password@`` in its URLs masked: such a URL is never recorded, and
+    it stays unusable, so its page is not read (its claims are unreviewed)."""
+    citations = tuple(replace(c, url=without_credentials(c.url)) for c in answer.citations)
+    searches = tuple(replace(s, urls=tuple(without_credentials(u) for u in s.urls)) for s in answer.searches)
+    return replace(answer, citations=citations, searches=searches)
 
 
 def _record_answer(run: ResearchRun, answer: EngineAnswer) -> None:
