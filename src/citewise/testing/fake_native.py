@@ -80,11 +80,13 @@ class FakeNativeServer(LoopbackServer[Scripted]):
     """A loopback server for ``provider`` (``openai``, ``anthropic`` or ``gemini``); see the module
     docstring. Without a scripted reply it answers 500 and says so."""
 
-    def __init__(self, provider: str, *, latency_s: float = 0.0) -> None:
+    def __init__(self, provider: str, *, latency_s: float = 0.0, event_delay_s: float = 0.0) -> None:
         if provider not in _PATHS:
             raise ValueError(f"unknown provider {provider!r}; valid: {', '.join(_PATHS)}")
         super().__init__(_Handler, api_key=None, latency_s=latency_s)
         self.provider = provider
+        self.event_delay_s = event_delay_s
+        """Seconds between the events of a streamed answer (a real model writes as it goes)."""
         self.redirects: dict[str, str] = {}
         """Redirect id -> the page it points at (Gemini grounding redirects)."""
 
@@ -150,10 +152,28 @@ class _Handler(LoopbackHandler[FakeNativeServer]):
             self._reply_after(wait, scripted.status, body, "application/json", scripted.headers)
         elif self._streaming(request):
             events = {"openai": openai_events, "anthropic": anthropic_events, "gemini": gemini_events}[provider]
-            stream = "".join(events(dict(scripted.body))).encode()
-            self._reply_after(wait, 200, stream, "text/event-stream", scripted.headers)
+            pieces = [e.encode() for e in events(dict(scripted.body))]
+            if self.fake._sleep(wait):
+                self._stream(pieces, scripted.headers)
         else:
             self._reply_after(wait, 200, json.dumps(scripted.body).encode(), "application/json", scripted.headers)
+
+    def _stream(self, pieces: list[bytes], headers: Mapping[str, str]) -> None:
+        """Send the events one by one, ``event_delay_s`` apart."""
+        try:
+            self.send_response(200)
+            self.send_header("content-type", "text/event-stream")
+            self.send_header("content-length", str(sum(len(p) for p in pieces)))
+            for name, value in headers.items():
+                self.send_header(name, value)
+            self.end_headers()
+            for piece in pieces:
+                self.wfile.write(piece)
+                self.wfile.flush()
+                if not self.fake._sleep(self.fake.event_delay_s):
+                    break
+        except OSError:
+            self.close_connection = True
 
     def _streaming(self, request: Any) -> bool:
         if self.fake.provider == "gemini":
