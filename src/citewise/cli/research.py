@@ -149,18 +149,17 @@ def _native(
     from citewise.engines.registry import native_settings
     from citewise.engines.run import research_with_engine
 
+    status = _progress(json_out)
     with (
         open_api(store) as api,
         native_settings(
             api.store, engine, model=model, extract=extract, budget=budget, prices=prices,
             concurrent=concurrent, verify=verify, unsupported=action,
         ) as (chosen, settings),
-        _progress(json_out) as progress,
+        status as progress,
     ):
-        shown = progress.__self__ if progress is not None else None
-        result = research_with_engine(
-            api.store, question, chosen, settings, progress, shown.engine if shown is not None else None
-        )
+        live = None if json_out else status.engine
+        result = research_with_engine(api.store, question, chosen, settings, progress, live)
     _show(result, json_out)
 
 

@@ -97,7 +97,7 @@ def _before(text: str, position: int) -> int:
 
 def _overlapping(spans: Sequence[tuple[int, int]], start: int, end: int) -> list[int]:
     if end <= start:  # a point: the sentence that contains it
-        return [i for i, (a, b) in enumerate(spans) if a <= start < b or (start == b - 1)][:1]
+        return [i for i, (a, b) in enumerate(spans) if a <= start < b][:1]
     return [i for i, (a, b) in enumerate(spans) if a < end and start < b]
 
 

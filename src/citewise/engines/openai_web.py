@@ -165,7 +165,7 @@ def parse_response(data: dict[str, Any], requested_model: str, latency_s: float)
                         citations.append(EngineCitation(note["url"], note.get("title"), offset + start, offset + end))
                 texts.append(text)
                 offset += len(text)
-    searched = sum(1 for s in searches if s.query is not None or not s.urls)
+    searched = len(searches)  # OpenAI bills each web_search_call
     return EngineAnswer(
         engine="openai",
         requested_model=requested_model,
