@@ -397,3 +397,20 @@ def test_a_native_run_cannot_be_resumed(env: Env) -> None:
         result = env.run(server)
     with pytest.raises(InputError, match="native engine"):
         resume(env.store, result.run_id, ResearchSettings(search=None, extractor=env.extractor))
+
+
+def test_a_token_cap_the_call_would_cross_stops_it_before_it_is_sent(env: Env, provider: FakeNativeServer) -> None:
+    honest(provider)
+    result = env.run(provider, max_tokens=600)
+    assert result.stop_reason is StopReason.TOKENS_EXHAUSTED and result.status is ReportStatus.NO_EVIDENCE
+    assert provider.requests == []
+
+
+def test_a_redirect_off_the_engine_endpoint_is_refused(env: Env, provider: FakeNativeServer) -> None:
+    provider.enqueue_raw(307, "", "text/plain", {"location": "http://evil.example/steal"})
+    result = env.run(provider)
+    failed = env.record(result.run_id).of(EngineCallFailed)
+    # followed by the SDK: refused before the hop is sent; not followed (Gemini's client): reported
+    assert failed and ("another origin" in failed[0].message and "U" in failed[0].message)
+    assert failed[0].error_kind is EngineErrorKind.INVALID_RESPONSE
+    assert result.status is ReportStatus.NO_EVIDENCE

@@ -82,6 +82,8 @@ class AnthropicWebSearch:
                 for event in stream:
                     _report(event, report)
                 message = stream.get_final_message()
+        except OffOrigin as exc:  # raised by the request hook before the hop is sent
+            raise off_origin_error(self.endpoint, exc) from exc
         except anthropic.APIStatusError as exc:
             raise http_error(
                 self.endpoint, exc.status_code, _message(exc), exc.response.headers, redactor(self.endpoint)

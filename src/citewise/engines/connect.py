@@ -128,6 +128,13 @@ def http_error(
             f"{where} does not offer {tool} (HTTP {status}: {detail or 'no detail'}){gateway}; point "
             f"{endpoint.url_env} at the provider's own API, or use the default engine"
         )
+    if 300 <= status < 400:
+        return EngineError(
+            f"the {endpoint.engine} endpoint {where} answered with a redirect (HTTP {status}), which citewise "
+            f"does not follow to another origin; check {endpoint.url_env}",
+            EngineErrorKind.INVALID_RESPONSE,
+            status_code=status,
+        )
     if status in (401, 403):
         return EngineError(
             f"the {endpoint.engine} endpoint rejected the key (HTTP {status}): {detail}; check {endpoint.key_env}",

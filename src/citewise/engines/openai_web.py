@@ -77,6 +77,8 @@ class OpenAIWebSearch:
                 stream=True,
             )
             final = _consume(stream, progress)
+        except OffOrigin as exc:  # raised by the request hook before the hop is sent
+            raise off_origin_error(self.endpoint, exc) from exc
         except openai.APIStatusError as exc:
             raise http_error(
                 self.endpoint, exc.status_code, _message(exc), exc.response.headers, redactor(self.endpoint)

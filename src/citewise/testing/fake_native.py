@@ -110,9 +110,15 @@ class FakeNativeServer(LoopbackServer[Scripted]):
         """Queue an error in the provider's shape (``retry-after`` in ``headers`` for a 429)."""
         self.enqueue(FakeNativeError(status, message, type, headers or {}))
 
-    def enqueue_raw(self, status: int, body: str, content_type: str = "text/html; charset=utf-8") -> None:
-        """Queue any body, e.g. a recorded event stream or an HTML page."""
-        self.enqueue(FakeNativeRaw(status, body, content_type))
+    def enqueue_raw(
+        self,
+        status: int,
+        body: str,
+        content_type: str = "text/html; charset=utf-8",
+        headers: Mapping[str, str] | None = None,
+    ) -> None:
+        """Queue any body, e.g. a recorded event stream, an HTML page, or a redirect (``location``)."""
+        self.enqueue(FakeNativeRaw(status, body, content_type, headers or {}))
 
     def redirect_to(self, final_url: str) -> str:
         """A grounding redirect URL on this server that answers 302 to ``final_url``."""
