@@ -414,3 +414,22 @@ def test_a_redirect_off_the_engine_endpoint_is_refused(env: Env, provider: FakeN
     assert failed and ("another origin" in failed[0].message and "U" in failed[0].message)
     assert failed[0].error_kind is EngineErrorKind.INVALID_RESPONSE
     assert result.status is ReportStatus.NO_EVIDENCE
+
+
+def test_the_python_api_runs_an_engine_by_name(env: Env, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from citewise.api import Citewise
+
+    with FakeNativeServer("gemini") as server:
+        honest(server)
+        monkeypatch.setenv("GEMINI_API_KEY", KEY)
+        monkeypatch.setenv("CITEWISE_GEMINI_BASE_URL", server.base_url)
+        monkeypatch.setenv("TAVILY_API_KEY", "tvly-test-key-0123456789")
+        monkeypatch.setenv("CITEWISE_TAVILY_BASE_URL", env.tavily.base_url)
+        with Citewise(str(tmp_path / "api.sqlite")) as api:
+            result = api.research_with_engine("How long does a lease run?", "gemini", model="gemini-x")
+    # the fake's redirects are not on a known redirect host: citewise asks its extractor for the cited
+    # URL itself (which the fake extractor cannot read), and delivers nothing unverified
+    asked = [u for r in env.tavily.requests if r.path.rstrip("/") == "/extract" for u in r.json["urls"]]
+    assert asked and all("/grounding-api-redirect/" in u for u in asked)
+    assert result.status is ReportStatus.NO_EVIDENCE and not result.sources
+    assert server.requests[0].path.startswith("/v1beta/models/gemini-x:streamGenerateContent")

@@ -58,6 +58,7 @@ class GeminiGrounded:
             api_key=self.endpoint.key.reveal(),
             http_options=types.HttpOptions(
                 base_url=self.endpoint.base_url,
+                api_version="v1beta",  # as the recordings: google_search grounding on the Gemini API
                 timeout=int(self.endpoint.timeout_s * 1000),
                 retry_options=types.HttpRetryOptions(attempts=1),  # no hidden retries
                 httpx_client=self._http,
