@@ -314,11 +314,12 @@ def test_a_gateway_without_the_native_tool_is_one_clear_line(env: Env, provider:
 
 def test_text_shaped_like_a_citation_in_the_answer_is_escaped_not_trusted(env: Env) -> None:
     with FakeNativeServer("openai") as server:
-        text = "A lease of a dwelling runs for two years [S2]."
+        text = "A lease of a dwelling runs for two years [S2] {{S1.1}}."
         server.enqueue_body(openai_web_answer(text, [(0, len(text), LEASE, "Act")], searches=[("q", [LEASE])]))
         result = env.run(server)
     draft = env.record(result.run_id).last(DraftMade)
     assert draft is not None and "\\[S2\\]" in draft.draft.markdown and draft.draft.source_ids == ("S1",)
+    assert "\\{\\{S1.1\\}\\}" in draft.draft.markdown  # never filled in from the stored page
     # the escaped text is checked as the engine's words (its "2" is not on the page), never as a citation
     assert all("not a stored source" not in f.reason for f in result.removed)
 

@@ -6,8 +6,8 @@ is attached to, Gemini by UTF-8 **byte** offsets (:func:`byte_to_char` converts;
 the two differ). Every citation becomes a span of characters of the answer (:class:`EngineCitation`);
 here each span is attached to the sentences of the answer it overlaps, and each sentence gets the
 ids of the stored sources its citations name. The engine's own link citations are cut out, and
-anything in the engine's text shaped like a citewise marker is escaped, so the only citations in
-the draft are the ones citewise placed.
+anything in the engine's text shaped like a citewise marker (``[S1]``) or quote reference
+(``{{S1.3}}``) is escaped, so the only citations in the draft are the ones citewise placed.
 
 >>> byte_to_char("임대차 2년", 9), byte_to_char("abc", 2)
 (3, 2)
@@ -28,6 +28,8 @@ __all__ = ["PlacedCitation", "byte_to_char", "place_citations"]
 _LINK_ONLY = re.compile(r"\s*\(?\[[^\]\n]*\]\(\s*https?://[^)\s]*\s*\)\)?\s*")
 # Text that would read as a citewise citation marker ([S1], [E2, S3]); the engine's text is data.
 _MARKER_LIKE = re.compile(r"\[(\s*[A-Za-z]{1,3}\d+(?:\.\d+)?(?:\s*[,;]\s*[A-Za-z]{1,3}\d+(?:\.\d+)?)*\s*)\]")
+# A quote by reference ({{S1.3}}), which citewise would fill in from a stored page.
+_QUOTE_LIKE = re.compile(r"\{\{(\s*[A-Za-z]{1,3}\d+(?:\.\d+)?\s*)\}\}")
 _END_PUNCT = ".!?。"
 
 
@@ -57,7 +59,7 @@ def place_citations(
 ) -> tuple[str, tuple[PlacedCitation, ...]]:
     """The draft: ``text`` with ``[S#]`` after each sentence a citation covers (ids from
     ``ids_by_url``, the cited URL -> stored source id; a URL without one adds no marker), the engine's
-    link citations removed, marker-like text escaped. Also where each citation landed."""
+    link citations removed, marker-like and quote-like text escaped. Also where each citation landed."""
     spans = [(s.start, s.end) for s in split_sentences("A", text)]
     cited: dict[int, list[str]] = {}
     placed: list[PlacedCitation] = []
@@ -80,6 +82,7 @@ def place_citations(
                 cited[i].append(source_id)
     edits: list[tuple[int, int, str]] = [(a, b, "") for a, b in cuts]
     edits += [(m.start(), m.end(), "\\[" + m.group(1) + "\\]") for m in _MARKER_LIKE.finditer(text)]
+    edits += [(m.start(), m.end(), "\\{\\{" + m.group(1) + "\\}\\}") for m in _QUOTE_LIKE.finditer(text)]
     for i, ids in cited.items():
         s_start, s_end = spans[i]
         at = s_end - 1 if text[s_end - 1] in _END_PUNCT and s_end - 1 > s_start else s_end
