@@ -198,6 +198,29 @@ class Citewise:
         with research_settings(self.store, **configure) as configured:
             return research(self.store, question, configured, progress)
 
+    def research_with_engine(
+        self,
+        question: str,
+        engine: Any,
+        *,
+        model: str | None = None,
+        settings: ResearchSettings | None = None,
+        progress: Progress | None = None,
+        **configure: Any,
+    ) -> ResearchResult:
+        """A native engine answers (``engine``: ``openai``, ``anthropic``, ``gemini``, or a
+        :class:`~citewise.engines.base.NativeEngine`); citewise reads every cited page and verifies
+        every claim (see ``citewise research --engine``). ``configure``: ``extract``, ``budget``,
+        ``prices``, ``concurrent``, ``verify``, ``unsupported``. With ``settings``, ``engine`` must be
+        a NativeEngine."""
+        from citewise.engines.registry import native_settings
+        from citewise.engines.run import research_with_engine
+
+        if settings is not None:
+            return research_with_engine(self.store, question, engine, settings, progress)
+        with native_settings(self.store, engine, model=model, **configure) as (chosen, configured):
+            return research_with_engine(self.store, question, chosen, configured, progress)
+
     def resume(
         self,
         run_id: str,

@@ -117,6 +117,14 @@ def _print(report: CostReport) -> None:
         shown = money(per_accepted, cur) + ("" if report.complete else " (at least; some costs unknown)")
     console.print(f"runs: {report.runs}   accepted reports: {report.accepted}", highlight=False)
     console.print(f"cost per accepted report: {shown}", highlight=False)
+    engines = report.per_engine()
+    if len(engines) > 1 or any(name != "citewise" for name in engines):
+        for e in engines.values():
+            per = e.cost_per_accepted_report
+            each = "undefined (no accepted reports)" if per is None else money(per, cur)
+            console.print(
+                f"  {e.engine}: {e.runs} runs, {e.accepted} accepted, cost per accepted report {each}", highlight=False
+            )
     for line in report.unknown:
         console.print(
             f"[yellow]unknown cost:[/] {escape(line.item)} ({_calls(line.count)}): {escape(line.note or '')}",

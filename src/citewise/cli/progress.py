@@ -89,6 +89,7 @@ class StepKind(str, enum.Enum):
     FINISHING = "finishing"
     WAITING = "waiting"
     RETRYING = "retrying"
+    ENGINE = "engine"
     DONE = "done"
     FAILED = "failed"
 
@@ -110,6 +111,8 @@ class Step:
             return _counted("searching", self.count, "query", "queries")
         if self.kind is StepKind.READING:
             return _counted("reading", self.count, "page", "pages")
+        if self.kind is StepKind.ENGINE:
+            return f"engine {self.detail}" if self.detail else "the engine is searching and writing"
         if self.kind in (StepKind.WAITING, StepKind.RETRYING) and self.detail:
             return f"{_WORDS[self.kind]} ({self.detail})"
         return _WORDS[self.kind]
@@ -130,6 +133,7 @@ _WORDS = {
     StepKind.FINISHING: "finishing the report",
     StepKind.WAITING: "waiting for the model",
     StepKind.RETRYING: "retrying the model call",
+    StepKind.ENGINE: "the engine is searching and writing",
     StepKind.DONE: "done",
     StepKind.FAILED: "failed",
 }
@@ -366,6 +370,19 @@ class ResearchProgress:
             self._shown = self.step
             line = f"[{elapsed_text(self.elapsed()):>8}] {self.step.describe()} · {render_counters(self.counters)}"
             self.console.print(line, highlight=False, markup=False, soft_wrap=True)
+
+    def engine(self, step: Any) -> None:
+        """What a native engine is doing now (its streamed call reports as it goes)."""
+        detail = f"{step.step}: {step.detail}" if step.detail else str(step.step)
+        self.step = Step(StepKind.ENGINE, detail=detail)
+        if self._live is None and worth_a_line(self._shown, self.step):
+            self._shown = self.step
+            self.console.print(
+                f"[{elapsed_text(self.elapsed()):>8}] {self.step.describe()}",
+                highlight=False,
+                markup=False,
+                soft_wrap=True,
+            )
 
     def __exit__(self, *exc: Any) -> None:
         if self._live is not None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.markdown import Markdown
@@ -32,6 +32,7 @@ from citewise.research.records import ReportStatus, StopReason
 from citewise.verify.records import UnsupportedAction
 
 __all__ = ["research"]
+
 
 @handle_errors
 def research(
@@ -79,6 +80,11 @@ def research(
         typer.Option("--cache-ttl", help="Reuse cached searches and pages this young: 24h, 30m, 0 = off (default 24h)"),
     ] = None,
     no_cache: Annotated[bool, typer.Option("--no-cache", help="Neither read nor write the cache this run.")] = False,
+    engine: Annotated[
+        str | None,
+        typer.Option("--engine", help="openai, anthropic or gemini: a native search engine (default: citewise)."),
+    ] = None,
+    model: Annotated[str | None, typer.Option("--model", help="The native engine's model id.")] = None,
     store: StoreOpt = None,
     json_out: JsonOpt = False,
 ) -> None:
@@ -99,6 +105,12 @@ def research(
     budget = budget_from_env(
         max_rounds=rounds, max_searches=searches, max_extractions=pages, max_tokens=max_tokens, max_cost_usd=max_cost
     )
+    if engine is not None or model is not None:
+        if engine is None or question is None or search is not None or resume_run is not None:
+            raise InputError("--engine ENGINE [--model ID] takes a QUESTION, without --search or --resume")
+        options = (budget, prices, store, not sequential, not no_verify, action, json_out)
+        _native(question, engine, model, extract, *options)
+        return
     with (
         open_api(store) as api,
         research_settings(
@@ -126,11 +138,55 @@ def research(
             assert question is not None
             result = run_research(api.store, question, settings, progress)
         cost = _run_cost(api, result.run_id, display.prices) if display is not None else None
+    _show(result, json_out, cost, time.monotonic() - started)
+
+
+def _native(
+    question: str,
+    engine: str,
+    model: str | None,
+    extract: str | None,
+    budget: Any,
+    prices: str | None,
+    store: str | None,
+    concurrent: bool,
+    verify: bool,
+    action: UnsupportedAction,
+    json_out: bool,
+) -> None:
+    """``--engine``: the native engine answers; citewise reads, checks and verifies (engines.run)."""
+    from citewise.engines.registry import native_settings
+    from citewise.engines.run import research_with_engine
+
+    started = time.monotonic()
+    with (
+        open_api(store) as api,
+        native_settings(
+            api.store,
+            engine,
+            model=model,
+            extract=extract,
+            budget=budget,
+            prices=prices,
+            concurrent=concurrent,
+            verify=verify,
+            unsupported=action,
+        ) as (chosen, settings),
+        _display(json_out, settings.prices or _display_prices(prices)) as display,  # None with --json
+    ):
+        progress = display.update if display is not None else None
+        live = display.engine if display is not None else None
+        result = research_with_engine(api.store, question, chosen, settings, progress, live)
+        cost = _run_cost(api, result.run_id, display.prices) if display is not None else None
+    _show(result, json_out, cost, time.monotonic() - started)
+
+
+def _show(result: ResearchResult, json_out: bool, cost: CostLedger | None, elapsed_s: float) -> None:
     code = exit_code(result)
     if json_out:
         emit_json({**to_jsonable(result), "exit_code": int(code)})
     else:
-        _print_result(result, cost, time.monotonic() - started)
+        _print_result(result, cost, elapsed_s)
     if code is not ExitCode.ACCEPTED:
         raise typer.Exit(int(code))
 

@@ -20,6 +20,9 @@ What is counted, per run (failed runs and rejected drafts included — they cost
   credits); an extract attempt without credits is a page read by a non-credit extractor, charged at
   ``extraction_per_page`` — unless the extractor call itself raised (``Provider...`` error), which
   read nothing.
+- **native search**: the billed search tool calls of a native engine's answer (``engine_answered``),
+  at the table's ``native_search_per_1000`` rate for that engine; its tokens are an llm line. An
+  engine the table does not price is an unknown amount.
 - **assumptions** (stated in the table, reported apart from measured costs): infrastructure per run,
   maintenance per month divided over the stated runs per month, human review seconds at an hourly rate.
 
@@ -41,8 +44,11 @@ from citewise.audit.events import (
     AnswerGiven,
     AttemptEnded,
     AttemptInterrupted,
+    EngineAnswered,
+    EngineCallFailed,
     ModelCallEnded,
     ModelCallInterrupted,
+    RunConfigured,
     Verified,
 )
 from citewise.cost.prices import PriceTable
@@ -52,11 +58,13 @@ from citewise.store.runs import RunRecord, RunStore
 
 __all__ = [
     "Component",
+    "EngineCost",
     "CostLedger",
     "CostLine",
     "CostReport",
     "TokenCount",
     "cost_report",
+    "engine_of",
     "is_accepted",
     "ledger_for_run",
 ]
@@ -228,6 +236,8 @@ class CostLedger(_Totals):
     """True when the verification layer recorded the run's report as accepted."""
     lines: tuple[CostLine, ...]
     """Measured lines first (llm by model, search, extraction), then the assumptions."""
+    engine: str = "citewise"
+    """Which engine answered: ``citewise`` (its own loop) or a native engine's name."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -254,6 +264,20 @@ class CostReport(_Totals):
         """Total cost of all runs / accepted reports; None (undefined) when none was accepted."""
         return self.total / self.accepted if self.accepted else None
 
+    def per_engine(self) -> dict[str, EngineCost]:
+        """Runs, accepted reports and cost per accepted report of each engine, in the same period."""
+        out: dict[str, EngineCost] = {}
+        for ledger in self.ledgers:
+            seen = out.get(ledger.engine, EngineCost(ledger.engine, 0, 0, ZERO, True))
+            out[ledger.engine] = EngineCost(
+                ledger.engine,
+                seen.runs + 1,
+                seen.accepted + int(ledger.accepted),
+                seen.total + ledger.total,
+                seen.complete and ledger.complete,
+            )
+        return out
+
     def to_json(self) -> dict[str, Any]:
         """Plain JSON values; money as exact decimal strings."""
         per_accepted = self.cost_per_accepted_report
@@ -274,6 +298,7 @@ class CostReport(_Totals):
             },
             "lines": [line.to_json() for line in self.lines],
             "unknown": [line.to_json() for line in self.unknown],
+            "per_engine": [e.to_json() for e in self.per_engine().values()],
             "per_run": [
                 {
                     "run_id": ledger.run_id,
@@ -293,7 +318,12 @@ class CostReport(_Totals):
 
 def ledger_for_run(record: RunRecord, prices: PriceTable) -> CostLedger:
     """The cost ledger of one run (``record`` with its events, as :meth:`RunStore.get` returns it)."""
-    lines = [*_llm_lines(record, prices), *_attempt_lines(record, prices), *_assumption_lines(prices)]
+    lines = [
+        *_llm_lines(record, prices),
+        *_attempt_lines(record, prices),
+        *_native_search_lines(record, prices),
+        *_assumption_lines(prices),
+    ]
     return CostLedger(
         run_id=record.run_id,
         kind=record.kind,
@@ -301,6 +331,7 @@ def ledger_for_run(record: RunRecord, prices: PriceTable) -> CostLedger:
         created_at=record.created_at,
         accepted=is_accepted(record),
         lines=tuple(lines),
+        engine=engine_of(record),
     )
 
 
@@ -328,6 +359,64 @@ def cost_report(store: EvidenceStore, prices: PriceTable, since: date | datetime
         lines=_summed(line for ledger in ledgers for line in ledger.lines),
         ledgers=ledgers,
     )
+
+
+@dataclass(frozen=True, slots=True)
+class EngineCost:
+    """What one engine's runs of a period cost, and per accepted report (spec 6)."""
+
+    engine: str
+    """``citewise`` or a native engine's name."""
+    runs: int
+    """Its runs, failed and unaccepted ones included."""
+    accepted: int
+    """Its accepted reports."""
+    total: Decimal
+    """Their total cost (known amounts)."""
+    complete: bool
+    """False when some amount of its runs is unknown."""
+
+    @property
+    def cost_per_accepted_report(self) -> Decimal | None:
+        """Total / accepted; None (undefined) when none was accepted."""
+        return self.total / self.accepted if self.accepted else None
+
+    def to_json(self) -> dict[str, Any]:
+        per = self.cost_per_accepted_report
+        return {
+            "engine": self.engine,
+            "runs": self.runs,
+            "accepted_reports": self.accepted,
+            "total": _plain(self.total),
+            "complete": self.complete,
+            "cost_per_accepted_report": None if per is None else _plain(per),
+        }
+
+
+def engine_of(record: RunRecord) -> str:
+    """The engine of a run: the native engine that answered, else ``citewise``."""
+    answered = record.last(EngineAnswered) or record.last(EngineCallFailed)
+    if answered is not None:
+        return answered.engine
+    configured = record.last(RunConfigured)
+    native = configured.search.removesuffix(" (native)") if configured is not None else "citewise"
+    return native if configured is not None and configured.search.endswith(" (native)") else "citewise"
+
+
+def _native_search_lines(record: RunRecord, prices: PriceTable) -> list[CostLine]:
+    lines = []
+    for answered in record.of(EngineAnswered):
+        calls = answered.usage.search_calls
+        if not calls:
+            continue
+        rate = prices.native_search_per_1000.get(answered.engine)
+        item = f"{answered.engine} search tool calls"
+        if rate is None:
+            unknown = CostLine(Component.SEARCH, item, 1, Decimal(calls), "calls", None, note="not in the price table")
+            lines.append(unknown)
+        else:
+            lines.append(CostLine(Component.SEARCH, item, 1, Decimal(calls), "calls", calls * rate / 1000))
+    return list(_summed(lines))
 
 
 def is_accepted(record: RunRecord) -> bool:

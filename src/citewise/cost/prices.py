@@ -19,6 +19,8 @@ A model missing from the table in use is priced *unknown*, never free::
           input: 0.40
           output: 1.60
     tavily_credit: 0.008             # money per Tavily credit (search and extraction)
+    native_search_per_1000:          # optional: money per 1,000 native search tool calls, by engine
+      openai: 10.00
     extraction_per_page: 0.0         # money per page read by an extractor that bills no credits
     assumptions:                     # not measured: stated here, reported apart from measured costs
       infrastructure_per_run: 0.01
@@ -36,7 +38,7 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal, InvalidOperation
 from importlib import resources
@@ -69,8 +71,10 @@ DEFAULT_PRICES = "data/prices.yaml"
 MILLION = Decimal(1_000_000)
 SECONDS_PER_HOUR = Decimal(3600)
 
-_TOP_KEYS = {"currency", "as_of", "models", "tavily_credit", "extraction_per_page", "assumptions"}
-_REQUIRED_TOP = _TOP_KEYS - {"currency", "as_of"}
+_TOP_KEYS = {
+    "currency", "as_of", "models", "tavily_credit", "extraction_per_page", "assumptions", "native_search_per_1000"
+}
+_REQUIRED_TOP = _TOP_KEYS - {"currency", "as_of", "native_search_per_1000"}
 _RATE_KEYS = {"input", "output", "cached_input"}
 _MODEL_KEYS = _RATE_KEYS | {"long_context", "source"}
 _LONG_KEYS = _RATE_KEYS | {"threshold"}
@@ -198,6 +202,8 @@ class PriceTable:
     """Where the table came from (a file path), for reports."""
     as_of: date | None = None
     """When its prices were read, if the table says."""
+    native_search_per_1000: Mapping[str, Decimal] = field(default_factory=lambda: MappingProxyType({}))
+    """Money per 1,000 native search tool calls, by engine (``openai``, ``anthropic``, ``gemini``)."""
 
     def model(self, *ids: str | None) -> ModelPrice | None:
         """The price of the first of ``ids`` in the table (requested id, then reported id), or None."""
@@ -250,6 +256,7 @@ def default_prices() -> PriceTable:
         table.currency,
         f"citewise built-in list prices{when}",
         table.as_of,
+        table.native_search_per_1000,
     )
 
 
@@ -297,6 +304,12 @@ def parse_prices(data: Any, *, origin: str = "<mapping>") -> PriceTable:
         currency=currency.strip(),
         origin=origin,
         as_of=_as_of(top.get("as_of"), origin),
+        native_search_per_1000=MappingProxyType(
+            {
+                str(k): _money(v, f"native_search_per_1000.{k}", origin)
+                for k, v in _mapping(top.get("native_search_per_1000") or {}, "native_search_per_1000", origin).items()
+            }
+        ),
     )
 
 

@@ -236,7 +236,8 @@ class StopReason(str, enum.Enum):
     TOKENS_EXHAUSTED = "tokens_exhausted"
     COST_EXHAUSTED = "cost_exhausted"
     NO_EVIDENCE = "no_evidence"
-
+    ENGINE_ANSWERED = "engine_answered"  #: a native engine answered (one call, its own searches)
+    ENGINE_FAILED = "engine_failed"  #: the native engine's call failed (recorded, retried once)
 
 
 class SkipReason(str, enum.Enum):

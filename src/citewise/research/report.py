@@ -29,12 +29,17 @@ _STOPS = {
     StopReason.TOKENS_EXHAUSTED: "the token budget was used up",
     StopReason.COST_EXHAUSTED: "the cost budget was used up",
     StopReason.NO_EVIDENCE: "no usable page content was obtained",
+    StopReason.ENGINE_ANSWERED: "the native engine answered and citewise checked its citations",
+    StopReason.ENGINE_FAILED: "the native engine's call failed",
 }
 
 
-def render_report(run: ResearchRun, delivered: Delivered, stop: StopReason, problems: list[str]) -> str:
+def render_report(
+    run: ResearchRun, delivered: Delivered, stop: StopReason, problems: list[str], notes: Sequence[str] = ()
+) -> str:
     """The report a reader gets for this run: the verification decision first, then the verified
-    body, the gaps (with what was removed before delivery), the sources and how it was made."""
+    body, the gaps (with what was removed before delivery, and ``notes`` on a native engine's
+    citations), the sources and how it was made."""
     state = run.state
     parts = [f"# {run.question}", ""]
     if delivered.status is ReportStatus.NO_EVIDENCE or delivered.body is None:
@@ -52,6 +57,8 @@ def render_report(run: ResearchRun, delivered: Delivered, stop: StopReason, prob
         parts += [gaps_section(state.reviews[-1]).strip(), ""]
     if delivered.removed:
         parts += ["### Removed before delivery", "", *[_removed(f) for f in delivered.removed], ""]
+    if notes:
+        parts += ["### The engine's citations, as citewise checked them", "", *[f"- {n}" for n in notes], ""]
     cited = cited_ids(delivered.body or "")
     if state.collection.sources:
         parts += [sources_section(state.collection.sources, cited).strip(), ""]
@@ -102,7 +109,9 @@ def _removed(finding: Finding) -> str:
 def _made_by(run: ResearchRun, delivered: Delivered, stop: StopReason) -> str:
     settings = run.settings
     made_by = (
-        "deterministic planner, reviewer and writer (no model key)"
+        f"the native engine {settings.engine} (its own searches; pages read and claims checked by citewise)"
+        if settings.engine
+        else "deterministic planner, reviewer and writer (no model key)"
         if not settings.uses_models
         else f"planner {settings.planner_model}, writer {settings.writer_model}"
     )
@@ -113,7 +122,7 @@ def _made_by(run: ResearchRun, delivered: Delivered, stop: StopReason) -> str:
         else "This report was not verified."
     )
     return (
-        f"*Made by citewise with {made_by}; search: {getattr(settings.search, 'name', '?')}. "
+        f"*Made by citewise with {made_by}; search: {settings.engine or getattr(settings.search, 'name', '?')}. "
         f"Stopped because {_STOPS[stop]}. Used {usage.rounds} rounds, {usage.searches} searches, "
         f"{usage.extractions} page extractions{_from_cache(run)}. Run {run.run_id}. {checked}*"
     )

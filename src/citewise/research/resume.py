@@ -23,6 +23,7 @@ from citewise.audit.events import (
     ReportMade,
     RoundEnded,
     RoundStarted,
+    RunConfigured,
     RunResumed,
 )
 from citewise.errors import InputError
@@ -54,6 +55,12 @@ def restore(record: RunRecord, settings: ResearchSettings) -> Restored:
     if record.kind != "research":
         raise InputError(f"run {record.run_id} is an {record.kind} run; only research runs can be resumed")
     events = [r.event for r in record.events]
+    configured = next((e for e in events if isinstance(e, RunConfigured)), None)
+    if configured is not None and configured.search.endswith(" (native)"):
+        raise InputError(
+            f"run {record.run_id} was answered by a native engine ({configured.search}), which cannot be "
+            "resumed: ask the question again with --engine"
+        )
     if record.status is RunStatus.RUNNING:
         raise InputError(
             f"run {record.run_id} is still running in another process (its lease is alive); "

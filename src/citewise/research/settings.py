@@ -44,6 +44,8 @@ class ResearchSettings:
     cache_ttl: timedelta = timedelta(0)
     """How long cached search answers and pages are used (SPEC 4.5a); zero: no cache. The providers
     above are already wrapped in the cache when it is on (:mod:`citewise.research.caching`)."""
+    engine: str | None = None
+    """The native engine that searched and wrote (``openai:MODEL`` ...); None for citewise's own loop."""
 
     @property
     def uses_models(self) -> bool:

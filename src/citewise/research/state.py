@@ -25,6 +25,7 @@ from citewise.audit.events import (
     AttemptStarted,
     CollectionEnded,
     DraftMade,
+    EngineSearched,
     Event,
     ModelCallEnded,
     ModelCallInterrupted,
@@ -217,6 +218,13 @@ def _model_interrupted(state: ResearchState, e: ModelCallInterrupted) -> None:
             break
 
 
+def _engine_searched(state: ResearchState, e: EngineSearched) -> None:
+    # A native engine's search spends the run's search budget like one of citewise's own.
+    state.usage.searches += 1
+    if e.search.query:
+        state.collection.tried_queries.add(query_key(e.search.query))
+
+
 def _review(state: ResearchState, e: ReviewMade) -> None:
     state.reviews.append(e.review)
 
@@ -249,4 +257,5 @@ _HANDLERS: dict[type[Event], Callable[[ResearchState, Any], None]] = {
     DraftMade: _draft,
     RoundEnded: _round_ended,
     ReportMade: _report,
+    EngineSearched: _engine_searched,
 }

@@ -6,7 +6,7 @@ budget and the cost."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import TypeVar
@@ -227,9 +227,10 @@ def _final_draft(run: ResearchRun) -> tuple[Draft | None, list[str], list[str]]:
     return checked.draft, problems, removed
 
 
-def finish(run: ResearchRun, stop: StopReason) -> ResearchResult:
+def finish(run: ResearchRun, stop: StopReason, notes: Sequence[str] = ()) -> ResearchResult:
     """Deliver the report — salvaged, verified and revised once (:mod:`citewise.research.deliver`) —
-    from citewise's own records, and record what was delivered."""
+    from citewise's own records, and record what was delivered. ``notes`` (a native engine's
+    citation checks) are shown with the gaps and recorded with the problems."""
     state = run.state
     removed_urls: list[str] = []
     problems: list[str] = []
@@ -243,8 +244,10 @@ def finish(run: ResearchRun, stop: StopReason) -> ResearchResult:
         delivered = deliver_report(run, final, _model_call)
         if delivered.status is ReportStatus.NO_EVIDENCE:
             problems = [*problems, "no verified quote exists to compose a report from"]
-    markdown = render_report(run, delivered, stop, problems)
-    all_problems = tuple(problems + [f"removed URL not from citewise's records: {u}" for u in removed_urls])
+    markdown = render_report(run, delivered, stop, problems, notes)
+    all_problems = tuple(
+        problems + [f"removed URL not from citewise's records: {u}" for u in removed_urls] + list(notes)
+    )
     usage = run.usage_summary()
     verification = delivered.delivery
     run.record(_report_made(run, delivered, stop, markdown, all_problems, usage))
@@ -286,6 +289,11 @@ def _report_made(
     """What the run delivered, with which path wrote it."""
     uses_models = run.settings.uses_models
     verification = delivered.delivery
+    if run.settings.engine and not delivered.salvaged:
+        path, writer = "engine", run.settings.engine
+    else:
+        path = "deterministic" if (delivered.salvaged or not uses_models) else "model"
+        writer = (run.settings.writer_model or "") if uses_models and not delivered.salvaged else "deterministic"
     return ReportMade(
         status=delivered.status,
         stop_reason=stop,
@@ -293,9 +301,9 @@ def _report_made(
         body=delivered.body,
         problems=problems,
         usage=usage,
-        path="deterministic" if (delivered.salvaged or not uses_models) else "model",
+        path=path,
         planner=_plan(run).planner,
-        writer=(run.settings.writer_model or "") if uses_models and not delivered.salvaged else "deterministic",
+        writer=writer,
         prompt_versions=_prompt_versions() if uses_models else None,
         queries=tuple(sorted(run.state.collection.tried_queries)),
         verified=verification is not None,

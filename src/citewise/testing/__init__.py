@@ -5,12 +5,20 @@ client libraries run unpatched against it. They need only the standard library (
 
 - :class:`FakeOpenAIServer` (:mod:`citewise.testing.fake_openai`): OpenAI-compatible Chat Completions.
 - :class:`FakeTavilyServer` (:mod:`citewise.testing.fake_tavily`): Tavily Search and Extract.
+- :class:`FakeNativeServer` (:mod:`citewise.testing.fake_native`): OpenAI Responses ``web_search``,
+  Anthropic ``web_search``, Gemini ``google_search`` grounding (JSON and streamed).
 
 Beside them, :mod:`citewise.testing.postgres` starts a real, throwaway PostgreSQL server (initdb into
 a temporary directory, a loopback port) for testing against a PostgreSQL store; as a pytest plugin it
 gives the fixtures ``postgres_cluster`` and ``postgres_url``.
 """
 
+from citewise.testing.fake_native import (
+    FakeNativeServer,
+    anthropic_web_answer,
+    gemini_grounded_answer,
+    openai_web_answer,
+)
 from citewise.testing.fake_openai import FakeError, FakeOpenAIServer, FakeRaw, FakeReply, ReceivedRequest
 from citewise.testing.fake_tavily import (
     FakeExtractReply,
@@ -24,6 +32,7 @@ from citewise.testing.fake_tavily import (
 __all__ = [
     "FakeError",
     "FakeExtractReply",
+    "FakeNativeServer",
     "FakeOpenAIServer",
     "FakeRaw",
     "FakeReply",
@@ -31,6 +40,9 @@ __all__ = [
     "FakeTavilyError",
     "FakeTavilyServer",
     "ReceivedRequest",
+    "anthropic_web_answer",
+    "gemini_grounded_answer",
+    "openai_web_answer",
     "synthetic_extract",
     "synthetic_search",
 ]
