@@ -55,3 +55,46 @@ def test_bad_engine_options_are_one_clear_line(args: list[str], needle: str, mon
     result = CliRunner().invoke(app, [*args, "--store", "sqlite://"])
     assert result.exit_code == 2 and needle in " ".join(result.output.split()), result.output
     assert "Traceback" not in result.output
+
+
+def test_eval_end_to_end_scores_a_native_engine_like_any_run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    text = "A lease of a dwelling runs for two years."
+    qfile = tmp_path / "q.jsonl"
+    qfile.write_text(
+        json.dumps(
+            {
+                "id": "lease",
+                "question": "How long does a lease run?",
+                "category": "technical",
+                "required_subquestions": ["How long does a dwelling lease run?"],
+            }
+        )
+        + "\n",
+        encoding="utf-8",
+    )
+    with FakeNativeServer("anthropic") as server, FakeTavilyServer(extract_responder=_page) as tavily:
+        server.enqueue_body(anthropic_web_answer([(text, [(URL, "Act", text)])], searches=[("lease", [(URL, "Act")])]))
+        monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-ant-cli-test-0123456789")
+        monkeypatch.setenv("CITEWISE_ANTHROPIC_BASE_URL", server.base_url)
+        monkeypatch.setenv("TAVILY_API_KEY", "tvly-cli-test-0123456789")
+        monkeypatch.setenv("CITEWISE_TAVILY_BASE_URL", tavily.base_url)
+        monkeypatch.setenv("CITEWISE_STORE", str(tmp_path / "cli.sqlite"))
+        result = CliRunner().invoke(
+            app,
+            [
+                "eval",
+                "end-to-end",
+                "--questions",
+                str(qfile),
+                "--engines",
+                "anthropic",
+                "--model",
+                "anthropic=claude-x",
+                "--json",
+            ],
+        )
+    assert result.exit_code == 0, result.output
+    (row,) = json.loads(result.stdout)["engines"]
+    assert row["label"] == "anthropic" and row["accepted"] == 1 and row["failed"] == 0
+    assert row["citation_support_rate"] == 1.0 and row["subquestions_answered"] == 1.0
+    assert server.requests[0].json["model"] == "claude-x"
