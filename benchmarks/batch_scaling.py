@@ -1,9 +1,10 @@
 """How batch research scales with workers, and where a shared rate limit binds.
 
     python benchmarks/batch_scaling.py [--questions 16] [--workers 1,2,4,8] [--rate tavily=4/s]
-        [--search-latency 0.4] [--model-latency 0.8]
+        [--search-latency 0.4] [--model-latency 0.8] [--celery]
 
-Runs `citewise batch` (embedded mode: worker processes over one SQLite store) against the loopback
+Runs `citewise batch` (embedded mode: worker processes over one SQLite store; with ``--celery`` also
+the distributed mode: Celery workers on a throwaway Redis and PostgreSQL) against the loopback
 fake Tavily and model servers with realistic latencies, once per worker count, and prints questions
 per minute, wall time, cost per accepted report (fake models priced at $1/$4 per million tokens)
 and the time workers spent waiting for the shared rate limit. Runs are I/O bound on the providers,
@@ -43,7 +44,16 @@ assumptions: {infrastructure_per_run: 0, maintenance_per_month: 0, runs_per_mont
 """
 
 
-def one(workers: int, questions: int, rate: str | None, search_latency: float, model_latency: float) -> dict:
+def one(
+    workers: int,
+    questions: int,
+    rate: str | None,
+    search_latency: float,
+    model_latency: float,
+    celery: tuple[str, str] | None = None,
+) -> dict:
+    """One batch on ``workers`` workers; ``celery``: (broker URL, PostgreSQL store URL) for the
+    distributed mode (``workers`` Celery worker processes), else the embedded mode on SQLite."""
     web, brain = Web(), Brain()
     brain.script("plan", lambda data: plan_reply(queries=(query_for(data["question"]),)))
     brain.script("review", covered)
@@ -77,26 +87,24 @@ def one(workers: int, questions: int, rate: str | None, search_latency: float, m
             CITEWISE_PRICES=str(Path(tmp) / "prices.yaml"),
             PYTHONPATH=os.pathsep.join([str(ROOT / "src"), env.get("PYTHONPATH", "")]),
         )
-        command = [
-            sys.executable,
-            "-m",
-            "citewise",
-            "batch",
-            str(qfile),
-            "--workers",
-            str(workers),
-            "--store",
-            str(Path(tmp) / "s.sqlite"),
-            "--json",
-        ]
-        if rate:
-            command += ["--rate", rate]
+        store = celery[1] if celery else str(Path(tmp) / "s.sqlite")
+        command = [sys.executable, "-m", "citewise", "batch", str(qfile), "--workers", str(workers), "--store", store]
+        command += ["--json", *(["--rate", rate] if rate else [])]
+        pool = []
+        if celery:
+            env.update(CITEWISE_BROKER_URL=celery[0], CITEWISE_STORE=celery[1])
+            worker = [sys.executable, "-m", "citewise", "worker", "--concurrency", "1"]
+            pool = [subprocess.Popen(worker, env=env, stderr=subprocess.DEVNULL) for _ in range(workers)]
         started = time.perf_counter()
         done = subprocess.run(command, env=env, capture_output=True, text=True, timeout=3600)
         wall = time.perf_counter() - started
+        for proc in pool:
+            proc.terminate()
+            proc.wait(timeout=60)
         summary = json.loads(done.stdout)
         waited = sum(float(w) for w in re.findall(r"([0-9.]+) s\s+waiting for rate limits", done.stderr))
     return {
+        "mode": "celery" if celery else "embedded",
         "workers": workers,
         "questions": questions,
         "accepted": summary["accepted"],
@@ -114,20 +122,28 @@ def main() -> None:
     parser.add_argument("--rate", default=None, help="e.g. tavily=4/s: where does it bind?")
     parser.add_argument("--search-latency", type=float, default=0.4)
     parser.add_argument("--model-latency", type=float, default=0.8)
+    parser.add_argument("--celery", action="store_true", help="also run the distributed mode (Redis + PostgreSQL)")
     args = parser.parse_args()
-    rows = [
-        one(int(w), args.questions, args.rate, args.search_latency, args.model_latency) for w in args.workers.split(",")
-    ]
+    counts = [int(w) for w in args.workers.split(",")]
+    rows = [one(w, args.questions, args.rate, args.search_latency, args.model_latency) for w in counts]
+    if args.celery:
+        from citewise.testing.postgres import PostgresCluster
+        from citewise.testing.redis import RedisServer
+
+        with RedisServer.start() as broker, PostgresCluster.start() as cluster:
+            for w in counts:
+                infra = (broker.url, cluster.create_database())
+                rows.append(one(w, args.questions, args.rate, args.search_latency, args.model_latency, infra))
     print(
         f"load average {os.getloadavg()[0]:.1f}; rate limit {args.rate or 'none'}; "
         f"latency search {args.search_latency}s, model {args.model_latency}s"
     )
-    print("| workers | questions | accepted | wall s | questions/min | cost per accepted USD | rate wait s |")
-    print("|---|---|---|---|---|---|---|")
+    print("| mode | workers | questions | accepted | wall s | questions/min | cost per accepted USD | rate wait s |")
+    print("|---|---|---|---|---|---|---|---|")
     for r in rows:
         print(
-            f"| {r['workers']} | {r['questions']} | {r['accepted']} | {r['wall_s']} | {r['questions_per_min']} "
-            f"| {r['cost_per_accepted_usd']} | {r['rate_wait_s']} |"
+            f"| {r['mode']} | {r['workers']} | {r['questions']} | {r['accepted']} | {r['wall_s']} "
+            f"| {r['questions_per_min']} | {r['cost_per_accepted_usd']} | {r['rate_wait_s']} |"
         )
 
 
