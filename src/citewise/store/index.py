@@ -209,6 +209,10 @@ class SearchIndex(Protocol):
         first (higher is better; ties by row id)."""
         ...
 
+    def stats(self, conn: Connection, terms: Sequence[str]) -> IndexStats:
+        """The index's size and the document count of each of ``terms`` (what :func:`plan_query` needs)."""
+        ...
+
 
 def index_is_current(conn: Connection, *, lock: bool = False) -> bool:
     """Whether the index was built by the current analyzer (``lock``: keep its row locked until the
