@@ -18,8 +18,8 @@ are scored by BM25 over *all* its terms (:func:`bm25_score`, the same doubles th
 and the best of those are the answer. A section matching only the common terms, or ranked below
 the candidates by the selective ones, is then not found: at 100x the statute corpus the top 10 of
 43 of 49 questions stay those of the exact ranking, for a quarter of the CPU time at p95 (27 ms
-instead of 114 ms; ``benchmarks/scale.py``). Below the budget (every question on the statute
-corpus at 1x), the search is exact.
+instead of 114 ms; ``benchmarks/scale.py``). Below the budget (each of the 49 Korean
+benchmark questions at 1x), the search is exact.
 
 The index is derived data: the analyzer's id (with the versions of Kiwi and its model, see
 :func:`~citewise.search.analyze.analyzer_id`) is stored with it, and an index built by another
