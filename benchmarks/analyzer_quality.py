@@ -10,7 +10,7 @@ embedded), on
   benchmarks/data/kr_user_questions.jsonl, over every file of ../shared/corpora/kr-statutes;
 * ARES NQ (2,000 queries; English, so every analyzer should score the same there).
 
-Also prints each analyzer's ingestion rate on the statute corpus. Kiwi's per-run cache is emptied
+Also prints each analyzer's ingestion rate on the statute corpus. The analyzer's caches are emptied
 before each analyzer, so the rate is that of new text (the first Kiwi analyzer also pays for
 loading the model, ~2 s).
 """
@@ -50,7 +50,7 @@ def _figures(cw: Citewise, queries: Path) -> dict[str, float]:
 def korean(name: str, tmp: Path) -> tuple[dict[str, dict[str, float]], float]:
     """Figures on both Korean sets with analyzer ``name``, and the ingestion rate (sections/s)."""
     analyze.use_analyzer(name)
-    analyze._morpheme_cache.clear()
+    analyze.clear_caches()
     with Citewise(str(tmp / f"kr-{name}.sqlite")) as cw:
         started = time.perf_counter()
         cw.ingest(baselines.KR_CORPUS_DIR, embed=False)

@@ -21,7 +21,7 @@ from citewise.errors import NotFoundError, ReviewError, StoreError
 from citewise.hashing import content_hash
 from citewise.records import IngestOutcome, Provenance, ReviewStatus, SectionKind
 from citewise.search.local import search
-from citewise.store import migrations
+from citewise.store import index, migrations
 from citewise.store.evidence import EvidenceStore, section_hash, store_engine
 from citewise.store.protocol import EvidenceStoreProtocol
 from citewise.store.records import NewSection, NewVersion
@@ -393,6 +393,35 @@ class StoreConformance:
             ("deposit-guide", "Tenant duties", 0.4026218535647087),
             ("lease-act", "Repairs", 0.3078353847509215),
         ]
+
+    def test_a_query_of_many_postings_scores_the_candidates_of_its_rarest_terms_over_all_terms(
+        self, evidence_store: EvidenceStore, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        self._ranking_corpus(evidence_store)
+        monkeypatch.setattr(index, "FULL_SCORE_POSTINGS", 5)  # landlord and deposit: 3 sections each
+        scored = [(m.section.section_id, m.score) for m in evidence_store.search(["landlord", "zebra", "deposit"], 10)]
+        # The sections with "deposit" (the rarest term, first by name on a tie) are the candidates,
+        # scored over both terms: the very doubles of the one-stage search (see the test above);
+        # "Repairs" has "landlord" only and is not a candidate.
+        assert scored == [
+            ("Landlord duties", 0.8052437071294174),
+            ("Deposit", 0.7745066446067734),
+            ("Tenant duties", 0.4026218535647087),
+        ]
+
+    def test_two_stage_scores_follow_the_index_as_it_grows(
+        self, evidence_store: EvidenceStore, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        self._ranking_corpus(evidence_store)
+        evidence_store.search(["landlord", "deposit"], 10)  # term counts cached for this index
+        evidence_store.store_version(new_version("more", {"Landlord": "The landlord holds the deposit."}))
+        one_stage = evidence_store.search(["landlord", "deposit"], 10)
+        monkeypatch.setattr(index, "FULL_SCORE_POSTINGS", 1)
+        two_stage = evidence_store.search(["landlord", "deposit"], 10)
+        assert [(m.section.section_id, m.score) for m in two_stage] == [
+            (m.section.section_id, m.score) for m in one_stage if m.section.section_id != "Repairs"
+        ]
+        assert len(two_stage) == 4
 
     def test_a_match_in_a_heading_counts_double(self, evidence_store: EvidenceStore) -> None:
         evidence_store.store_version(new_version("in-heading", {"Rent": "Paid monthly."}))

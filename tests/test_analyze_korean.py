@@ -115,3 +115,34 @@ def test_the_index_is_rebuilt_when_the_analyzer_changes(tmp_path: Path, default_
 def test_runs_are_analysed_once_and_cached() -> None:
     analyze("임차권등기명령을 신청하려면")
     assert "임차권등기명령을" in analyzer._morpheme_cache
+    assert "임차권등기명령을" in analyzer._run_terms
+
+
+def test_a_cached_run_gets_the_terms_of_the_analyzer_now_active(default_analyzer: None) -> None:
+    kiwi = analyze("신청할")
+    use_analyzer("cw-bigram-1")
+    assert analyze("신청할") == ["신청할", "신청", "청할"]  # the cross-ending bigram: not Kiwi's cached terms
+    use_analyzer(next(iter(ANALYZERS)))
+    assert analyze("신청할") == kiwi == ["신청"]
+
+
+def test_emptied_caches_give_the_same_terms() -> None:
+    text = "임차인은 The tenants 보증금을 돌려받으려면 2024 漢字"
+    before = analyze(text), analyze(text, keep_stopwords=True), analyze_many([text, "보증금"])
+    analyzer.clear_caches()
+    assert not analyzer._run_terms and not analyzer._morpheme_cache and not analyzer._word_stems
+    assert (analyze(text), analyze(text, keep_stopwords=True), analyze_many([text, "보증금"])) == before
+
+
+def test_a_run_forgotten_between_batching_and_lookup_is_analysed_again() -> None:
+    pieces = analyzer._pieces("등기명령을 신청하려면")
+    analyzer._learn_runs(p[0] for p in pieces)
+    analyzer.clear_caches()  # as when the cache overflows while another thread analyses
+    assert analyzer._terms(pieces, keep_stopwords=False) == ["등기", "명령", "등기명령", "기명", "신청"]
+
+
+def test_kiwi_starts_without_the_dictionaries_a_single_run_cannot_use() -> None:
+    # Multi-word expressions need a space, and runs have none; typo correction is off.
+    kiwi = analyzer._kiwi()
+    assert kiwi._load_multi_dict is False and kiwi._load_typo_dict is False
+    assert analyze("임차권등기명령을") == ["임차권", "등기", "명령", "임차권등기명령", "임차", "차권", "권등", "기명"]

@@ -2,20 +2,41 @@
 
 The columns (title, heading, body) hold the space-joined terms citewise's analyzer produced, so
 FTS5's own tokenizer only splits them again; ``bm25()`` does the ranking with
-:data:`~citewise.store.index.COLUMN_WEIGHTS`.
+:data:`~citewise.store.index.COLUMN_WEIGHTS`. A query with many postings is searched in two
+stages (:func:`~citewise.store.index.plan_query`): FTS5 ranks the candidates by the selective
+terms, and they are scored over all terms from their stored columns, as ``bm25()`` would.
+
+What the two stages need of the whole index is read from FTS5's own tables: the row count and
+total size from its averages record (``section_index_data``, id 1: varints, FTS5's documented
+file format), each section's size from ``section_index_docsize`` and its terms from
+``section_index_content``, and each term's document count from an ``fts5vocab`` table on the
+connection (cached until the index changes).
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable, Sequence
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
 from citewise.search.analyze import analyze_many
-from citewise.store.index import COLUMN_WEIGHTS, IndexRow
+from citewise.store.index import (
+    CANDIDATES,
+    COLUMN_WEIGHTS,
+    FieldCounts,
+    IndexRow,
+    IndexStats,
+    QueryPlan,
+    TermHits,
+    plan_query,
+    rescore,
+)
 
-__all__ = ["Fts5Index"]
+__all__ = ["Fts5Index", "varints"]
+
+_VOCAB = "CREATE VIRTUAL TABLE IF NOT EXISTS temp.section_index_vocab USING fts5vocab(main, section_index, row)"
 
 
 def _match_expression(terms: Sequence[str]) -> str:
@@ -23,8 +44,42 @@ def _match_expression(terms: Sequence[str]) -> str:
     return " OR ".join(f'"{t}"' for t in terms)
 
 
+def varints(data: bytes) -> list[int]:
+    """The SQLite varints (big-endian, 7 bits a byte, the ninth byte whole) packed in ``data``.
+
+    >>> varints(bytes([0x05, 0x81, 0x00, 0x7F]))
+    [5, 128, 127]
+    """
+    values: list[int] = []
+    i = 0
+    while i < len(data):
+        value = 0
+        for n in range(9):
+            byte = data[i]
+            i += 1
+            if n == 8:
+                value = (value << 8) | byte
+                break
+            value = (value << 7) | (byte & 0x7F)
+            if not byte & 0x80:
+                break
+        values.append(value)
+    return values
+
+
+def _size(conn: Connection) -> tuple[int, int]:
+    block = conn.execute(sa.text("SELECT block FROM section_index_data WHERE id = 1")).scalar_one_or_none()
+    if not block:
+        return 0, 0
+    rows, *columns = varints(bytes(block))
+    return rows, sum(columns)
+
+
 class Fts5Index:
     """BM25 by SQLite FTS5."""
+
+    def __init__(self) -> None:
+        self._hits = TermHits()
 
     def add(self, conn: Connection, rows: Iterable[IndexRow]) -> int:
         """Index ``rows`` in the caller's transaction; return how many."""
@@ -53,9 +108,34 @@ class Fts5Index:
         conn.execute(sa.text("DELETE FROM section_index"))
 
     def match(self, conn: Connection, terms: Sequence[str], limit: int) -> list[tuple[int, float]]:
-        """Best ``limit`` rows for any of ``terms`` (FTS5's bm25 is negative: lower is better)."""
+        """Best ``limit`` rows for any of ``terms``, higher is better (in two stages when the terms
+        have many postings, see :mod:`citewise.store.index`)."""
         if not terms:
             return []
+        stats = self.stats(conn, terms)
+        plan = plan_query(terms, stats)
+        if not plan.terms:
+            return []
+        if plan.selective is None:
+            return self._bm25(conn, plan.terms, limit)
+        candidates = [rowid for rowid, _ in self._bm25(conn, plan.selective, max(CANDIDATES, limit))]
+        return rescore(plan, stats, self._counts(conn, plan, candidates), limit)
+
+    def stats(self, conn: Connection, terms: Sequence[str]) -> IndexStats:
+        """The index's size and the document count of each of ``terms``."""
+        rows, tokens = _size(conn)
+
+        def count(missing: list[str]) -> dict[str, int]:
+            conn.execute(sa.text(_VOCAB))
+            query = sa.text("SELECT term, doc FROM temp.section_index_vocab WHERE term IN :terms").bindparams(
+                sa.bindparam("terms", expanding=True)
+            )
+            return {t: int(n) for t, n in conn.execute(query, {"terms": missing})}
+
+        return self._hits.stats(rows, tokens, terms, count)
+
+    def _bm25(self, conn: Connection, terms: Sequence[str], limit: int) -> list[tuple[int, float]]:
+        # FTS5's bm25 is negative: lower is better.
         title_w, heading_w, body_w = COLUMN_WEIGHTS
         sql = sa.text(
             f"SELECT rowid, bm25(section_index, {title_w}, {heading_w}, {body_w}) AS rank FROM section_index "
@@ -63,3 +143,33 @@ class Fts5Index:
         )
         rows = conn.execute(sql, {"match": _match_expression(terms), "limit": limit})
         return [(int(rowid), -float(rank)) for rowid, rank in rows]
+
+    def _counts(
+        self, conn: Connection, plan: QueryPlan, rowids: Sequence[int]
+    ) -> list[tuple[int, dict[str, FieldCounts], int]]:
+        """Each candidate's field counts of the plan's terms (from its stored columns) and size."""
+        if not rowids:
+            return []
+        expanding: sa.BindParameter[list[int]] = sa.bindparam("ids", expanding=True)
+        sizes = conn.execute(
+            sa.text("SELECT id, sz FROM section_index_docsize WHERE id IN :ids").bindparams(expanding),
+            {"ids": list(rowids)},
+        ).all()
+        length = {int(rowid): sum(varints(bytes(sz))) for rowid, sz in sizes}
+        columns = conn.execute(  # FTS5's content table: plain row id look-ups, not the virtual table's
+            sa.text("SELECT id, c0, c1, c2 FROM section_index_content WHERE id IN :ids").bindparams(expanding),
+            {"ids": list(rowids)},
+        )
+        terms = plan.terms
+        known: dict[tuple[str, str, str], dict[str, FieldCounts]] = {}  # sections of identical text
+        found = []
+        for rowid, title, heading, body in columns:
+            key = (title, heading, body)
+            counts = known.get(key)
+            if counts is None:
+                fields = (Counter(title.split()), Counter(heading.split()), Counter(body.split()))
+                counts = known[key] = {
+                    t: (fields[0][t], fields[1][t], fields[2][t]) for t in terms if any(t in f for f in fields)
+                }
+            found.append((int(rowid), counts, length[int(rowid)]))
+        return found

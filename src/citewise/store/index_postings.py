@@ -9,7 +9,9 @@ term's count in the title, heading and body; ``index_sizes`` holds each section'
 with f the field-weighted count (title ×1, heading ×2, body ×1), |D| the section's length, avgdl
 the mean length, idf = ln((N − n + 0.5) / (n + 0.5)) floored at 1e-6 (n sections contain the term,
 N sections in all), k1 = 1.2 and b = 0.75 — term for term what SQLite's ``bm25()`` computes, so
-the two backends rank alike.
+the two backends rank alike. A query with many postings is searched in two stages
+(:func:`~citewise.store.index.plan_query`): this query over the selective terms picks the
+candidates, and their postings of all the terms score them (:func:`~citewise.store.index.rescore`).
 """
 
 from __future__ import annotations
@@ -22,7 +24,19 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
 from citewise.search.analyze import analyze, analyze_many
-from citewise.store.index import BM25_B, BM25_K1, COLUMN_WEIGHTS, IndexRow
+from citewise.store.index import (
+    BM25_B,
+    BM25_K1,
+    CANDIDATES,
+    COLUMN_WEIGHTS,
+    FieldCounts,
+    IndexRow,
+    IndexStats,
+    QueryPlan,
+    TermHits,
+    plan_query,
+    rescore,
+)
 
 __all__ = ["PostingsIndex"]
 
@@ -119,6 +133,9 @@ def _analyze_if_grown(conn: Connection, *, added: int) -> None:
 class PostingsIndex:
     """BM25 over a postings table (PostgreSQL)."""
 
+    def __init__(self) -> None:
+        self._hits = TermHits()
+
     def add(self, conn: Connection, rows: Iterable[IndexRow]) -> int:
         """Index ``rows`` in the caller's transaction; return how many.
 
@@ -149,10 +166,55 @@ class PostingsIndex:
         conn.execute(sa.delete(index_sizes))
 
     def match(self, conn: Connection, terms: Sequence[str], limit: int) -> list[tuple[int, float]]:
-        """Best ``limit`` sections for any of ``terms`` by BM25 (higher is better)."""
+        """Best ``limit`` sections for any of ``terms`` by BM25, higher is better (in two stages when
+        the terms have many postings, see :mod:`citewise.store.index`)."""
         if not terms:
             return []
+        stats = self.stats(conn, terms)
+        plan = plan_query(terms, stats)
+        if not plan.terms:
+            return []
+        if plan.selective is None:
+            return self._bm25(conn, plan.terms, limit)
+        candidates = [row_id for row_id, _ in self._bm25(conn, plan.selective, max(CANDIDATES, limit))]
+        return rescore(plan, stats, self._counts(conn, plan, candidates), limit)
+
+    def stats(self, conn: Connection, terms: Sequence[str]) -> IndexStats:
+        """The index's size and the document count of each of ``terms``."""
+        rows, tokens = conn.execute(sa.text("SELECT count(*), COALESCE(sum(length), 0) FROM index_sizes")).one()
+
+        def count(missing: list[str]) -> dict[str, int]:
+            query = sa.text(
+                "SELECT term, count(*) FROM index_terms WHERE term = ANY(CAST(:terms AS text[])) GROUP BY term"
+            )
+            return {t: int(n) for t, n in conn.execute(query, {"terms": missing})}
+
+        return self._hits.stats(int(rows), int(tokens), terms, count)
+
+    def _bm25(self, conn: Connection, terms: Sequence[str], limit: int) -> list[tuple[int, float]]:
         title, heading, body = COLUMN_WEIGHTS
         parameters = {"w_title": title, "w_heading": heading, "w_body": body, "k1": BM25_K1, "b": BM25_B}
         rows = conn.execute(_MATCH_QUERY, {"terms": list(terms), "limit": limit, **parameters})
         return [(int(row_id), float(score)) for row_id, score in rows]
+
+    def _counts(
+        self, conn: Connection, plan: QueryPlan, row_ids: Sequence[int]
+    ) -> list[tuple[int, dict[str, FieldCounts], int]]:
+        """Each candidate's postings of the plan's terms and its length."""
+        if not row_ids:
+            return []
+        ids = {"rows": list(row_ids)}
+        lengths = conn.execute(
+            sa.text("SELECT row_id, length FROM index_sizes WHERE row_id = ANY(CAST(:rows AS integer[]))"), ids
+        ).all()
+        postings = conn.execute(
+            sa.text(
+                f"SELECT {_TERM_COLUMNS} FROM index_terms "
+                "WHERE row_id = ANY(CAST(:rows AS integer[])) AND term = ANY(CAST(:terms AS text[]))"
+            ),
+            {**ids, "terms": list(plan.terms)},
+        )
+        counts: dict[int, dict[str, FieldCounts]] = {int(row_id): {} for row_id, _ in lengths}
+        for term, row_id, title, heading, body in postings:
+            counts[int(row_id)][term] = (int(title), int(heading), int(body))
+        return [(int(row_id), counts[int(row_id)], int(length)) for row_id, length in lengths]
