@@ -262,6 +262,15 @@ def _m007_section_embeddings(conn: Connection) -> None:
     conn.execute(sa.text("CREATE INDEX ix_sections_content_hash ON sections (content_hash)"))
 
 
+# Which file (absolute path) and parser a document came from: a document whose id was derived
+# from its file name is the same document only when read again from there, in the same format.
+# Documents stored before this have none; the first re-ingest from their recorded source fills it.
+_m009_document_identity = _run(
+    "ALTER TABLE documents ADD COLUMN origin_path TEXT",
+    "ALTER TABLE documents ADD COLUMN origin_format VARCHAR(40)",
+)
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration("m001_evidence_store", _m001_evidence_store),
     Migration("m002_search_index", _m002_search_index),
@@ -270,6 +279,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration("m005_run_leases", _m005_run_leases),
     Migration("m006_postgresql_index", _m006_postgresql_index),
     Migration("m007_section_embeddings", _m007_section_embeddings),
+    Migration("m009_document_identity", _m009_document_identity),
 )
 
 #: PostgreSQL advisory lock held while a migration is checked and applied.
