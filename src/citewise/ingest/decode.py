@@ -78,7 +78,10 @@ def decode_text(data: bytes, path: str, encoding: str | None = None) -> str:
         wide = guess_wide_encoding(data)
         if wide:
             raise _wide_text(wide, path)
-        raise ParseError("binary file (NUL bytes found): not a text document; PDFs need a .pdf name", path=path)
+        line = data.count(b"\n", 0, data.index(b"\x00")) + 1
+        raise ParseError(
+            f"binary file (NUL byte at line {line}): not a text document; PDFs need a .pdf name", path=path
+        )
     name = encoding or "utf-8"
     try:
         text = data.decode(name)
