@@ -68,6 +68,21 @@ def _row(doc_id: str, text: str) -> str:
     return json.dumps({"_id": doc_id, "text": text})
 
 
+_USLM = "http://xml.house.gov/schemas/uslm/1.0"
+
+
+def _uslm(main: str, doctype: str = "") -> bytes:
+    return f'<?xml version="1.0"?>\n{doctype}<lawDoc xmlns="{_USLM}"><main>{main}</main></lawDoc>\n'.encode()
+
+
+def _entity_bomb() -> bytes:
+    """XML's billion laughs: nine entities, each ten of the one before."""
+    entities = ['<!ENTITY lol0 "lol">'] + [f'<!ENTITY lol{i} "{f"&lol{i - 1};" * 10}">' for i in range(1, 10)]
+    return _uslm(
+        "<section><num>1</num><content>&lol9;</content></section>", f"<!DOCTYPE lawDoc [{''.join(entities)}]>\n"
+    )
+
+
 def hostile_cases() -> list[HostileCase]:
     """Every case, in a fixed order."""
     bomb = _alias_bomb()
@@ -102,6 +117,13 @@ def hostile_cases() -> list[HostileCase]:
             "jsonl-escaped-nul",
             {"esc.jsonl": _jsonl(_row("e1", "one"), _row("e2", "t\x00wo"), _row("e3", "three"))},
             "NUL character",
+        ),
+        HostileCase("xml-entity-bomb", {"bomb.xml": _entity_bomb()}, "entity amplification"),
+        HostileCase("xml-deep-nesting", {"deep.xml": _uslm("<level>" * 100_000 + "</level>" * 100_000)}, "depth"),
+        HostileCase(
+            "html-deep-nesting",
+            {"deep.html": b"<html><body>" + b"<div>" * 100_000 + b"x" + b"</div>" * 100_000 + b"</body></html>"},
+            "depth",
         ),
         HostileCase("nul-after-8kb", {"late.md": b"# Late\n\n" + b"word " * 3000 + b"\x00\n"}, "NUL byte at line 3"),
         HostileCase("nul-in-text", {"mid.txt": b"Title\n\nbody\x00more\n"}, "NUL byte at line 3"),
