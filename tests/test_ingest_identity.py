@@ -107,6 +107,21 @@ def test_a_document_stored_before_origins_were_recorded_keeps_its_id(store: Evid
     assert result.doc_id == "notes-2"
 
 
+def test_a_store_where_two_same_stem_files_became_one_document_is_split_going_forward(
+    store: EvidenceStore, tmp_path: Path
+) -> None:
+    a = _write(tmp_path / "a" / "notes.md", "# Notes\n\nalpha\n")
+    b = _write(tmp_path / "b" / "notes.md", "# Notes\n\nbeta\n")
+    ingest_paths(store, [a])
+    ingest_paths(store, [b], IngestOptions(doc_id="notes"))  # what the stem alone used to do: notes@2
+    with store.transaction() as conn:
+        conn.execute(sa.update(documents).values(origin_path=None, origin_format=None))
+    [again] = ingest_paths(store, [a])
+    assert (again.doc_id, again.version, again.outcome) == ("notes", 1, IngestOutcome.UNCHANGED)
+    [split] = ingest_paths(store, [b])
+    assert (split.doc_id, split.outcome) == ("notes-2", IngestOutcome.NEW_DOCUMENT)
+
+
 @pytest.mark.parametrize(
     "bad", ["../../../../outside/x", "a/b", "a\\b", "..", "x..y", "", " lead", "a b", "doc@2", "-x", "x" * 201]
 )

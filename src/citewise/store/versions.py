@@ -13,7 +13,7 @@ derived from a file name is only a proposal: the document is the one first store
 the same path in the same format; a different file with the same stem (``a/notes.md`` and
 ``b/notes.md``, ``good.md`` and ``good.pdf``) becomes another document, ``notes-2``, and the result
 says so. Documents stored before origins were recorded are matched by their latest version's
-source and format, and get their origin recorded then.
+sources and formats, and get their origin recorded then.
 """
 
 from __future__ import annotations
@@ -94,22 +94,24 @@ def _same_origin(conn: Connection, doc_id: str, new: NewVersion) -> tuple[bool, 
     if row.origin_path is not None:
         same = row.origin_path == new.origin_path and row.origin_format == new.format
         return same, f"{row.origin_path} read as {row.origin_format}"
-    latest = conn.execute(
+    # Stored before origins were: any version read from this file in this format makes it the same
+    # document. Where two same-stem files became versions of one document, the first of them to be
+    # ingested again is matched and its origin recorded; the other then becomes a document of its own.
+    stored = conn.execute(
         sa.select(document_versions.c.source, document_versions.c.format)
         .where(document_versions.c.doc_id == doc_id)
         .order_by(document_versions.c.version.desc())
-        .limit(1)
-    ).first()
-    if latest is None:
+    ).all()
+    if not stored:
         return True, doc_id
-    same = latest.format == new.format and _same_path(latest.source, new)
+    same = any(row.format == new.format and _same_path(row.source, new) for row in stored)
     if same:
         conn.execute(
             sa.update(documents)
             .where(documents.c.doc_id == doc_id)
             .values(origin_path=new.origin_path, origin_format=new.format)
         )
-    return same, f"{latest.source} read as {latest.format}"
+    return same, f"{stored[0].source} read as {stored[0].format}"
 
 
 def _same_path(source: str, new: NewVersion) -> bool:
