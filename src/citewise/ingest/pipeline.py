@@ -257,7 +257,7 @@ def _read(path: Path, limits: ParseLimits) -> bytes:
         size = path.stat().st_size
         if size > limits.max_file_bytes:
             raise ParseError(
-                f"file is {size / 2**20:.1f} MB, over the limit of {limits.max_file_bytes / 2**20:.0f} MB per file; "
+                f"file is {size / 2**20:.1f} MB, over the limit of {limits.max_file_bytes / 2**20:.1f} MB per file; "
                 "split it (JSON Lines: into several files)",
                 path=str(path),
             )
