@@ -98,8 +98,7 @@ def test_bad_lines_are_yielded_as_errors_and_the_good_ones_still_parse() -> None
     )
     results = parse(data)
     outcome = [
-        (r.source, r.doc_id) if isinstance(r, ParsedDocument) else (r.path, str(r).split(": ", 1)[1])
-        for r in results
+        (r.source, r.doc_id) if isinstance(r, ParsedDocument) else (r.path, str(r).split(": ", 1)[1]) for r in results
     ]
     assert outcome == [
         ("corpus.jsonl:1", "a"),
@@ -124,11 +123,19 @@ def test_a_byte_order_mark_and_crlf_line_ends_are_accepted() -> None:
 
 @pytest.mark.parametrize(
     ("data", "message"),
-    [(b"", "empty file"), (b"\n  \n", "empty file"), (b'{"_id": "a"}\x00\x00\x01', "binary file")],
+    [(b"", "empty file"), (b"\n  \n", "empty file"), ('{"_id": "a", "text": "x"}\n'.encode("utf-16-le"), "UTF-16")],
 )
 def test_a_file_that_is_not_jsonl_at_all_raises(data: bytes, message: str) -> None:
     with pytest.raises(ParseError, match=message):
         parse(data)
+
+
+def test_a_nul_byte_fails_its_own_line_only() -> None:
+    data = b'{"_id": "a", "text": "one"}\n{"_id": "b"}\x00\x00\x01\n{"_id": "c", "text": "three"}\n'
+    results = list(parse(data))
+    assert [r.doc_id for r in results if isinstance(r, ParsedDocument)] == ["a", "c"]
+    failed = [r for r in results if isinstance(r, ParseError)]
+    assert len(failed) == 1 and failed[0].path.endswith(":2") and "NUL byte at column 13" in str(failed[0])
 
 
 def test_registered_for_jsonl_and_ndjson() -> None:

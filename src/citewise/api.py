@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from citewise.answer.result import AskResult, AskSettings
 from citewise.audit.export import export_run
@@ -45,10 +45,36 @@ from citewise.search.embedders import Embedder, get_embedder
 from citewise.store.cache import CacheStats, ProviderCache
 from citewise.store.evidence import EvidenceStore, HashMismatch
 from citewise.store.runs import RunRecord, RunStore
+from citewise.store.source_hashes import SourceHashReport, verify_sources
 from citewise.verify.ledger import Judge
 from citewise.verify.service import Verification, review_claim, verify_run
 
-__all__ = ["Citewise"]
+__all__ = ["Citewise", "StoreVerification"]
+
+
+class StoreVerification(NamedTuple):
+    """What :meth:`Citewise.verify_store` (``citewise store verify``) re-derived and found.
+
+    A tuple so that ``checked, mismatches = ...`` code written before research sources were
+    checked keeps working.
+    """
+
+    checked: int
+    """Document and section hashes re-derived."""
+    mismatches: list[HashMismatch]
+    """Document and section hashes that no longer match their text."""
+    sources: SourceHashReport = SourceHashReport()
+    """Research sources' page-text and excerpt hashes re-derived, and their mismatches."""
+
+    @property
+    def total(self) -> int:
+        """Every hash re-derived."""
+        return self.checked + self.sources.page_texts + self.sources.excerpts
+
+    @property
+    def ok(self) -> bool:
+        """No stored hash differs from its text."""
+        return not self.mismatches and not self.sources.mismatches
 
 
 class Citewise:
@@ -313,9 +339,16 @@ class Citewise:
 
     # -- store -------------------------------------------------------------------------------
 
-    def verify_store(self) -> tuple[int, list[HashMismatch]]:
-        """Re-derive every stored hash: (hashes checked, mismatches)."""
-        return self.store.verify()
+    def verify_store(self) -> StoreVerification:
+        """Re-derive every stored hash, as ``citewise store verify`` does: documents, sections, and
+        research sources' page texts and excerpts.
+
+        >>> report = Citewise(store="sqlite://").verify_store()   # doctest: +SKIP
+        >>> report.ok, report.total                                # doctest: +SKIP
+        (True, 0)
+        """
+        checked, mismatches = self.store.verify()
+        return StoreVerification(checked, mismatches, verify_sources(self.store))
 
     def reindex(self) -> int:
         """Rebuild the search index; returns the number of sections indexed."""

@@ -15,8 +15,10 @@ from typing import Any
 
 __all__ = ["canonical_json", "content_hash", "hash_json", "normalize_text", "verify_hash"]
 
-_TRAILING_SPACE = re.compile(r"[ \t\u00a0\u3000]+$", re.MULTILINE)
 _INNER_SPACE = re.compile(r"[ \t\u00a0\u3000]+")
+# Runs are folded first, so this matches one space: a pattern for a whole trailing run would try
+# every start inside a long run of spaces that does not end a line (quadratic).
+_TRAILING_SPACE = re.compile(r" $", re.MULTILINE)
 _BLANK_LINES = re.compile(r"\n{3,}")
 
 HASH_ALGORITHM = "sha256"
@@ -33,8 +35,8 @@ def normalize_text(text: str) -> str:
     """
     text = unicodedata.normalize("NFC", text)
     text = text.replace("\r\n", "\n").replace("\r", "\n")
-    text = _TRAILING_SPACE.sub("", text)
     text = _INNER_SPACE.sub(" ", text)
+    text = _TRAILING_SPACE.sub("", text)
     text = _BLANK_LINES.sub("\n\n", text)
     return text.strip()
 

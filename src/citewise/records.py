@@ -192,6 +192,8 @@ class IngestResult:
     """Sections in that version."""
     error: str | None = None
     """Why it failed, naming what was wrong."""
+    note: str | None = None
+    """Something the user should know about a stored document (e.g. its id was disambiguated)."""
 
 
 @dataclass(frozen=True, slots=True)

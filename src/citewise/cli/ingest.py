@@ -1,4 +1,9 @@
-"""``citewise ingest``: stage documents for review."""
+"""``citewise ingest``: stage documents for review.
+
+File names and error messages are printed through :func:`shown`: a name is data, so ``[red]`` in
+it is not Rich markup, and a newline, an escape sequence or a right-to-left override in it cannot
+rearrange the terminal.
+"""
 
 from __future__ import annotations
 
@@ -6,6 +11,7 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
+from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 from rich.table import Table
 
@@ -13,7 +19,19 @@ from citewise.cli.common import JsonOpt, StoreOpt, console, emit_json, err_conso
 from citewise.ingest.pipeline import IngestOptions, discover
 from citewise.records import IngestOutcome, IngestResult
 
-__all__ = ["ingest"]
+__all__ = ["ingest", "shown"]
+
+_NAMED_ESCAPES = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
+
+
+def shown(text: str) -> str:
+    """``text`` safe to print with Rich: control, format (bidi) and separator characters written
+    as escapes (``\\n``, ``\\u202e``), Rich markup escaped.
+
+    (``a[b]<U+202E>.md`` is printed as ``a[b]\\u202e.md``, the bracket taken literally.)
+    """
+    visible = "".join(ch if ch.isprintable() else _NAMED_ESCAPES.get(ch) or f"\\u{ord(ch):04x}" for ch in text)
+    return escape(visible)
 
 
 @handle_errors
@@ -80,7 +98,7 @@ def _ingest_with_progress(api, paths, options, manifest, total) -> list[IngestRe
             path = result.source.split(":")[0] if result.source.count(":") == 1 else result.source
             if path not in seen:
                 seen.add(path)
-                bar.update(task, advance=1, description=path[-60:])
+                bar.update(task, advance=1, description=shown(path[-60:]))
 
         return api.ingest(*paths, options=options, manifest=manifest, progress=advance)
 
@@ -98,16 +116,16 @@ def _embed_with_progress(api, embedder: str | None) -> None:  # type: ignore[no-
 
 
 def _print_results(results: list[IngestResult]) -> None:
-    table = Table("source", "outcome", "document", "version", "sections", "error", box=None)
+    table = Table("source", "outcome", "document", "version", "sections", "error or note", box=None)
     for r in results:
         style = {"failed": "red", "unchanged": "dim"}.get(r.outcome.value, "green")
         table.add_row(
-            r.source,
+            shown(r.source),
             f"[{style}]{r.outcome.value}[/]",
-            r.doc_id or "",
+            shown(r.doc_id or ""),
             str(r.version or ""),
             str(r.section_count or ""),
-            r.error or "",
+            shown(r.error or "") or (f"[yellow]{shown(r.note)}[/]" if r.note else ""),
         )
     console.print(table)
     counts = {o: sum(1 for r in results if r.outcome is o) for o in IngestOutcome}

@@ -7,7 +7,6 @@ from rich.markup import escape
 
 from citewise.cli.common import JsonOpt, StoreOpt, console, emit_json, err_console, handle_errors, open_api
 from citewise.store.migrations import applied
-from citewise.store.source_hashes import verify_sources
 
 __all__ = ["app"]
 
@@ -20,10 +19,9 @@ def verify(store: StoreOpt = None, json_out: JsonOpt = False) -> None:
     """Re-derive every stored hash (documents, sections, research sources' page texts and excerpts) and
     report mismatches (exit 1 if any)."""
     with open_api(store) as api:
-        checked, mismatches = api.verify_store()
-        sources = verify_sources(api.store)
-    total = checked + sources.page_texts + sources.excerpts
-    ok = not mismatches and not sources.mismatches
+        report = api.verify_store()
+    checked, mismatches, sources = report
+    total, ok = report.total, report.ok
     if json_out:
         emit_json(
             {

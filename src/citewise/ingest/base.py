@@ -73,6 +73,10 @@ class ParsedDocument:
     """Format-specific facts kept verbatim."""
     source: str = ""
     """Where it was read from (path, or ``path:line`` for JSONL)."""
+    id_declared: bool = True
+    """Whether ``doc_id`` is one the document states about itself (front matter, a law id, a JSONL
+    ``_id``); False when it was derived from the file name (then only the same path and format are
+    the same document)."""
 
 
 class Parser:

@@ -154,6 +154,7 @@ class HtmlParser(Parser):
         language = (root.get("lang") or root.get(_XML_LANG) or "").strip() or None
         yield ParsedDocument(
             doc_id=doc_id_from_path(path),
+            id_declared=False,
             title=title or h1 or file_stem(path),
             format=self.name,
             text="\n".join(flow.lines),

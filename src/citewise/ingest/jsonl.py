@@ -6,7 +6,8 @@ Each non-blank line is a JSON object::
      "origin_url": "https://...", "licence": "CC-BY-SA-3.0", "metadata": {"source": "nq"}}
 
 ``_id`` (or ``doc_id``) and a non-empty ``text`` are required. A bad line (invalid JSON, a missing
-id or text, an id already used earlier in the file) does not stop the others: :meth:`JsonlParser.parse`
+id or text, an id already used earlier in the file, a NUL byte, nesting deeper than the limit of
+:mod:`citewise.ingest.limits`) does not stop the others: :meth:`JsonlParser.parse`
 *yields* a :class:`~citewise.errors.ParseError` for it, whose ``path`` is ``file:LINE``, and carries
 on. The ingestion pipeline records those as failures of single lines.
 
@@ -24,6 +25,8 @@ from typing import Any
 
 from citewise.errors import ParseError
 from citewise.ingest.base import ParsedDocument, ParsedSection, Parser
+from citewise.ingest.decode import guess_wide_encoding
+from citewise.ingest.limits import check_json_depth, checkpoint
 from citewise.ingest.sections import as_date
 from citewise.records import SectionKind
 
@@ -94,6 +97,8 @@ def _document(row: object, source: str) -> ParsedDocument:
     for key in _DATE_FIELDS:
         fields[key] = as_date(row.get(key), repr(key), source)
     title = (title or "").strip() or doc_id
+    if "\x00" in text or "\x00" in title:
+        raise ParseError(f"NUL character (\\u0000) in the text or title of {doc_id!r}: remove it", path=source)
     return ParsedDocument(
         doc_id=doc_id,
         title=title,
@@ -108,17 +113,30 @@ def _document(row: object, source: str) -> ParsedDocument:
 
 def _parse_line(raw: bytes, source: str) -> ParsedDocument:
     """Decode and parse one line."""
+    if (at := raw.find(b"\x00")) >= 0:
+        raise ParseError(f"NUL byte at column {at + 1}: a JSON line cannot hold one; remove it", path=source)
     try:
         line = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise ParseError(
             f"not valid UTF-8 (byte 0x{raw[exc.start]:02x} at column {exc.start + 1})", path=source
         ) from None
+    check_json_depth(line, source)
     try:
         row = json.loads(line)
     except json.JSONDecodeError as exc:
         raise ParseError(f"invalid JSON: {exc.msg} at column {exc.colno}", path=source) from None
+    except RecursionError:
+        raise ParseError("JSON nested too deeply to read; flatten the row", path=source) from None
     return _document(row, source)
+
+
+def _bom_encoding(data: bytes) -> str | None:
+    if data.startswith((codecs.BOM_UTF32_LE, codecs.BOM_UTF32_BE)):
+        return "utf-32"
+    if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        return "utf-16"
+    return None
 
 
 class JsonlParser(Parser):
@@ -130,16 +148,20 @@ class JsonlParser(Parser):
     def parse(self, path: Path, data: bytes) -> Iterator[ParsedDocument | ParseError]:  # type: ignore[override]
         """Yield a document for every good line and a ParseError for every bad one.
 
-        A file that is not JSONL at all (empty, binary) raises instead: there are no lines to keep.
+        A file that is not JSONL at all (empty, UTF-16/32) raises instead: there are no lines to
+        keep. A NUL byte fails only its own line.
         """
         where = str(path)
         if not data.strip():
             raise ParseError("empty file: there is no text to ingest", path=where)
-        if b"\x00" in data[:8192]:
-            raise ParseError("binary file (NUL bytes found): not JSON Lines", path=where)
+        wide = _bom_encoding(data) or guess_wide_encoding(data)
+        if wide:
+            message = f"JSON Lines must be UTF-8; this looks like {wide.upper()}: pass --encoding {wide}"
+            raise ParseError(message, path=where)
         data = data.removeprefix(codecs.BOM_UTF8)
         first_line: dict[str, int] = {}
         for number, raw in enumerate(data.split(b"\n"), start=1):
+            checkpoint()
             if not raw.strip():
                 continue
             source = f"{where}:{number}"

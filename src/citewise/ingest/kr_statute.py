@@ -43,6 +43,7 @@ import yaml
 from citewise.errors import ParseError
 from citewise.ingest.base import ParsedDocument, ParsedSection, Parser
 from citewise.ingest.decode import decode_text
+from citewise.ingest.limits import checkpoint, load_yaml
 from citewise.records import SectionKind
 
 __all__ = ["KoreanStatuteParser", "restore_article_ids"]
@@ -140,7 +141,7 @@ def _read_front_matter(lines: list[str], source: str) -> tuple[dict[str, Any], i
         raise ParseError("broken YAML front matter: no closing '---' line", path=source)
     try:
         # BaseLoader keeps every scalar a string: 001248 stays "001248", dates stay "2025-10-01".
-        fields = yaml.load("\n".join(lines[1:end]), Loader=yaml.BaseLoader)
+        fields = load_yaml("\n".join(lines[1:end]), source, loader=yaml.BaseLoader)
     except yaml.YAMLError as exc:
         problem = str(exc).replace("\n", " ")
         raise ParseError(f"broken YAML front matter: {problem}", path=source) from exc
@@ -223,6 +224,8 @@ def _split_blocks(lines: list[str], start: int, source: str) -> list[_Block]:
     current: _Block | None = None
     in_supplement = False
     for no, line in enumerate(lines[start:], start=start + 1):
+        if not no % 256:
+            checkpoint()
         if not in_supplement and _SUPPLEMENT_HEADING.match(line):
             in_supplement, current = True, None
         elif in_supplement and _SUPPLEMENT_LINE.match(line.strip()):

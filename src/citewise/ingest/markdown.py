@@ -18,6 +18,7 @@ import yaml
 from citewise.errors import ParseError
 from citewise.ingest.base import ParsedDocument, Parser
 from citewise.ingest.decode import decode_text
+from citewise.ingest.limits import checkpoint, load_yaml
 from citewise.ingest.sections import (
     Heading,
     as_date,
@@ -32,7 +33,9 @@ __all__ = ["MarkdownParser"]
 
 
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
-_ATX = re.compile(r"^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$")
+# The closing ``#`` sequence is stripped in Python (_atx_text): a pattern for it backtracks
+# quadratically over a long run of spaces.
+_ATX = re.compile(r"^ {0,3}(#{1,6})(?:[ \t]+(.*))?$")
 _SETEXT_UNDERLINE = re.compile(r"^ {0,3}(=+|-+)[ \t]*$")
 # Lines that cannot be the text of a setext heading: list items, quotes, indented code.
 _NOT_PARAGRAPH = re.compile(r"^(?: {4}|\t| {0,3}(?:[-+*]|\d{1,9}[.)])(?:\s|$)| {0,3}>)")
@@ -60,6 +63,15 @@ _FRONT_MATTER_FIELDS = {
 _DATE_FIELDS = frozenset({"promulgated_on", "effective_on"})
 
 
+def _atx_text(content: str | None) -> str:
+    """An ATX heading's text without its optional closing ``#`` sequence (``## a ##`` -> ``a``)."""
+    text = (content or "").strip(" \t")
+    bare = text.rstrip("#")
+    if bare != text and (not bare or bare[-1] in " \t"):
+        text = bare.rstrip(" \t")
+    return text
+
+
 def _markdown_headings(lines: Sequence[str], start: int) -> list[Heading]:
     """Find ATX (``#``) and setext (underlined) headings, skipping fenced code blocks.
 
@@ -70,6 +82,8 @@ def _markdown_headings(lines: Sequence[str], start: int) -> list[Heading]:
     fence: str | None = None
     paragraph_line = False  # is the previous line plain paragraph text?
     for i in range(start, len(lines)):
+        if not i % 256:
+            checkpoint()
         line = lines[i]
         fence_match = _FENCE.match(line)
         if fence is not None:
@@ -87,7 +101,7 @@ def _markdown_headings(lines: Sequence[str], start: int) -> list[Heading]:
             paragraph_line = False
             continue
         if atx := _ATX.match(line):
-            headings.append(Heading(i, i + 1, (atx.group(2) or "").strip(), len(atx.group(1))))
+            headings.append(Heading(i, i + 1, _atx_text(atx.group(2)).strip(), len(atx.group(1))))
             paragraph_line = False
             continue
         paragraph_line = bool(line.strip()) and not _NOT_PARAGRAPH.match(line)
@@ -102,7 +116,7 @@ def _front_matter(lines: Sequence[str], path: str) -> tuple[dict[str, Any], int]
     if end is None:
         raise ParseError("broken front matter: the opening '---' line has no closing '---' line", path=path)
     try:
-        loaded = yaml.safe_load("\n".join(lines[1:end]))
+        loaded = load_yaml("\n".join(lines[1:end]), path)
     except yaml.YAMLError as exc:
         where = getattr(exc, "problem_mark", None)
         line = f" (line {where.line + 2})" if where is not None else ""
@@ -157,7 +171,8 @@ class MarkdownParser(Parser):
         sections = build_sections(lines, headings, start=body_start)
         if not sections:
             raise ParseError("no text after the front matter", path=source)
-        fields.setdefault("doc_id", doc_id_from_path(path))
+        if "doc_id" not in fields:
+            fields.update(doc_id=doc_id_from_path(path), id_declared=False)
         fields.setdefault("title", first_heading_text(headings) or file_stem(path))
         # The front matter stays in the hashed text: a changed effective date is a changed document.
         yield ParsedDocument(format=self.name, text=text, sections=sections, metadata=metadata, source=source, **fields)

@@ -29,6 +29,7 @@ from pypdf.errors import DependencyError, FileNotDecryptedError, PyPdfError
 
 from citewise.errors import ParseError
 from citewise.ingest.base import ParsedDocument, ParsedSection, Parser
+from citewise.ingest.limits import checkpoint
 from citewise.ingest.sections import doc_id_from_path, file_stem
 from citewise.records import SectionKind
 
@@ -105,6 +106,7 @@ def _page_texts(reader: PdfReader) -> list[str]:
     """Extracted text of every page, trailing spaces and blank edges removed."""
     texts = []
     for page in reader.pages:
+        checkpoint()
         lines = [line.rstrip() for line in page.extract_text().split("\n")]
         texts.append("\n".join(lines).strip())
     return texts
@@ -146,6 +148,7 @@ def _read(path: Path, data: bytes, diagnostics: _Diagnostics) -> ParsedDocument:
         metadata["pdf_warnings"] = "; ".join(diagnostics.messages)
     return ParsedDocument(
         doc_id=doc_id_from_path(path),
+        id_declared=False,
         title=_metadata_title(reader) or first_line or file_stem(path),
         format="pdf",
         text="\n\n".join(section.text for section in sections),

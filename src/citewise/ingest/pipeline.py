@@ -1,34 +1,41 @@
 """Ingestion: files -> parsed documents -> versions in the store, with provenance.
 
 Each document is stored in its own transaction, so a bad file never leaves half a document behind
-and never stops the rest of the batch. Identical content is a no-op; changed content becomes a new
-version that needs review. Provenance comes from, in order of precedence: command-line options, the
-manifest entry for the file, the manifest defaults, what the document states about itself, and
-finally how the text came in (the retrieval provider defaults to the local file). The issuing
-authority is never inferred from the channel.
+and never stops the rest of the batch. Each file is parsed under the bounds of
+:mod:`citewise.ingest.limits` (size, time, YAML aliases, JSON depth), so a hostile one fails alone,
+fast, with one line naming the file, the problem and the fix.
+
+Identical content is a no-op; changed content becomes a new version that needs review. Provenance
+comes from, in order of precedence: command-line options, the manifest entry for the file, the
+manifest defaults, what the document states about itself, and finally how the text came in (the
+retrieval provider defaults to the local file). The issuing authority is never inferred from the
+channel. Document ids are checked by
+:mod:`citewise.ingest.identity`; which document a version belongs to is decided by the store
+(:func:`citewise.store.versions.claim_doc_id`).
 """
 
 from __future__ import annotations
 
 import fnmatch
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from datetime import date, datetime
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from citewise.errors import CitewiseError, InputError, ParseError
 from citewise.ingest.base import ParsedDocument, Parser
 from citewise.ingest.decode import decode_text
+from citewise.ingest.identity import check_doc_id
+from citewise.ingest.limits import ParseBudget, ParseLimits
+from citewise.ingest.manifest import Manifest, ManifestEntry, load_manifest
 from citewise.ingest.registry import PARSERS, _load_builtin_parsers, get_parser
 from citewise.records import IngestOutcome, IngestResult, Provenance
 from citewise.store.protocol import EvidenceStoreProtocol
 from citewise.store.records import NewSection, NewVersion
 from citewise.store.rows import utcnow
 
-__all__ = ["IngestOptions", "Manifest", "discover", "ingest_paths", "load_manifest"]
+__all__ = ["IngestOptions", "Manifest", "ManifestEntry", "discover", "ingest_paths", "load_manifest"]
 
 #: The order in which parsers are asked whether they recognise a file: specific formats first.
 SNIFF_ORDER = ("kr-statute", "uslm", "pdf", "jsonl", "rst", "html", "markdown", "text")
@@ -50,73 +57,8 @@ class IngestOptions:
     doc_id: str | None = None
     format: str | None = None
     encoding: str | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class ManifestEntry:
-    """Provenance for the files matching ``pattern`` (a glob relative to the manifest)."""
-
-    pattern: str
-    values: dict[str, Any]
-
-
-@dataclass(frozen=True, slots=True)
-class Manifest:
-    """An ingest manifest: provenance defaults and per-file entries."""
-
-    base: Path
-    defaults: dict[str, Any] = field(default_factory=dict)
-    entries: tuple[ManifestEntry, ...] = ()
-
-    def values_for(self, path: Path) -> dict[str, Any]:
-        """Defaults overlaid with every entry whose pattern matches ``path``."""
-        merged = dict(self.defaults)
-        for entry in self.entries:
-            pattern = (
-                str((self.base / entry.pattern).resolve()) if not Path(entry.pattern).is_absolute() else entry.pattern
-            )
-            if fnmatch.fnmatch(str(path.resolve()), pattern) or fnmatch.fnmatch(path.name, entry.pattern):
-                merged.update(entry.values)
-        return merged
-
-
-_PROVENANCE_KEYS = {f.name for f in fields(Provenance)} | {"doc_id"}
-
-
-def load_manifest(path: Path) -> Manifest:
-    """Read an ingest manifest (YAML or JSON)::
-
-    defaults:
-      retrieval_provider: legalize-kr (GitHub mirror)
-      licence: public domain (Korean Copyright Act art. 7)
-      permitted_uses: [quote, summarise, redistribute]
-    documents:
-      - path: "kr-statutes/주택임대차보호법__*.md"
-        issuing_authority: 법무부
-    """
-    try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
-    except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
-        raise InputError(f"cannot read manifest {path}: {exc}") from exc
-    if not isinstance(data, dict):
-        raise InputError(f"manifest {path} must be a mapping with 'defaults' and/or 'documents'")
-    defaults = _check_keys(data.get("defaults") or {}, f"{path}: defaults")
-    entries = []
-    for i, item in enumerate(data.get("documents") or [], start=1):
-        if not isinstance(item, dict) or not item.get("path"):
-            raise InputError(f"manifest {path}: document entry {i} needs a 'path'")
-        values = {k: v for k, v in item.items() if k != "path"}
-        entries.append(ManifestEntry(str(item["path"]), _check_keys(values, f"{path}: entry {i}")))
-    return Manifest(path.parent, defaults, tuple(entries))
-
-
-def _check_keys(values: object, where: str) -> dict[str, Any]:
-    if not isinstance(values, dict):
-        raise InputError(f"{where} must be a mapping")
-    unknown = set(values) - _PROVENANCE_KEYS
-    if unknown:
-        raise InputError(f"{where}: unknown keys {sorted(unknown)}; valid keys: {sorted(_PROVENANCE_KEYS)}")
-    return dict(values)
+    limits: ParseLimits = field(default_factory=ParseLimits)
+    """Bounds on what one file may cost to parse."""
 
 
 def discover(paths: Iterable[Path]) -> Iterator[tuple[Path, str | None]]:
@@ -192,7 +134,9 @@ def provenance_for(
     }
     merged = {**stated, **{k: v for k, v in manifest_values.items() if v is not None}}
     merged.update({k: v for k, v in cli.items() if v is not None})
-    doc_id = options.doc_id or manifest_values.get("doc_id") or parsed.doc_id
+    doc_id = check_doc_id(
+        str(options.doc_id or manifest_values.get("doc_id") or parsed.doc_id), parsed.source or str(path)
+    )
     return (
         Provenance(
             issuing_authority=merged.get("issuing_authority"),
@@ -207,7 +151,7 @@ def provenance_for(
             licence=merged.get("licence"),
             permitted_uses=tuple(str(u) for u in merged.get("permitted_uses") or ()),
         ),
-        str(doc_id),
+        doc_id,
     )
 
 
@@ -234,6 +178,7 @@ def store_document(
     """Store one parsed document as a new version, or report it unchanged (one transaction)."""
     provenance, doc_id = provenance_for(parsed, path, options, manifest_values)
     _check_sections(parsed)
+    explicit = bool(options.doc_id or manifest_values.get("doc_id"))
     return store.store_version(
         NewVersion(
             doc_id=doc_id,
@@ -247,6 +192,8 @@ def store_document(
                 for s in parsed.sections
             ),
             metadata=dict(parsed.metadata),
+            origin_path=str(path.resolve()),
+            id_declared=explicit or parsed.id_declared,
         )
     )
 
@@ -254,6 +201,9 @@ def store_document(
 def _check_sections(parsed: ParsedDocument) -> None:
     if not parsed.sections:
         raise ParseError("no sections found: nothing to store", path=parsed.source or None)
+    # Every parser's output is checked, not only the text parsers' input: PDF and HTML text too.
+    if "\x00" in parsed.text or any("\x00" in s.text or "\x00" in s.heading for s in parsed.sections):
+        raise ParseError("NUL character in the text: remove it from the file", path=parsed.source or None)
     seen: set[str] = set()
     for s in parsed.sections:
         if s.section_id in seen:
@@ -278,39 +228,86 @@ def ingest_paths(
         if progress:
             progress(result)
 
-    for path, problem in discover(paths):
-        if problem:
-            emit(IngestResult(str(path), IngestOutcome.FAILED, error=f"{path}: {problem}"))
+    found = list(discover(paths))
+    conflicts = _id_conflicts([path for path, problem in found if problem is None], options, manifest)
+    for path, problem in found:
+        if problem or path in conflicts:
+            emit(IngestResult(str(path), IngestOutcome.FAILED, error=conflicts.get(path) or f"{path}: {problem}"))
             continue
         for result in _ingest_file(store, path, options, manifest):
             emit(result)
     return results
 
 
+def _id_conflicts(files: list[Path], options: IngestOptions, manifest: Manifest | None) -> dict[Path, str]:
+    """Files an explicit id would wrongly make one document (--doc-id: InputError for the command)."""
+    if options.doc_id:
+        check_doc_id(options.doc_id, "--doc-id")
+        if len(files) > 1:
+            named = ", ".join(str(p) for p in files[:3]) + (" ..." if len(files) > 3 else "")
+            raise InputError(
+                f"--doc-id names one document, but {len(files)} files were given ({named}); "
+                "ingest one file, or give each file its id in a manifest entry"
+            )
+    return manifest.id_conflicts(files) if manifest else {}
+
+
+def _read(path: Path, limits: ParseLimits) -> bytes:
+    try:
+        size = path.stat().st_size
+        if size > limits.max_file_bytes:
+            raise ParseError(
+                f"file is {size / 2**20:.1f} MB, over the limit of {limits.max_file_bytes / 2**20:.1f} MB per file; "
+                "split it (JSON Lines: into several files)",
+                path=str(path),
+            )
+        return path.read_bytes()
+    except OSError as exc:
+        raise ParseError(f"unreadable: {exc.strerror}", path=str(path)) from None
+
+
 def _ingest_file(
     store: EvidenceStoreProtocol, path: Path, options: IngestOptions, manifest: Manifest | None
 ) -> Iterator[IngestResult]:
+    """Parse one file under its budget and store its documents; every failure is one result."""
+    where = str(path)
+    budget = ParseBudget(where, options.limits)
+    values = manifest.values_for(path) if manifest else {}
+    explicit_id = options.doc_id or values.get("doc_id")
+    stored = 0
     try:
-        data = path.read_bytes()
-    except OSError as exc:
-        yield IngestResult(str(path), IngestOutcome.FAILED, error=f"{path}: unreadable: {exc.strerror}")
-        return
-    try:
-        if options.encoding:
-            # Re-encode once as UTF-8 so that every text parser reads the declared encoding.
-            data = decode_text(data, str(path), options.encoding).encode("utf-8")
-        parser = choose_parser(path, data, options.format)
-        values = manifest.values_for(path) if manifest else {}
-        for parsed in parser.parse(path, data):
+        with budget.running():
+            data = _read(path, options.limits)
+            if options.encoding:
+                # Re-encode once as UTF-8 so that every text parser reads the declared encoding.
+                data = decode_text(data, where, options.encoding).encode("utf-8")
+            documents = choose_parser(path, data, options.format).parse(path, data)
+        while True:
+            with budget.running():  # the clock stops while a document is being stored
+                parsed = next(documents, None)
+            if parsed is None:
+                return
             if isinstance(parsed, ParseError):
-                yield IngestResult(parsed.path or str(path), IngestOutcome.FAILED, error=str(parsed))
+                yield IngestResult(parsed.path or where, IngestOutcome.FAILED, error=str(parsed))
                 continue
+            if explicit_id and stored:
+                source = parsed.source or where
+                error = f"{source}: doc_id {explicit_id!r} names one document, but {where} holds several"
+                yield IngestResult(source, IngestOutcome.FAILED, error=error + "; drop the doc_id")
+                continue
+            stored += 1
             try:
                 yield store_document(store, parsed, path, options, values)
             except CitewiseError as exc:
-                yield IngestResult(parsed.source or str(path), IngestOutcome.FAILED, error=str(exc))
+                yield IngestResult(parsed.source or where, IngestOutcome.FAILED, error=str(exc))
     except CitewiseError as exc:
-        yield IngestResult(str(path), IngestOutcome.FAILED, error=str(exc))
+        yield IngestResult(where, IngestOutcome.FAILED, error=str(exc))
+    except RecursionError:
+        # A structure nested past every bound above (a parser library's own recursion).
+        yield IngestResult(where, IngestOutcome.FAILED, error=f"{where}: nested too deeply to parse; flatten it")
+    except MemoryError:
+        error = f"{where}: ran out of memory while parsing; split the file or lower its nesting"
+        yield IngestResult(where, IngestOutcome.FAILED, error=error)
 
 
 __all__ += ["choose_parser", "provenance_for", "store_document"]

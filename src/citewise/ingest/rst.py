@@ -10,6 +10,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 from citewise.ingest.base import ParsedDocument, Parser
+from citewise.ingest.limits import checkpoint
 from citewise.ingest.sections import Heading, headed_document
 
 __all__ = ["RstParser"]
@@ -44,6 +45,8 @@ def _rst_headings(lines: Sequence[str]) -> list[Heading]:
     headings: list[Heading] = []
     i = 0
     while i < len(lines):
+        if not i % 256:
+            checkpoint()
         found = _rst_title_at(lines, i)
         if found is None:
             i += 1

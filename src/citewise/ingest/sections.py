@@ -33,6 +33,7 @@ from pathlib import Path
 from citewise.errors import ParseError
 from citewise.ingest.base import ParsedDocument, ParsedSection
 from citewise.ingest.decode import decode_text
+from citewise.ingest.limits import checkpoint
 from citewise.records import SectionKind
 
 __all__ = [
@@ -144,13 +145,15 @@ class _SectionIds:
 
     def __init__(self) -> None:
         self._taken: set[str] = set()
+        self._last: dict[str, int] = {}  # the last suffix given to a base: n repeats cost O(n), not O(n^2)
 
     def claim(self, base: str) -> str:
-        candidate, n = base, 1
+        candidate, n = base, self._last.get(base, 1)
         while candidate in self._taken:
             n += 1
             candidate = f"{base}-{n}"
         self._taken.add(candidate)
+        self._last[base] = n
         return candidate
 
 
@@ -182,6 +185,8 @@ def build_sections(lines: Sequence[str], headings: Sequence[Heading], start: int
         lead_id = "preamble" if headings else "body"
         sections.append(ParsedSection(ids.claim(lead_id), "", lead, kind=SectionKind.BODY))
     for i, heading in enumerate(headings):
+        if not i % 256:
+            checkpoint()
         stop = headings[i + 1].start if i + 1 < len(headings) else len(lines)
         body = _join_body(lines[heading.end : stop])
         kind, base = _classify(heading.text)
@@ -213,6 +218,7 @@ def headed_document(
     headings = find_headings(lines)
     return ParsedDocument(
         doc_id=doc_id_from_path(path),
+        id_declared=False,
         title=first_heading_text(headings) or file_stem(path),
         format=fmt,
         text=text,

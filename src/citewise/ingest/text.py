@@ -10,6 +10,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 from citewise.ingest.base import ParsedDocument, Parser
+from citewise.ingest.limits import checkpoint
 from citewise.ingest.sections import (
     PROVISION_KR,
     PROVISION_NUMBER,
@@ -53,6 +54,8 @@ def _text_headings(lines: Sequence[str]) -> list[Heading]:
     headings: list[Heading] = []
     i = 0
     while i < len(lines):
+        if not i % 256:
+            checkpoint()
         line = lines[i]
         stripped = line.strip()
         standalone = i == 0 or not lines[i - 1].strip()

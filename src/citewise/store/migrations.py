@@ -300,6 +300,8 @@ def _m011_evaluations(conn: Connection) -> None:
         )
     )
     conn.execute(sa.text("CREATE INDEX ix_evaluations_set ON evaluations (set_digest, created_at)"))
+
+
 # Search answers and extracted pages of remote providers, shared by every process of the store
 # (SPEC 4.5a). One row per key (provider, settings, normalised query or URL); a newer answer replaces
 # the row. Timestamps are fixed-width ISO 8601 UTC text, so they compare as text on both backends.
@@ -320,6 +322,14 @@ _m008_cache = _run(
     "CREATE INDEX ix_provider_cache_retrieved ON provider_cache (retrieved_at)",
 )
 
+# Which file (absolute path) and parser a document came from: a document whose id was derived
+# from its file name is the same document only when read again from there, in the same format.
+# Documents stored before this have none; the first re-ingest from their recorded source fills it.
+_m009_document_identity = _run(
+    "ALTER TABLE documents ADD COLUMN origin_path TEXT",
+    "ALTER TABLE documents ADD COLUMN origin_format VARCHAR(40)",
+)
+
 
 MIGRATIONS: tuple[Migration, ...] = (
     Migration("m001_evidence_store", _m001_evidence_store),
@@ -330,6 +340,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration("m006_postgresql_index", _m006_postgresql_index),
     Migration("m007_section_embeddings", _m007_section_embeddings),
     Migration("m008_cache", _m008_cache),
+    Migration("m009_document_identity", _m009_document_identity),
     Migration("m010_batches", _m010_batches),
     Migration("m011_evaluations", _m011_evaluations),
 )

@@ -50,6 +50,13 @@ class NewVersion:
     """Its sections, in document order."""
     metadata: dict[str, str] = field(default_factory=dict, hash=False)
     """Parser metadata (kept as given)."""
+    origin_path: str | None = None
+    """The absolute path of the file it was read from; with ``format`` it is the document's
+    identity when the id was derived from the file name (None: not a file, identity by id)."""
+    id_declared: bool = True
+    """The id is one the document states or one given explicitly: any version with this id is a
+    version of this document. False: derived from the file name, so a file at another path (or of
+    another format) is another document and gets a disambiguated id."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -52,6 +52,8 @@ documents = sa.Table(
     sa.Column("doc_id", sa.String(200), primary_key=True),
     sa.Column("title", sa.Text, nullable=False),
     sa.Column("created_at", sa.String(40), nullable=False),
+    sa.Column("origin_path", sa.Text),
+    sa.Column("origin_format", sa.String(40)),
 )
 
 document_versions = sa.Table(
