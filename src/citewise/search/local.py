@@ -27,9 +27,11 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import replace
+from datetime import date
 
 from citewise.errors import InputError
-from citewise.records import ReviewStatus, SearchHit
+from citewise.evidence.versions import in_force_from, version_in_force
+from citewise.records import DocumentVersion, ReviewStatus, SearchHit
 from citewise.search.analyze import analyze, query_terms
 from citewise.search.dense import active_embedder, dense_matches
 from citewise.search.embedders import Embedder
@@ -37,7 +39,7 @@ from citewise.store.index import COLUMN_WEIGHTS
 from citewise.store.protocol import EvidenceStoreProtocol
 from citewise.store.records import IndexMatch
 
-__all__ = ["AUTO", "COLUMN_WEIGHTS", "DENSE_WEIGHT", "LEXICAL_WEIGHT", "RRF_K", "fuse", "reindex", "search", "snippet"]
+__all__ = ["AUTO", "COLUMN_WEIGHTS", "DENSE_WEIGHT", "LEXICAL_WEIGHT", "RRF_K", "fuse", "reindex", "search", "snippet", "version_flags"]
 
 _CANDIDATE_FACTOR = 4  # fetch more than k so that hits collapsed across versions still fill k
 
@@ -64,12 +66,18 @@ def reindex(store: EvidenceStoreProtocol, *, force: bool = False) -> int:
 
 
 def search(
-    store: EvidenceStoreProtocol, query: str, k: int = 10, *, embedder: Embedder | None | _Auto = AUTO
+    store: EvidenceStoreProtocol,
+    query: str,
+    k: int = 10,
+    *,
+    embedder: Embedder | None | _Auto = AUTO,
+    on: date | None = None,
 ) -> list[SearchHit]:
     """Top ``k`` sections for ``query``, identical sections of several versions collapsed.
 
     ``embedder``: AUTO (hybrid when the store has the configured embedder's vectors), None
     (lexical only), or an embedder whose stored vectors are fused with the lexical ranking.
+    ``on`` (default today): the date the version flags are judged for (:func:`version_flags`).
     """
     if k < 1:
         raise InputError("k must be at least 1")
@@ -79,9 +87,48 @@ def search(
     lexical = store.search(terms, k * _CANDIDATE_FACTOR)
     chosen = active_embedder(store) if isinstance(embedder, _Auto) else embedder
     if chosen is None:
-        return _collapse(lexical, terms, k)
-    dense = dense_matches(store, chosen, query, k * _CANDIDATE_FACTOR)
-    return _collapse(fuse(lexical, dense), terms, k, digits=6)
+        hits = _collapse(lexical, terms, k)
+    else:
+        dense = dense_matches(store, chosen, query, k * _CANDIDATE_FACTOR)
+        hits = _collapse(fuse(lexical, dense), terms, k, digits=6)
+    return version_flags(store, hits, on or date.today())
+
+
+def version_flags(store: EvidenceStoreProtocol, hits: Sequence[SearchHit], on: date) -> list[SearchHit]:
+    """``hits`` with ``superseded`` and ``not_yet_in_force`` set by effective date on ``on``.
+
+    A hit is superseded when a later reviewed version of its document is in force on ``on``
+    (:func:`citewise.evidence.versions.version_in_force`), and not yet in force when its own version
+    takes effect after ``on``. The ``superseded`` review status is not read: a newer version that
+    is approved but not yet in effect supersedes nothing until its effective date. Of identical
+    texts collapsed into one hit, the hit shows the version in force when it is one of them.
+    """
+    stored: dict[str, list[DocumentVersion]] = {}
+    flagged: list[SearchHit] = []
+    for hit in hits:
+        versions = stored.get(hit.doc_id)
+        if versions is None:
+            versions = stored[hit.doc_id] = store.versions(hit.doc_id)
+        current = version_in_force(versions, on)
+        shown = hit
+        if current is not None and current.version in hit.also_in_versions:
+            others = tuple(sorted({*hit.also_in_versions, hit.version} - {current.version}))
+            shown = replace(
+                hit,
+                version=current.version,
+                title=current.title,
+                also_in_versions=others,
+                unapproved=current.status not in (ReviewStatus.APPROVED, ReviewStatus.SUPERSEDED),
+            )
+        own = next((v for v in versions if v.version == shown.version), None)
+        starts = in_force_from(own) if own is not None else None
+        superseded = (
+            current is not None
+            and current.version != shown.version
+            and (starts or date.min, shown.version) < (in_force_from(current) or date.min, current.version)
+        )
+        flagged.append(replace(shown, superseded=superseded, not_yet_in_force=starts is not None and starts > on))
+    return flagged
 
 
 def fuse(
@@ -149,7 +196,7 @@ def _collapse(matches: Sequence[IndexMatch], terms: Sequence[str], k: int, digit
                 or section.status is not ReviewStatus.APPROVED,
                 deleted=section.deleted,
                 reserved=section.reserved,
-                superseded=best.version_status is ReviewStatus.SUPERSEDED,
+                superseded=False,  # set by date in version_flags
                 content_hash=section.content_hash,
                 also_in_versions=tuple(sorted(m.section.version for m in members if m is not best)),
             )
