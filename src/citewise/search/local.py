@@ -39,7 +39,18 @@ from citewise.store.index import COLUMN_WEIGHTS
 from citewise.store.protocol import EvidenceStoreProtocol
 from citewise.store.records import IndexMatch
 
-__all__ = ["AUTO", "COLUMN_WEIGHTS", "DENSE_WEIGHT", "LEXICAL_WEIGHT", "RRF_K", "fuse", "reindex", "search", "snippet", "version_flags"]
+__all__ = [
+    "AUTO",
+    "COLUMN_WEIGHTS",
+    "DENSE_WEIGHT",
+    "LEXICAL_WEIGHT",
+    "RRF_K",
+    "fuse",
+    "reindex",
+    "search",
+    "snippet",
+    "version_flags",
+]
 
 _CANDIDATE_FACTOR = 4  # fetch more than k so that hits collapsed across versions still fill k
 
