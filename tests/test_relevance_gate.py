@@ -95,7 +95,7 @@ def test_without_a_semantic_score_the_score_is_the_coverage() -> None:
 
 
 def test_the_semantic_score_lifts_a_question_in_other_words_and_not_an_unrelated_one() -> None:
-    question = analyse_question("집주인이 보증금을 안 돌려줘요")
+    question = analyse_question("집주인이 보증금을 안 돌려주면 등기명령을 신청하나요")
     passage = [_evidence("임대차가 끝난 후 보증금이 반환되지 아니한 경우 임차인은 임차권등기명령을 신청할 수 있다.")]
     lexical = relevance(question, passage)
     close = relevance(question, passage, semantic=SEMANTIC_FLOOR + SEMANTIC_SPAN)
@@ -104,7 +104,7 @@ def test_the_semantic_score_lifts_a_question_in_other_words_and_not_an_unrelated
     assert close.score == pytest.approx((1 - SEMANTIC_WEIGHT) * lexical.coverage + SEMANTIC_WEIGHT)
     assert far.score == pytest.approx((1 - SEMANTIC_WEIGHT) * lexical.coverage)  # below the floor: no lift
     assert close.score > lexical.score * (1 - SEMANTIC_WEIGHT) and far.score < close.score
-    assert close.answers and not far.answers
+    assert close.answers and not far.answers and not lexical.answers, (lexical, close)
     assert "semantic similarity of" in far.gap()
     assert combined_score(1.0, 5.0) == 1.0 and combined_score(0.0, -1.0) == 0.0  # clipped, never out of 0..1
 

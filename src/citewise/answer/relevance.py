@@ -35,7 +35,7 @@ import numpy as np
 
 from citewise.answer.question import Question, text_terms
 from citewise.answer.records import Evidence
-from citewise.search.dense import active_embedder, vector_index
+from citewise.search.dense import _query_vector, active_embedder, vector_index
 from citewise.store.protocol import EvidenceStoreProtocol
 
 __all__ = [
@@ -53,14 +53,14 @@ __all__ = [
 ]
 
 #: Lexical only: share of the question's content terms the top passages must hold for an answer.
-RELEVANCE_THRESHOLD = 0.55
+RELEVANCE_THRESHOLD = 0.70
 
 #: With a semantic score: the combined score an answer needs.
-HYBRID_THRESHOLD = 0.55
+HYBRID_THRESHOLD = 0.80
 #: Weight of the (rescaled) semantic similarity in the combined score.
-SEMANTIC_WEIGHT = 0.5
-#: Cosine at and below which the semantic part is 0 (e5 puts unrelated texts around 0.75).
-SEMANTIC_FLOOR = 0.75
+SEMANTIC_WEIGHT = 0.7
+#: Cosine at and below which the semantic part is 0 (e5-small puts unrelated texts at 0.70-0.80).
+SEMANTIC_FLOOR = 0.72
 #: Cosine above the floor at which the semantic part reaches 1.
 SEMANTIC_SPAN = 0.15
 
@@ -145,7 +145,7 @@ def semantic_similarity(
     rows = [cached[1][e.content_hash] for e in evidence[:top] if e.content_hash in cached[1]]
     if not rows:
         return None
-    vector = embedder.embed([question], query=True)[0]
+    vector = _query_vector(embedder, question)  # search embedded it already: cached
     return float(np.max(index.matrix[rows] @ vector))
 
 
