@@ -29,6 +29,10 @@ vectors), 0.571 / 0.449 and 0.587 / 0.443, worse at 0.6 and 1.0; one hit per art
 versions, 0.592 / 0.469 and 0.607 / 0.465; a law-title prior on the dense score (cosine + 0.1 x the
 cosine of the question and the law's title), 0.592 / 0.459 and 0.599 / 0.461; 200 dense candidates
 instead of 40, 0.571 / 0.462 and 0.595 / 0.462. None is outside the noise, so none is in.
+Score fusion instead of ranks (alpha x normalised BM25 + (1 - alpha) x normalised cosine over both
+candidate lists of 40) did better on the 242 (z-scores, alpha 0.3: 0.624 / 0.494; min-max 0.3:
+0.624 / 0.491; 0.4: 0.628 / 0.494) but not on the 49 the choice is made on (0.571 / 0.470, 0.571 /
+0.462, 0.551 / 0.448 against 0.592 / 0.467), so rank fusion stays until a larger dev set decides.
 """
 
 from __future__ import annotations
