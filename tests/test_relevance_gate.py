@@ -12,9 +12,21 @@ import pytest
 from citewise.answer.ask import ask
 from citewise.answer.question import Intent, analyse_question
 from citewise.answer.records import AskOutcome, Evidence
-from citewise.answer.relevance import RELEVANCE_THRESHOLD, relevance
+from citewise.answer.relevance import (
+    HYBRID_THRESHOLD,
+    RELEVANCE_THRESHOLD,
+    SEMANTIC_FLOOR,
+    SEMANTIC_SPAN,
+    SEMANTIC_WEIGHT,
+    combined_score,
+    relevance,
+    semantic_similarity,
+)
 from citewise.evidence.plan import RetrievalPlan
+from citewise.search import dense
+from citewise.search.embedders import EMBEDDER_ENV, EMBEDDERS
 from citewise.store.evidence import EvidenceStore
+from citewise.testing.embedder import HashingEmbedder
 
 pytestmark = pytest.mark.integration
 
@@ -72,3 +84,79 @@ def test_the_score_is_the_share_of_content_terms_found() -> None:
         analyse_question("임차권등기명령은 언제 신청하나요"), [_evidence("임차권등기명령을 신청할 수 있다.")]
     )
     assert korean.answers, korean
+
+
+def test_without_a_semantic_score_the_score_is_the_coverage() -> None:
+    assert combined_score(0.4, None) == 0.4
+    question = analyse_question("What is the capital of France?")
+    measured = relevance(question, [_evidence("The capital stock of a corporation.")])
+    assert measured.semantic is None and measured.coverage == measured.score == 0.5
+    assert "semantic" not in measured.gap() and "not found: franc" in measured.gap()
+
+
+def test_the_semantic_score_lifts_a_question_in_other_words_and_not_an_unrelated_one() -> None:
+    question = analyse_question("집주인이 보증금을 안 돌려주면 등기명령을 신청하나요")
+    passage = [_evidence("임대차가 끝난 후 보증금이 반환되지 아니한 경우 임차인은 임차권등기명령을 신청할 수 있다.")]
+    lexical = relevance(question, passage)
+    close = relevance(question, passage, semantic=SEMANTIC_FLOOR + SEMANTIC_SPAN)
+    far = relevance(question, passage, semantic=SEMANTIC_FLOOR - 0.2)
+    assert close.threshold == HYBRID_THRESHOLD and lexical.threshold == RELEVANCE_THRESHOLD
+    assert close.score == pytest.approx((1 - SEMANTIC_WEIGHT) * lexical.coverage + SEMANTIC_WEIGHT)
+    assert far.score == pytest.approx((1 - SEMANTIC_WEIGHT) * lexical.coverage)  # below the floor: no lift
+    assert close.score > lexical.score * (1 - SEMANTIC_WEIGHT) and far.score < close.score
+    assert close.answers and not far.answers and not lexical.answers, (lexical, close)
+    assert "semantic similarity of" in far.gap()
+    assert combined_score(1.0, 5.0) == 1.0 and combined_score(0.0, -1.0) == 0.0  # clipped, never out of 0..1
+
+
+@pytest.fixture
+def embedded(store: EvidenceStore, monkeypatch: pytest.MonkeyPatch) -> HashingEmbedder:
+    embedder = HashingEmbedder(dim=64)
+    monkeypatch.setitem(EMBEDDERS, "fake", lambda _arg: embedder)
+    monkeypatch.setattr(dense, "_EMBEDDERS", {})
+    monkeypatch.setenv(EMBEDDER_ENV, "fake")
+    dense.embed_pending(store, embedder)
+    return embedder
+
+
+def _stored(store: EvidenceStore, section_id: str) -> Evidence:
+    version = store.version("kr-law-001248")
+    section = next(s for s in store.sections(version.doc_id, version.version) if s.section_id == section_id)
+    return Evidence("E1", version.doc_id, version.version, section_id, version.title, section.heading,
+                    section.text, section.content_hash)  # fmt: skip
+
+
+def test_semantic_similarity_is_the_best_stored_cosine_of_the_top_passages(
+    store: EvidenceStore, embedded: HashingEmbedder
+) -> None:
+    question = "보증금이 반환되지 아니한 경우 임차권등기명령"
+    passages = [_stored(store, "제4조"), _stored(store, "제3조의3")]
+    vectors = embedded.embed([f"{p.heading}\n{p.text}" for p in passages])
+    expected = float(max(vectors @ embedded.embed([question], query=True)[0]))
+    assert semantic_similarity(store, question, passages) == pytest.approx(expected, abs=1e-5)
+    first = float(vectors[0] @ embedded.embed([question], query=True)[0])
+    assert semantic_similarity(store, question, passages, top=1) == pytest.approx(first, abs=1e-5)
+    assert first < expected  # the second passage is the closer one
+    unknown = Evidence("E1", "doc", 1, "§ 1", "Title", "§ 1", "text", "sha256:not-stored")
+    assert semantic_similarity(store, question, [unknown]) is None  # no stored vector: no semantic score
+    assert semantic_similarity(store, question, []) is None
+
+
+def test_semantic_similarity_is_none_without_an_active_embedder(
+    store: EvidenceStore, embedded: HashingEmbedder, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    passages = [_stored(store, "제4조")]
+    assert semantic_similarity(store, "임대차 기간", passages) is not None
+    monkeypatch.setenv(EMBEDDER_ENV, "none")
+    assert semantic_similarity(store, "임대차 기간", passages) is None
+
+
+@pytest.mark.parametrize("question", ["What is the capital of France?", "김치찌개 맛있게 끓이는 방법"])
+def test_off_topic_questions_still_hand_off_with_vectors_present(
+    store: EvidenceStore, embedded: HashingEmbedder, question: str
+) -> None:
+    result = ask(store, question, RetrievalPlan())
+    assert result.outcome in (AskOutcome.HANDOFF, AskOutcome.NO_ELIGIBLE_EVIDENCE), result.text
+    assert not result.citations
+    if result.outcome is AskOutcome.HANDOFF:
+        assert result.gap and "semantic similarity of" in result.gap

@@ -23,6 +23,7 @@ from citewise.evidence.versions import VersionNoteKind
 from citewise.ingest.pipeline import ingest_paths
 from citewise.records import ReviewStatus
 from citewise.review import decide
+from citewise.search.local import search
 from citewise.store.evidence import EvidenceStore
 from tests.conftest import KR_STATUTES
 
@@ -131,3 +132,34 @@ def test_a_future_only_law_is_cited_with_a_note_that_it_is_not_yet_in_force(stat
     [note] = outcome.version_notes
     assert note.kind is VersionNoteKind.NOT_YET_IN_FORCE and note.in_force_version is None
     assert "not yet in force on 2026-12-01; it takes effect on 2027-09-09" in note.render()
+
+
+def _flags(store: EvidenceStore, query: str, on: date) -> dict[int, set[tuple[bool, bool]]]:
+    hits = search(store, query, k=40, embedder=None, on=on)
+    flags: dict[int, set[tuple[bool, bool]]] = {}
+    for h in hits:
+        if h.doc_id == FOREIGN:
+            flags.setdefault(h.version, set()).add((h.superseded, h.not_yet_in_force))
+    return flags
+
+
+def test_search_flags_follow_the_version_in_force_not_the_review_status(statutes: EvidenceStore) -> None:
+    query = "외국인근로자 취업활동 기간 사업장 변경"
+    # 2026-12-01: v2 in force (its status says superseded), v1 superseded, v3 approved but not yet in force.
+    before = _flags(statutes, query, TODAY)
+    assert before.get(2) == {(False, False)}
+    assert before.get(1, {(True, False)}) == {(True, False)}
+    assert before.get(3) == {(False, True)}
+    # From v3's effective date on, v3 is in force and v2 is superseded.
+    after = _flags(statutes, query, date(2026, 12, 10))
+    assert after.get(3) == {(False, False)}
+    assert after.get(2) == {(True, False)}
+
+
+def test_a_collapsed_hit_shows_the_version_in_force(statutes: EvidenceStore) -> None:
+    # 제1조 (purpose) reads the same in v1 and v2: the one hit names whichever is in force.
+    for on, shown, other in ((TODAY, 2, 1), (date(2005, 1, 1), 1, 2)):
+        hits = search(statutes, "외국인근로자 고용 목적", k=10, embedder=None, on=on)
+        [hit] = [h for h in hits if h.doc_id == FOREIGN and h.section_id == "제1조" and h.also_in_versions]
+        assert (hit.version, hit.also_in_versions) == (shown, (other,))
+        assert not hit.superseded and not hit.not_yet_in_force and not hit.unapproved

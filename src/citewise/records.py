@@ -223,8 +223,11 @@ class SearchHit:
     reserved: bool
     """A reserved placeholder."""
     superseded: bool
-    """The version has been superseded by a newer approved one."""
+    """A later reviewed version of the document is in force on the search's date (by effective date,
+    not by review status: an approved version not yet in effect supersedes nothing)."""
     content_hash: str
     """Content hash of the section."""
     also_in_versions: tuple[int, ...] = ()
     """Other versions holding identical text for this section (collapsed into this hit)."""
+    not_yet_in_force: bool = False
+    """The hit's version takes effect after the search's date."""

@@ -4,8 +4,9 @@
   naming the document, and several documents the plan allows have that section. The answer asks which
   one, listing the options.
 * **Handoff**: the relevance gate (:mod:`citewise.answer.relevance`) finds that the eligible passages
-  do not answer the question: too few of its content terms occur in them. The gap is stated (the
-  terms not found) and the configured handoff target is named.
+  do not answer the question: too few of its content terms occur in them and, when the store holds
+  vectors, they are not close to it in meaning either. The gap is stated (the terms not found, the
+  similarity) and the configured handoff target is named.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from collections.abc import Sequence
 from citewise.answer.provisions import NamedProvisions
 from citewise.answer.question import analyse_question
 from citewise.answer.records import AskOutcome, ClarificationOption, Evidence
-from citewise.answer.relevance import relevance
+from citewise.answer.relevance import relevance, semantic_similarity
 from citewise.evidence.plan import RetrievalPlan
 from citewise.store.protocol import EvidenceStoreProtocol
 
@@ -82,12 +83,9 @@ def clarify_or_handoff(
         listing = "; ".join(f"{o.title} {o.heading} ({o.doc_id}:{o.section_id})" for o in options)
         text = f"Which document do you mean? The question names a provision found in several: {listing}."
         return AskOutcome.CLARIFICATION, text, tuple(options), None
-    measured = relevance(analyse_question(question), evidence)
+    measured = relevance(analyse_question(question), evidence, semantic=semantic_similarity(store, question, evidence))
     if not measured.answers:
-        gap = (
-            f"the eligible evidence covers {measured.score:.0%} of the question's content terms "
-            f"(an answer needs {measured.threshold:.0%}); not found: {', '.join(measured.missing)}"
-        )
+        gap = measured.gap()
         text = f"The eligible evidence does not answer this question ({gap}). Handed off to {handoff_target}."
         return AskOutcome.HANDOFF, text, (), gap
     return None

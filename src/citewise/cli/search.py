@@ -37,6 +37,7 @@ def search(
                 ("deleted", h.deleted),
                 ("reserved", h.reserved),
                 ("superseded", h.superseded),
+                ("not yet in force", h.not_yet_in_force),
             )
             if on
         ]

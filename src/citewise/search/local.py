@@ -20,6 +20,22 @@ benchmarks/data/kr_user_questions.jsonl (lexical 0.417 / 0.322, dense 0.579 / 0.
 0.603 / 0.464, 1:1.5 0.624 / 0.465, 1:2 0.620 / 0.459, 1.5:1 0.574 / 0.456, and k=20 1:1.5
 0.632 / 0.472. Equal weights and the usual k=60 are kept: every alternative is within about five
 of 242 questions (or one of 49), well inside the noise of sets this size, and none wins on both.
+
+Tried on the same store and vectors and not kept (dev 49 / user 242, recall@5 / MRR@10, against
+hybrid 0.592 / 0.467 and 0.603 / 0.464): dropping question words (무엇, 어떻, 경우, 얼마, 몇, 되, 받,
+괜찮, 가능, 법 …) from the lexical query, 0.571 / 0.468 and 0.599 / 0.463 (Kiwi already keeps few of
+them); pseudo-relevance feedback on the dense query (query + 0.3 x the mean of its 3 nearest
+vectors), 0.571 / 0.449 and 0.587 / 0.443, worse at 0.6 and 1.0; one hit per article across
+versions, 0.592 / 0.469 and 0.607 / 0.465; a law-title prior on the dense score (cosine + 0.1 x the
+cosine of the question and the law's title), 0.592 / 0.459 and 0.599 / 0.461; 200 dense candidates
+instead of 40, 0.571 / 0.462 and 0.595 / 0.462. None is outside the noise, so none is in.
+Score fusion instead of ranks (alpha x normalised BM25 + (1 - alpha) x normalised cosine over both
+candidate lists of 40) did better on the 242 (z-scores, alpha 0.3: 0.624 / 0.494; min-max 0.3:
+0.624 / 0.491; 0.4: 0.628 / 0.494) but not on the 49 the choice is made on (0.571 / 0.470, 0.571 /
+0.462, 0.551 / 0.448 against 0.592 / 0.467), so rank fusion stays until a larger dev set decides.
+Embedding the law's title before heading and text (first 800 characters, all 1,220 texts again):
+dense 0.531 / 0.438 and 0.603 / 0.441, hybrid 0.592 / 0.449 and 0.620 / 0.468 — no better on the 49,
+so the embedded text stays heading + text (vectors unchanged, no model version change).
 """
 
 from __future__ import annotations
@@ -27,9 +43,11 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import replace
+from datetime import date
 
 from citewise.errors import InputError
-from citewise.records import ReviewStatus, SearchHit
+from citewise.evidence.versions import in_force_from, version_in_force
+from citewise.records import DocumentVersion, ReviewStatus, SearchHit
 from citewise.search.analyze import analyze, query_terms
 from citewise.search.dense import active_embedder, dense_matches
 from citewise.search.embedders import Embedder
@@ -37,7 +55,18 @@ from citewise.store.index import COLUMN_WEIGHTS
 from citewise.store.protocol import EvidenceStoreProtocol
 from citewise.store.records import IndexMatch
 
-__all__ = ["AUTO", "COLUMN_WEIGHTS", "DENSE_WEIGHT", "LEXICAL_WEIGHT", "RRF_K", "fuse", "reindex", "search", "snippet"]
+__all__ = [
+    "AUTO",
+    "COLUMN_WEIGHTS",
+    "DENSE_WEIGHT",
+    "LEXICAL_WEIGHT",
+    "RRF_K",
+    "fuse",
+    "reindex",
+    "search",
+    "snippet",
+    "version_flags",
+]
 
 _CANDIDATE_FACTOR = 4  # fetch more than k so that hits collapsed across versions still fill k
 
@@ -64,12 +93,18 @@ def reindex(store: EvidenceStoreProtocol, *, force: bool = False) -> int:
 
 
 def search(
-    store: EvidenceStoreProtocol, query: str, k: int = 10, *, embedder: Embedder | None | _Auto = AUTO
+    store: EvidenceStoreProtocol,
+    query: str,
+    k: int = 10,
+    *,
+    embedder: Embedder | None | _Auto = AUTO,
+    on: date | None = None,
 ) -> list[SearchHit]:
     """Top ``k`` sections for ``query``, identical sections of several versions collapsed.
 
     ``embedder``: AUTO (hybrid when the store has the configured embedder's vectors), None
     (lexical only), or an embedder whose stored vectors are fused with the lexical ranking.
+    ``on`` (default today): the date the version flags are judged for (:func:`version_flags`).
     """
     if k < 1:
         raise InputError("k must be at least 1")
@@ -79,9 +114,48 @@ def search(
     lexical = store.search(terms, k * _CANDIDATE_FACTOR)
     chosen = active_embedder(store) if isinstance(embedder, _Auto) else embedder
     if chosen is None:
-        return _collapse(lexical, terms, k)
-    dense = dense_matches(store, chosen, query, k * _CANDIDATE_FACTOR)
-    return _collapse(fuse(lexical, dense), terms, k, digits=6)
+        hits = _collapse(lexical, terms, k)
+    else:
+        dense = dense_matches(store, chosen, query, k * _CANDIDATE_FACTOR)
+        hits = _collapse(fuse(lexical, dense), terms, k, digits=6)
+    return version_flags(store, hits, on or date.today())
+
+
+def version_flags(store: EvidenceStoreProtocol, hits: Sequence[SearchHit], on: date) -> list[SearchHit]:
+    """``hits`` with ``superseded`` and ``not_yet_in_force`` set by effective date on ``on``.
+
+    A hit is superseded when a later reviewed version of its document is in force on ``on``
+    (:func:`citewise.evidence.versions.version_in_force`), and not yet in force when its own version
+    takes effect after ``on``. The ``superseded`` review status is not read: a newer version that
+    is approved but not yet in effect supersedes nothing until its effective date. Of identical
+    texts collapsed into one hit, the hit shows the version in force when it is one of them.
+    """
+    stored: dict[str, list[DocumentVersion]] = {}
+    flagged: list[SearchHit] = []
+    for hit in hits:
+        versions = stored.get(hit.doc_id)
+        if versions is None:
+            versions = stored[hit.doc_id] = store.versions(hit.doc_id)
+        current = version_in_force(versions, on)
+        shown = hit
+        if current is not None and current.version in hit.also_in_versions:
+            others = tuple(sorted({*hit.also_in_versions, hit.version} - {current.version}))
+            shown = replace(
+                hit,
+                version=current.version,
+                title=current.title,
+                also_in_versions=others,
+                unapproved=current.status not in (ReviewStatus.APPROVED, ReviewStatus.SUPERSEDED),
+            )
+        own = next((v for v in versions if v.version == shown.version), None)
+        starts = in_force_from(own) if own is not None else None
+        superseded = (
+            current is not None
+            and current.version != shown.version
+            and (starts or date.min, shown.version) < (in_force_from(current) or date.min, current.version)
+        )
+        flagged.append(replace(shown, superseded=superseded, not_yet_in_force=starts is not None and starts > on))
+    return flagged
 
 
 def fuse(
@@ -149,7 +223,7 @@ def _collapse(matches: Sequence[IndexMatch], terms: Sequence[str], k: int, digit
                 or section.status is not ReviewStatus.APPROVED,
                 deleted=section.deleted,
                 reserved=section.reserved,
-                superseded=best.version_status is ReviewStatus.SUPERSEDED,
+                superseded=False,  # set by date in version_flags
                 content_hash=section.content_hash,
                 also_in_versions=tuple(sorted(m.section.version for m in members if m is not best)),
             )
