@@ -35,7 +35,7 @@ import numpy as np
 
 from citewise.answer.question import Question, text_terms
 from citewise.answer.records import Evidence
-from citewise.search.dense import _query_vector, active_embedder, vector_index
+from citewise.search.dense import active_embedder, query_vector, vector_index
 from citewise.store.protocol import EvidenceStoreProtocol
 
 __all__ = [
@@ -145,7 +145,7 @@ def semantic_similarity(
     rows = [cached[1][e.content_hash] for e in evidence[:top] if e.content_hash in cached[1]]
     if not rows:
         return None
-    vector = _query_vector(embedder, question)  # search embedded it already: cached
+    vector = query_vector(embedder, question)  # search embedded it already: cached
     return float(np.max(index.matrix[rows] @ vector))
 
 

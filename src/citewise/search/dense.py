@@ -20,6 +20,7 @@ Example::
 
 from __future__ import annotations
 
+import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable
@@ -35,6 +36,7 @@ from citewise.store.records import IndexMatch
 
 __all__ = [
     "ANN_THRESHOLD",
+    "query_vector",
     "DEFAULT_BATCH_SIZE",
     "EmbeddingReport",
     "VectorIndex",
@@ -156,6 +158,7 @@ def _usearch_index(matrix: Matrix):  # type: ignore[no-untyped-def]
 
 _INDEXES: dict[tuple[int, str, str], VectorIndex] = {}
 _QUERY_VECTORS: OrderedDict[tuple[str, str, str], Matrix] = OrderedDict()
+_QUERY_LOCK = threading.Lock()
 _QUERY_CACHE_SIZE = 512
 
 
@@ -170,18 +173,22 @@ def vector_index(store: EvidenceStoreProtocol, model_id: str, model_version: str
     return index
 
 
-def _query_vector(embedder: Embedder, query: str) -> Matrix:
-    # A question is often searched more than once (ask, then research, then eval): embed it once.
+def query_vector(embedder: Embedder, query: str) -> Matrix:
+    """The embedding of ``query`` as a question, cached: a question is often searched more than once
+    (ask, then research, then eval; the relevance gate after search), and embedded once. Thread-safe:
+    search embeds the question on a second thread while the lexical index is read."""
     model = embedder.model
     key = (model.model_id, model.version, query)
-    vector = _QUERY_VECTORS.get(key)
-    if vector is None:
-        vector = embedder.embed([query], query=True)[0]
+    with _QUERY_LOCK:
+        vector = _QUERY_VECTORS.get(key)
+        if vector is not None:
+            _QUERY_VECTORS.move_to_end(key)
+            return vector
+    vector = embedder.embed([query], query=True)[0]
+    with _QUERY_LOCK:
         _QUERY_VECTORS[key] = vector
         if len(_QUERY_VECTORS) > _QUERY_CACHE_SIZE:
             _QUERY_VECTORS.popitem(last=False)
-    else:
-        _QUERY_VECTORS.move_to_end(key)
     return vector
 
 
@@ -191,7 +198,7 @@ def dense_matches(store: EvidenceStoreProtocol, embedder: Embedder, query: str, 
     index = vector_index(store, model.model_id, model.version)
     if not len(index):
         return []
-    return store.sections_with_hashes(index.nearest(_query_vector(embedder, query), limit), limit)
+    return store.sections_with_hashes(index.nearest(query_vector(embedder, query), limit), limit)
 
 
 _EMBEDDERS: dict[str, Embedder | None] = {}

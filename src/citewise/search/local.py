@@ -42,6 +42,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from datetime import date
 
@@ -49,7 +50,7 @@ from citewise.errors import InputError
 from citewise.evidence.versions import in_force_from, version_in_force
 from citewise.records import DocumentVersion, ReviewStatus, SearchHit
 from citewise.search.analyze import analyze, query_terms
-from citewise.search.dense import active_embedder, dense_matches
+from citewise.search.dense import active_embedder, dense_matches, query_vector
 from citewise.search.embedders import Embedder
 from citewise.store.index import COLUMN_WEIGHTS
 from citewise.store.protocol import EvidenceStoreProtocol
@@ -111,11 +112,16 @@ def search(
     terms = query_terms(query)
     if not terms:
         raise InputError(f"the query {query!r} has no searchable words")
-    lexical = store.search(terms, k * _CANDIDATE_FACTOR)
     chosen = active_embedder(store) if isinstance(embedder, _Auto) else embedder
     if chosen is None:
-        hits = _collapse(lexical, terms, k)
+        hits = _collapse(store.search(terms, k * _CANDIDATE_FACTOR), terms, k)
     else:
+        # The question is embedded on a second core while the lexical index is read (both release
+        # the GIL); dense_matches then finds the vector in the cache.
+        with ThreadPoolExecutor(max_workers=1, thread_name_prefix="citewise-embed") as pool:
+            embedding = pool.submit(query_vector, chosen, query)
+            lexical = store.search(terms, k * _CANDIDATE_FACTOR)
+            embedding.result()
         dense = dense_matches(store, chosen, query, k * _CANDIDATE_FACTOR)
         hits = _collapse(fuse(lexical, dense), terms, k, digits=6)
     return version_flags(store, hits, on or date.today())
