@@ -490,7 +490,12 @@ class StoreConformance:
 def _write_old_document(conn: sa.Connection) -> None:
     """One approved document with one section, as the first schema stored it."""
     text = "Tenants and landlords"
-    conn.execute(sa.text("INSERT INTO documents VALUES ('old-doc', 'Old', '2025-01-01T00:00:00+00:00')"))
+    conn.execute(
+        sa.text(
+            "INSERT INTO documents (doc_id, title, created_at) "
+            "VALUES ('old-doc', 'Old', '2025-01-01T00:00:00+00:00')"
+        )
+    )
     version_id = conn.execute(
         sa.text(
             "INSERT INTO document_versions (doc_id, version, title, content_hash, format, status, source, "
