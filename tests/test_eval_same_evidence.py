@@ -169,3 +169,44 @@ def test_end_to_end_runs_each_engine_on_its_own_evidence_and_joins_the_history(
     run("eval", "end-to-end", "--questions", str(qfile), "--engines", "bing", code=2)  # one clear line
     rows = json.loads(run("eval", "history", "--questions", str(qfile), "--json"))["rows"]
     assert [r["kind"] for r in rows] == ["end-to-end"]
+
+
+def test_experiments_share_a_provider_rate_limit_across_concurrent_cells(cli: Any, tmp_path: Path) -> None:
+    import time
+    from collections import deque
+
+    run, brain, tavily = cli
+    qfile = _questions(tmp_path / "q.jsonl")
+    first = json.loads(run("eval", "same-evidence", "--questions", str(qfile), "--writers", "writer-a", "--json"))
+    runs = [a for c in first["cells"] for a in ("--evidence", c["score"]["run_id"])]
+    times: list[float] = []
+    for purpose, steps in brain.steps.items():
+        if steps:
+            step = steps[-1]
+
+            def timed(data: Any, step: Any = step) -> Any:
+                times.append(time.monotonic())
+                return step(data) if callable(step) else step
+
+            brain.steps[purpose] = deque([timed])
+    out = json.loads(
+        run(
+            "eval",
+            "same-evidence",
+            "--questions",
+            str(qfile),
+            "--writers",
+            "writer-b,writer-c",
+            "--concurrency",
+            "4",
+            "--rate",
+            "model=4/s",
+            *runs,
+            "--json",
+        )
+    )
+    assert all(row["accepted"] == 2 for row in out["contenders"])
+    times.sort()
+    assert len(times) >= 12  # plan, review and write for 4 cells, run concurrently
+    gaps = [b - a for a, b in zip(times, times[1:], strict=False)]
+    assert min(gaps) >= 0.2, gaps  # 4 a second, shared by every concurrent cell (0.25 s, less clock jitter)

@@ -48,8 +48,10 @@ __all__ = [
     "LimitedSearch",
     "Purse",
     "RateLimiter",
+    "limited_settings",
     "parse_concurrency",
     "parse_rates",
+    "uncapped",
 ]
 
 CONCURRENCY_ENV = "CITEWISE_CONCURRENCY_LIMITS"
@@ -316,3 +318,22 @@ class LimitedClient:
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.inner, name)
+
+
+def limited_settings(settings: Any, limiter: RateLimiter, purse: Purse) -> Any:
+    """``settings`` (:class:`~citewise.research.settings.ResearchSettings`) with its search provider,
+    extractor and model client behind ``limiter`` and ``purse``."""
+    from dataclasses import replace
+
+    client = LimitedClient(settings.client, limiter, purse) if settings.client is not None else None
+    return replace(
+        settings,
+        search=LimitedSearch(settings.search, limiter, purse),
+        extractor=LimitedExtractor(settings.extractor, limiter, purse),
+        client=client,
+    )
+
+
+def uncapped(batches: BatchStore) -> Purse:
+    """A purse with no money cap (rate and concurrency limits only)."""
+    return Purse(batches, "", None, None)

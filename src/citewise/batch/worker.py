@@ -13,12 +13,12 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from decimal import Decimal
 from typing import Any
 
-from citewise.batch.limits import LimitedClient, LimitedExtractor, LimitedSearch, Purse, RateLimiter
+from citewise.batch.limits import Purse, RateLimiter, limited_settings
 from citewise.config import redact
 from citewise.cost.ledger import is_accepted
 from citewise.errors import CitewiseError
@@ -145,7 +145,7 @@ def batch_session(
         purse = Purse(batches, batch_id, _prices(base, config), record.max_cost_usd)
         say = log or (lambda line: print(line, file=sys.stderr, flush=True))
         try:
-            yield BatchSession(store, batches, runs, _limited(base, limiter, purse), report.owner, report, say)
+            yield BatchSession(store, batches, runs, limited_settings(base, limiter, purse), report.owner, report, say)
         finally:
             report.waited_s = limiter.waited_s
 
@@ -156,16 +156,6 @@ def _prices(settings: ResearchSettings, config: BatchConfig) -> Any:
     from citewise.cost.prices import load_prices
 
     return load_prices(config.prices)
-
-
-def _limited(settings: ResearchSettings, limiter: RateLimiter, purse: Purse) -> ResearchSettings:
-    client = LimitedClient(settings.client, limiter, purse) if settings.client is not None else None
-    return replace(
-        settings,
-        search=LimitedSearch(settings.search, limiter, purse),
-        extractor=LimitedExtractor(settings.extractor, limiter, purse),
-        client=client,
-    )
 
 
 def _abandoned(runs: RunStore, item: BatchItem) -> bool:

@@ -11,6 +11,15 @@ from rich.markup import escape
 from rich.table import Table
 
 from citewise.api import Citewise
+from citewise.batch.limits import (
+    RATE_ENV,
+    LimitedClient,
+    Purse,
+    RateLimiter,
+    limited_settings,
+    parse_rates,
+    uncapped,
+)
 from citewise.cli.common import JsonOpt, StoreOpt, console, emit_json, err_console, handle_errors, open_api
 from citewise.errors import ConfigError, InputError
 from citewise.eval.experiment import Cell, ContenderSummary
@@ -18,6 +27,7 @@ from citewise.eval.pack import EvidencePack
 from citewise.eval.questions import QuestionSet
 from citewise.research.budget import Budget
 from citewise.research.settings import ResearchSettings
+from citewise.store.batches import BatchStore
 
 __all__ = ["end_to_end", "history", "same_evidence"]
 
@@ -33,6 +43,10 @@ def same_evidence(
         list[str] | None, typer.Option("--evidence", help="A run whose sources are a question's pack (repeatable).")
     ] = None,
     concurrency: Annotated[int, typer.Option("--concurrency", help="Cells run at once.")] = 4,
+    rate: Annotated[
+        list[str] | None,
+        typer.Option("--rate", help="Shared rate limit NAME=N per s (or /m), e.g. model=2/s (CITEWISE_RATE_LIMITS)."),
+    ] = None,
     rounds: Annotated[int, typer.Option("--rounds", help="Rounds per cell.")] = 2,
     max_tokens: Annotated[int | None, typer.Option("--max-tokens", help="Token cap per cell.")] = None,
     prices: Annotated[str | None, typer.Option("--prices", help="Price table (default: built-in).")] = None,
@@ -58,7 +72,9 @@ def same_evidence(
         )
     table = load_prices(prices)
     budget = Budget(max_rounds=rounds, max_tokens=max_tokens)
-    with open_api(store) as api, ChatClient.from_env() as client:
+    with open_api(store) as api, ChatClient.from_env() as raw_client:
+        limiter, purse = _limits(api, rate)
+        client = LimitedClient(raw_client, limiter, purse)
         given = list(evidence or [])
         if resume:  # the packs the experiment started with, from the runs they were taken from
             from citewise.store.evaluations import EvaluationStore
@@ -217,6 +233,10 @@ def end_to_end(
     pages: Annotated[int, typer.Option("--pages", help="Page budget per question (citewise's loop).")] = 12,
     rounds: Annotated[int, typer.Option("--rounds", help="Rounds per question (citewise's loop).")] = 3,
     concurrency: Annotated[int, typer.Option("--concurrency", help="Cells run at once.")] = 4,
+    rate: Annotated[
+        list[str] | None,
+        typer.Option("--rate", help="Shared rate limit NAME=N per s (or /m), e.g. model=2/s (CITEWISE_RATE_LIMITS)."),
+    ] = None,
     prices: Annotated[str | None, typer.Option("--prices", help="Price table (default: built-in).")] = None,
     resume: Annotated[str | None, typer.Option("--resume", help="Continue a stored evaluation.")] = None,
     store: StoreOpt = None,
@@ -243,7 +263,8 @@ def end_to_end(
         runners: dict[str, Callable[[str], str]] = {}
         for name in names:
             if name == "citewise":
-                runners[name] = _loop_runner(api, stack.enter_context(research_settings(api.store, budget=budget)))
+                settings = stack.enter_context(research_settings(api.store, budget=budget))
+                runners[name] = _loop_runner(api, limited_settings(settings, *_limits(api, rate)))
             else:
                 native = getattr(api, "research_with_engine", None)
                 if native is None:
@@ -317,3 +338,13 @@ def _native_runner(native: Callable[..., Any], name: str, model: str | None, bud
         return str(native(question, name, model=model, budget=budget).run_id)
 
     return run
+
+
+def _limits(api: Citewise, rate: list[str] | None) -> tuple[RateLimiter, Purse]:
+    """Provider rate limits shared through the store (``--rate`` or ``CITEWISE_RATE_LIMITS``), by every
+    concurrent cell and every other process using them; no money cap."""
+    from citewise.config import env
+
+    rates = parse_rates(rate if rate else env(RATE_ENV) or "")
+    batches = BatchStore(api.store)
+    return RateLimiter(batches, rates), uncapped(batches)
