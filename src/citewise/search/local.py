@@ -41,6 +41,7 @@ so the embedded text stays heading + text (vectors unchanged, no model version c
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
@@ -49,7 +50,7 @@ from datetime import date
 from citewise.errors import InputError
 from citewise.evidence.versions import in_force_from, version_in_force
 from citewise.records import DocumentVersion, ReviewStatus, SearchHit
-from citewise.search.analyze import analyze, query_terms
+from citewise.search.analyze import query_terms
 from citewise.search.dense import active_embedder, dense_matches, query_vector
 from citewise.search.embedders import Embedder
 from citewise.store.index import COLUMN_WEIGHTS
@@ -242,14 +243,23 @@ _SENTENCE = re.compile(r"[^\n.!?。]+[.!?。]?")
 
 
 def snippet(text: str, terms: Sequence[str], width: int = 240) -> str:
-    """The sentence (or line) of ``text`` that shares the most terms with the query, trimmed."""
-    wanted = set(terms)
+    """The sentence (or line) of ``text`` in which the most query terms occur, trimmed.
+
+    Terms are matched in the sentence's normalised surface text, not by analysing every sentence:
+    Korean index terms (morphemes and bigrams), digits and English stems all occur as written, and a
+    snippet is for the reader, so a search never pays for analysing the text of the hits it shows.
+
+    >>> snippet("임대차는 2년이다. 임차인은 임차권등기명령을 신청할 수 있다.", ["임차권", "등기", "명령"])
+    '임차인은 임차권등기명령을 신청할 수 있다.'
+    """
+    wanted = [t for t in dict.fromkeys(terms) if t]
     best, best_score = "", -1
     for match in _SENTENCE.finditer(text):
         piece = match.group().strip()
         if not piece:
             continue
-        score = len(wanted.intersection(analyze(piece)))
+        surface = unicodedata.normalize("NFKC", piece).lower()
+        score = sum(1 for term in wanted if term in surface)
         if score > best_score:
             best, best_score = piece, score
     best = best or text.strip()
