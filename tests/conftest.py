@@ -17,6 +17,36 @@ from citewise.testing.postgres import postgres_cluster, postgres_url  # noqa: F4
 # say so (tests/test_dense_search.py), the rest keep the suite fast on two cores.
 os.environ["CITEWISE_EMBEDDER"] = "none"
 
+# No test may reach a real provider, even on a machine whose environment or .env holds real keys:
+# every provider key, endpoint, model name and shared service is removed before any test runs (tests
+# set what they need, pointing at loopback fakes), and processes the tests start ignore .env.
+PROVIDER_ENV = (
+    "TAVILY_API_KEY",
+    "COMETAPI_KEY",
+    "CITEWISE_LLM_API_KEY",
+    "OPENAI_API_KEY",
+    "ANTHROPIC_API_KEY",
+    "GEMINI_API_KEY",
+    "GOOGLE_API_KEY",
+    "CITEWISE_LLM_BASE_URL",
+    "CITEWISE_TAVILY_BASE_URL",
+    "CITEWISE_OPENAI_BASE_URL",
+    "CITEWISE_ANTHROPIC_BASE_URL",
+    "CITEWISE_GEMINI_BASE_URL",
+    "PLANNER_MODEL",
+    "WRITER_MODEL",
+    "VERIFIER_MODEL",
+    "CITEWISE_BROKER_URL",
+    "CITEWISE_STORE",
+    "CITEWISE_FETCH_ALLOW",
+    "CITEWISE_RATE_LIMITS",
+    "CITEWISE_PRICES",
+    "CITEWISE_SERVE_TOKEN",
+)
+for _name in PROVIDER_ENV:
+    os.environ.pop(_name, None)
+os.environ["CITEWISE_DOTENV"] = "off"
+
 SHARED = (Path(__file__).resolve().parents[2] / "shared").resolve()  # a symlinked shared/ too
 KR_STATUTES = SHARED / "corpora" / "kr-statutes"
 US_CFR = SHARED / "corpora" / "us-cfr"

@@ -182,8 +182,16 @@ def redact_data(value: Any) -> Any:
     return value
 
 
+DOTENV_ENV = "CITEWISE_DOTENV"
+"""Set to ``off`` to ignore ``.env`` (the test suite does: no key of a developer's ``.env`` may reach
+a process a test starts)."""
+
+
 def load_dotenv(path: Path | None = None) -> None:
-    """Load ``KEY=VALUE`` lines from ``.env`` into the environment, without overriding it."""
+    """Load ``KEY=VALUE`` lines from ``.env`` into the environment, without overriding it (nothing
+    when ``CITEWISE_DOTENV=off``)."""
+    if os.environ.get(DOTENV_ENV, "").strip().lower() in ("off", "0", "no", "false"):
+        return
     path = path or Path.cwd() / ".env"
     if not path.is_file():
         return
