@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from citewise.config import load_dotenv
 from tests.conftest import PROVIDER_ENV, REPO
 
@@ -17,7 +19,9 @@ def test_no_provider_setting_is_inherited_by_the_tests() -> None:
     assert os.environ["CITEWISE_DOTENV"] == "off"
 
 
-def test_a_dotenv_with_real_looking_keys_is_ignored_by_processes_the_tests_start(tmp_path: Path) -> None:
+def test_a_dotenv_with_real_looking_keys_is_ignored_by_processes_the_tests_start(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     (tmp_path / ".env").write_text("TAVILY_API_KEY=tvly-real-looking-0123456789\n", encoding="utf-8")
     code = "from citewise.config import load_dotenv; import os; load_dotenv(); print(os.environ.get('TAVILY_API_KEY'))"
     env = {**os.environ, "PYTHONPATH": str(REPO / "src")}
@@ -25,5 +29,6 @@ def test_a_dotenv_with_real_looking_keys_is_ignored_by_processes_the_tests_start
         [sys.executable, "-c", code], cwd=tmp_path, env=env, capture_output=True, text=True, check=True
     )
     assert out.stdout.strip() == "None"
-    load_dotenv(tmp_path / ".env")  # and in this process too
+    monkeypatch.chdir(tmp_path)
+    load_dotenv()  # and in this process too
     assert "TAVILY_API_KEY" not in os.environ

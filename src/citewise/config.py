@@ -183,16 +183,17 @@ def redact_data(value: Any) -> Any:
 
 
 DOTENV_ENV = "CITEWISE_DOTENV"
-"""Set to ``off`` to ignore ``.env`` (the test suite does: no key of a developer's ``.env`` may reach
-a process a test starts)."""
+"""Set to ``off`` to ignore the working directory's ``.env`` (the test suite does: no key of a
+developer's ``.env`` may reach a process a test starts). A file named explicitly is still read."""
 
 
 def load_dotenv(path: Path | None = None) -> None:
-    """Load ``KEY=VALUE`` lines from ``.env`` into the environment, without overriding it (nothing
-    when ``CITEWISE_DOTENV=off``)."""
-    if os.environ.get(DOTENV_ENV, "").strip().lower() in ("off", "0", "no", "false"):
-        return
-    path = path or Path.cwd() / ".env"
+    """Load ``KEY=VALUE`` lines from ``path`` (default: ``.env`` in the working directory, unless
+    ``CITEWISE_DOTENV=off``) into the environment, without overriding it."""
+    if path is None:
+        if os.environ.get(DOTENV_ENV, "").strip().lower() in ("off", "0", "no", "false"):
+            return
+        path = Path.cwd() / ".env"
     if not path.is_file():
         return
     for raw in path.read_text(encoding="utf-8").splitlines():
