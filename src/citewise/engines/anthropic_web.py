@@ -23,15 +23,7 @@ from citewise.engines.base import (
     EngineUsage,
     ProgressCallback,
 )
-from citewise.engines.connect import (
-    EngineEndpoint,
-    OffOrigin,
-    engine_endpoint,
-    http_error,
-    off_origin_error,
-    redactor,
-    same_origin_hook,
-)
+from citewise.engines.connect import EngineEndpoint, engine_endpoint, sdk_client, sdk_errors
 from citewise.engines.prompt import ENGINE_INSTRUCTIONS, progress_to
 
 __all__ = ["DEFAULT_MODEL", "TOOL_TYPE", "AnthropicWebSearch", "parse_message"]
@@ -51,16 +43,7 @@ class AnthropicWebSearch:
 
         self.endpoint = endpoint or engine_endpoint("anthropic")
         self.model = model or DEFAULT_MODEL
-        http_client = anthropic.DefaultHttpxClient(
-            timeout=self.endpoint.timeout_s, event_hooks={"request": [same_origin_hook(self.endpoint.base_url)]}
-        )
-        self._sdk = anthropic.Anthropic(
-            api_key=self.endpoint.key.reveal(),
-            base_url=self.endpoint.base_url,
-            timeout=self.endpoint.timeout_s,
-            max_retries=0,  # no hidden retries: citewise retries once, inside the budget, recorded
-            http_client=http_client,
-        )
+        self._sdk = sdk_client(anthropic, anthropic.Anthropic, self.endpoint)
 
     @property
     def options(self) -> dict[str, str]:
@@ -71,31 +54,19 @@ class AnthropicWebSearch:
 
         started = time.perf_counter()
         report = progress_to(progress)
-        try:
-            with self._sdk.messages.stream(
+        with (
+            sdk_errors(anthropic, self.endpoint, "Anthropic"),
+            self._sdk.messages.stream(
                 model=self.model,
                 max_tokens=request.max_output_tokens,
                 system=ENGINE_INSTRUCTIONS,
                 messages=[{"role": "user", "content": request.question}],
                 tools=[_tool(request.max_searches)],
-            ) as stream:
-                for event in stream:
-                    _report(event, report)
-                message = stream.get_final_message()
-        except OffOrigin as exc:  # raised by the request hook before the hop is sent
-            raise off_origin_error(self.endpoint, exc) from exc
-        except anthropic.APIStatusError as exc:
-            raise http_error(
-                self.endpoint, exc.status_code, _message(exc), exc.response.headers, redactor(self.endpoint)
-            ) from exc
-        except anthropic.APITimeoutError as exc:
-            raise EngineError(
-                f"no answer from Anthropic within {self.endpoint.timeout_s:g} s", EngineErrorKind.TIMEOUT
-            ) from exc
-        except anthropic.APIConnectionError as exc:
-            if isinstance(exc.__cause__, OffOrigin):
-                raise off_origin_error(self.endpoint, exc.__cause__) from exc
-            raise EngineError(f"cannot reach the anthropic endpoint: {exc}", EngineErrorKind.UNAVAILABLE) from exc
+            ) as stream,
+        ):
+            for event in stream:
+                _report(event, report)
+            message = stream.get_final_message()
         return parse_message(message.model_dump(mode="json"), self.model, time.perf_counter() - started)
 
     def close(self) -> None:
@@ -120,15 +91,6 @@ def _report(event: Any, report: Any) -> None:
         report("searching", str(query or ""))
     elif kind == "text":
         report("writing")
-
-
-def _message(exc: Any) -> str:
-    body = exc.body
-    if isinstance(body, dict):
-        inner = body.get("error", body)
-        if isinstance(inner, dict) and isinstance(inner.get("message"), str):
-            return str(inner["message"])
-    return str(exc.message)
 
 
 def parse_message(data: dict[str, Any], requested_model: str, latency_s: float) -> EngineAnswer:

@@ -16,7 +16,8 @@ tool; such an endpoint is reported in one line (:class:`EngineToolUnavailable`),
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -26,7 +27,16 @@ from citewise.errors import ConfigError
 from citewise.llm.errors import display_url
 from citewise.retry_after import retry_after_seconds
 
-__all__ = ["ENDPOINTS", "EngineEndpoint", "OffOrigin", "engine_endpoint", "http_error", "same_origin_hook"]
+__all__ = [
+    "ENDPOINTS",
+    "EngineEndpoint",
+    "OffOrigin",
+    "engine_endpoint",
+    "http_error",
+    "same_origin_hook",
+    "sdk_client",
+    "sdk_errors",
+]
 
 
 @dataclass(frozen=True)
@@ -167,3 +177,53 @@ def redactor(endpoint: EngineEndpoint) -> Callable[[str], str]:
     """Server-provided text with the key removed, should an endpoint echo it."""
     key = endpoint.key.reveal()
     return lambda text: text.replace(key, "<redacted>")
+
+
+# -- the OpenAI and Anthropic SDKs: generated alike, so built and read alike -------------------------
+
+
+def sdk_client(sdk: Any, client_class: Any, endpoint: EngineEndpoint) -> Any:
+    """A ``client_class`` of ``sdk`` (the ``openai`` or ``anthropic`` module) on ``endpoint``: its key,
+    base URL and timeout, no retries of its own (citewise retries once, inside the budget, recorded),
+    and an HTTP client that refuses a redirect off the configured origin before the hop is sent."""
+    http_client = sdk.DefaultHttpxClient(
+        timeout=endpoint.timeout_s, event_hooks={"request": [same_origin_hook(endpoint.base_url)]}
+    )
+    return client_class(
+        api_key=endpoint.key.reveal(),
+        base_url=endpoint.base_url,
+        timeout=endpoint.timeout_s,
+        max_retries=0,
+        http_client=http_client,
+    )
+
+
+@contextmanager
+def sdk_errors(sdk: Any, endpoint: EngineEndpoint, provider: str) -> Iterator[None]:
+    """Turn the ``openai`` / ``anthropic`` SDK's errors raised inside into :class:`EngineError` s
+    (``provider``: the name shown, e.g. ``OpenAI``)."""
+    try:
+        yield
+    except OffOrigin as exc:  # raised by the request hook before the hop is sent
+        raise off_origin_error(endpoint, exc) from exc
+    except sdk.APIStatusError as exc:
+        raise http_error(
+            endpoint, exc.status_code, _sdk_message(exc), exc.response.headers, redactor(endpoint)
+        ) from exc
+    except sdk.APITimeoutError as exc:
+        raise EngineError(
+            f"no answer from {provider} within {endpoint.timeout_s:g} s", EngineErrorKind.TIMEOUT
+        ) from exc
+    except sdk.APIConnectionError as exc:
+        if isinstance(exc.__cause__, OffOrigin):
+            raise off_origin_error(endpoint, exc.__cause__) from exc
+        raise EngineError(f"cannot reach the {provider.lower()} endpoint: {exc}", EngineErrorKind.UNAVAILABLE) from exc
+
+
+def _sdk_message(exc: Any) -> str:
+    body = exc.body
+    if isinstance(body, dict):
+        inner = body.get("error", body)
+        if isinstance(inner, dict) and isinstance(inner.get("message"), str):
+            return str(inner["message"])
+    return str(exc.message)

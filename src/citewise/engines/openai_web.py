@@ -20,15 +20,7 @@ from citewise.engines.base import (
     EngineUsage,
     ProgressCallback,
 )
-from citewise.engines.connect import (
-    EngineEndpoint,
-    OffOrigin,
-    engine_endpoint,
-    http_error,
-    off_origin_error,
-    redactor,
-    same_origin_hook,
-)
+from citewise.engines.connect import EngineEndpoint, engine_endpoint, sdk_client, sdk_errors
 from citewise.engines.prompt import ENGINE_INSTRUCTIONS, progress_to
 
 __all__ = ["DEFAULT_MODEL", "OpenAIWebSearch", "parse_response"]
@@ -46,16 +38,7 @@ class OpenAIWebSearch:
 
         self.endpoint = endpoint or engine_endpoint("openai")
         self.model = model or DEFAULT_MODEL
-        http_client = openai.DefaultHttpxClient(
-            timeout=self.endpoint.timeout_s, event_hooks={"request": [same_origin_hook(self.endpoint.base_url)]}
-        )
-        self._sdk = openai.OpenAI(
-            api_key=self.endpoint.key.reveal(),
-            base_url=self.endpoint.base_url,
-            timeout=self.endpoint.timeout_s,
-            max_retries=0,  # no hidden retries: citewise retries once, inside the budget, recorded
-            http_client=http_client,
-        )
+        self._sdk = sdk_client(openai, openai.OpenAI, self.endpoint)
 
     @property
     def options(self) -> dict[str, str]:
@@ -65,7 +48,7 @@ class OpenAIWebSearch:
         import openai
 
         started = time.perf_counter()
-        try:
+        with sdk_errors(openai, self.endpoint, "OpenAI"):
             stream = self._sdk.responses.create(
                 model=self.model,
                 instructions=ENGINE_INSTRUCTIONS,
@@ -77,33 +60,10 @@ class OpenAIWebSearch:
                 stream=True,
             )
             final = _consume(stream, progress)
-        except OffOrigin as exc:  # raised by the request hook before the hop is sent
-            raise off_origin_error(self.endpoint, exc) from exc
-        except openai.APIStatusError as exc:
-            raise http_error(
-                self.endpoint, exc.status_code, _message(exc), exc.response.headers, redactor(self.endpoint)
-            ) from exc
-        except openai.APITimeoutError as exc:
-            raise EngineError(
-                f"no answer from OpenAI within {self.endpoint.timeout_s:g} s", EngineErrorKind.TIMEOUT
-            ) from exc
-        except openai.APIConnectionError as exc:
-            if isinstance(exc.__cause__, OffOrigin):
-                raise off_origin_error(self.endpoint, exc.__cause__) from exc
-            raise EngineError(f"cannot reach the openai endpoint: {exc}", EngineErrorKind.UNAVAILABLE) from exc
         return parse_response(final, self.model, time.perf_counter() - started)
 
     def close(self) -> None:
         self._sdk.close()
-
-
-def _message(exc: Any) -> str:
-    body = exc.body
-    if isinstance(body, dict):
-        inner = body.get("error", body)
-        if isinstance(inner, dict) and isinstance(inner.get("message"), str):
-            return str(inner["message"])
-    return str(exc.message)
 
 
 def _consume(stream: Any, progress: ProgressCallback | None) -> dict[str, Any]:
