@@ -27,7 +27,7 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
-from typing import Literal, Protocol
+from typing import Generic, Literal, Protocol, TypeVar
 
 from citewise.errors import InputError
 from citewise.hashing import canonical_json, hash_json
@@ -149,25 +149,45 @@ def _now() -> datetime:
     return datetime.now(UTC)
 
 
-class _Cached:
-    """What both wrappers share: the cache, the time-to-live and how targets are normalised."""
+P = TypeVar("P", SearchProvider, Extractor)
+
+
+class _Cached(Generic[P]):
+    """What both wrappers share: the wrapped provider (whose name and settings a cached answer
+    carries), the cache, the time-to-live and how targets are normalised."""
 
     kind: CacheKind
 
     def __init__(
         self,
+        inner: P,
         cache: ResponseCache,
         *,
-        ttl: timedelta,
+        ttl: timedelta = DEFAULT_CACHE_TTL,
         target_key: Callable[[str], str],
-        clock: Callable[[], datetime],
+        clock: Callable[[], datetime] = _now,
     ) -> None:
         if ttl <= timedelta(0):
             raise InputError("a cache needs a positive time-to-live (a zero --cache-ttl turns the cache off)")
+        self.inner: P = inner
         self.cache = cache
         self.ttl = ttl
         self._target_key = target_key
         self._clock = clock
+
+    @property
+    def name(self) -> str:
+        """The wrapped provider's name (a cached answer is that provider's answer)."""
+        return self.inner.name
+
+    @property
+    def options(self) -> Mapping[str, object]:
+        """The wrapped provider's settings."""
+        return self.inner.options
+
+    def close(self) -> None:
+        """Close the wrapped provider."""
+        self.inner.close()
 
     def _key(self, name: str, options: Mapping[str, object], target: str) -> tuple[str, str, str] | None:
         try:
@@ -192,32 +212,10 @@ class _Cached:
         self.cache.put(CacheRecord(key, self.kind, name, settings, normalised, body, at.astimezone(UTC)))
 
 
-class CachedSearch(_Cached):
+class CachedSearch(_Cached[SearchProvider]):
     """A search provider whose answers are cached; see the module docstring."""
 
     kind: CacheKind = "search"
-
-    def __init__(
-        self,
-        inner: SearchProvider,
-        cache: ResponseCache,
-        *,
-        ttl: timedelta = DEFAULT_CACHE_TTL,
-        target_key: Callable[[str], str],
-        clock: Callable[[], datetime] = _now,
-    ) -> None:
-        super().__init__(cache, ttl=ttl, target_key=target_key, clock=clock)
-        self.inner = inner
-
-    @property
-    def name(self) -> str:
-        """The wrapped provider's name (a cached answer is that provider's answer)."""
-        return self.inner.name
-
-    @property
-    def options(self) -> Mapping[str, object]:
-        """The wrapped provider's settings."""
-        return self.inner.options
 
     def lookup(self, query: str) -> SearchResponse | None:
         """The cached answer to ``query`` while fresh (counted as a hit), else None. It carries the
@@ -237,40 +235,14 @@ class CachedSearch(_Cached):
         self._put(self.name, self.options, query, response, response.retrieved_at)
         return response
 
-    def close(self) -> None:
-        """Close the wrapped provider."""
-        self.inner.close()
 
-
-class CachedExtractor(_Cached):
+class CachedExtractor(_Cached[Extractor]):
     """An extractor whose pages are cached one URL at a time; see the module docstring.
 
     ``target_key`` must map a URL and every form an extractor echoes it in (a trailing slash added
     or dropped) to one key, so a page is found again under the URL it was asked for."""
 
     kind: CacheKind = "extract"
-
-    def __init__(
-        self,
-        inner: Extractor,
-        cache: ResponseCache,
-        *,
-        ttl: timedelta = DEFAULT_CACHE_TTL,
-        target_key: Callable[[str], str],
-        clock: Callable[[], datetime] = _now,
-    ) -> None:
-        super().__init__(cache, ttl=ttl, target_key=target_key, clock=clock)
-        self.inner = inner
-
-    @property
-    def name(self) -> str:
-        """The wrapped extractor's name."""
-        return self.inner.name
-
-    @property
-    def options(self) -> Mapping[str, object]:
-        """The wrapped extractor's settings."""
-        return self.inner.options
 
     @property
     def url_schemes(self) -> tuple[str, ...]:
@@ -306,10 +278,6 @@ class CachedExtractor(_Cached):
             if page.raw_content.strip() and found is not None and found[2] in asked:
                 self._put(self.name, self.options, page.url, page, response.retrieved_at)
         return response
-
-    def close(self) -> None:
-        """Close the wrapped extractor."""
-        self.inner.close()
 
 
 def _json(text: str) -> object:
