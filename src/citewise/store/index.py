@@ -58,6 +58,7 @@ __all__ = [
     "mark_index_current",
     "plan_query",
     "rescore",
+    "staged_match",
 ]
 
 #: BM25 weights of the indexed fields (title, heading, body). Headings name what an article is
@@ -193,6 +194,32 @@ def rescore(
     scored = [(rowid, bm25_score(plan.terms, stats, counts, length)) for rowid, counts, length in sections]
     scored.sort(key=lambda pair: (-pair[1], pair[0]))
     return scored[:limit]
+
+
+class _StagedIndex(Protocol):
+    def stats(self, conn: Connection, terms: Sequence[str]) -> IndexStats: ...
+
+    def _bm25(self, conn: Connection, terms: Sequence[str], limit: int) -> list[tuple[int, float]]: ...
+
+    def _counts(
+        self, conn: Connection, plan: QueryPlan, rowids: Sequence[int]
+    ) -> list[tuple[int, dict[str, FieldCounts], int]]: ...
+
+
+def staged_match(index: _StagedIndex, conn: Connection, terms: Sequence[str], limit: int) -> list[tuple[int, float]]:
+    """Best ``limit`` rows for any of ``terms`` by BM25, higher is better: in one stage (the
+    backend's own BM25 over every matching row) when the terms' postings fit the budget, else in two
+    (the rarest terms pick :data:`CANDIDATES` rows, which are then scored over every term)."""
+    if not terms:
+        return []
+    stats = index.stats(conn, terms)
+    plan = plan_query(terms, stats)
+    if not plan.terms:
+        return []
+    if plan.selective is None:
+        return index._bm25(conn, plan.terms, limit)
+    candidates = [rowid for rowid, _ in index._bm25(conn, plan.selective, max(CANDIDATES, limit))]
+    return rescore(plan, stats, index._counts(conn, plan, candidates), limit)
 
 
 class SearchIndex(Protocol):

@@ -23,15 +23,13 @@ from sqlalchemy.engine import Connection
 
 from citewise.search.analyze import analyze_many
 from citewise.store.index import (
-    CANDIDATES,
     COLUMN_WEIGHTS,
     FieldCounts,
     IndexRow,
     IndexStats,
     QueryPlan,
     TermHits,
-    plan_query,
-    rescore,
+    staged_match,
 )
 
 __all__ = ["Fts5Index", "varints"]
@@ -110,16 +108,7 @@ class Fts5Index:
     def match(self, conn: Connection, terms: Sequence[str], limit: int) -> list[tuple[int, float]]:
         """Best ``limit`` rows for any of ``terms``, higher is better (in two stages when the terms
         have many postings, see :mod:`citewise.store.index`)."""
-        if not terms:
-            return []
-        stats = self.stats(conn, terms)
-        plan = plan_query(terms, stats)
-        if not plan.terms:
-            return []
-        if plan.selective is None:
-            return self._bm25(conn, plan.terms, limit)
-        candidates = [rowid for rowid, _ in self._bm25(conn, plan.selective, max(CANDIDATES, limit))]
-        return rescore(plan, stats, self._counts(conn, plan, candidates), limit)
+        return staged_match(self, conn, terms, limit)
 
     def stats(self, conn: Connection, terms: Sequence[str]) -> IndexStats:
         """The index's size and the document count of each of ``terms``."""

@@ -27,15 +27,13 @@ from citewise.search.analyze import analyze, analyze_many
 from citewise.store.index import (
     BM25_B,
     BM25_K1,
-    CANDIDATES,
     COLUMN_WEIGHTS,
     FieldCounts,
     IndexRow,
     IndexStats,
     QueryPlan,
     TermHits,
-    plan_query,
-    rescore,
+    staged_match,
 )
 
 __all__ = ["PostingsIndex"]
@@ -168,16 +166,7 @@ class PostingsIndex:
     def match(self, conn: Connection, terms: Sequence[str], limit: int) -> list[tuple[int, float]]:
         """Best ``limit`` sections for any of ``terms`` by BM25, higher is better (in two stages when
         the terms have many postings, see :mod:`citewise.store.index`)."""
-        if not terms:
-            return []
-        stats = self.stats(conn, terms)
-        plan = plan_query(terms, stats)
-        if not plan.terms:
-            return []
-        if plan.selective is None:
-            return self._bm25(conn, plan.terms, limit)
-        candidates = [row_id for row_id, _ in self._bm25(conn, plan.selective, max(CANDIDATES, limit))]
-        return rescore(plan, stats, self._counts(conn, plan, candidates), limit)
+        return staged_match(self, conn, terms, limit)
 
     def stats(self, conn: Connection, terms: Sequence[str]) -> IndexStats:
         """The index's size and the document count of each of ``terms``."""
