@@ -198,52 +198,45 @@ class Purse:
         return self.prices.tavily_credit * Decimal(str(count)) if self.prices else Decimal(0)
 
 
-class LimitedSearch:
+class _Limited:
+    """A provider behind the batch's rate limit and money cap: each call reserves its worst cost in
+    credits, takes a slot and a token, and settles to the credits the provider reported."""
+
+    def __init__(self, inner: Any, limiter: RateLimiter, purse: Purse) -> None:
+        self.inner, self.limiter, self.purse = inner, limiter, purse
+        self.name = getattr(inner, "name", type(inner).__name__)
+        self.options = getattr(inner, "options", {})
+
+    def _paid(self, worst_credits: int, call: Callable[[], Any]) -> Any:
+        reserved = _reserve_credits(self.purse, worst_credits, self.name)
+        try:
+            with self.limiter.call(self.name):
+                response = call()
+        except BaseException:
+            self.purse.settle(reserved, Decimal(0))
+            raise
+        self.purse.settle(reserved, self.purse.credits(response.credits or 0))
+        return response
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.inner, name)
+
+
+class LimitedSearch(_Limited):
     """A search provider behind the batch's rate limit and money cap."""
 
     WORST_CREDITS = 2  # an advanced search
 
-    def __init__(self, inner: Any, limiter: RateLimiter, purse: Purse) -> None:
-        self.inner, self.limiter, self.purse = inner, limiter, purse
-        self.name = getattr(inner, "name", type(inner).__name__)
-        self.options = getattr(inner, "options", {})
-
     def search(self, query: str, *args: Any, **kwargs: Any) -> Any:
-        reserved = _reserve_credits(self.purse, self.WORST_CREDITS, self.name)
-        try:
-            with self.limiter.call(self.name):
-                response = self.inner.search(query, *args, **kwargs)
-        except BaseException:
-            self.purse.settle(reserved, Decimal(0))
-            raise
-        self.purse.settle(reserved, self.purse.credits(response.credits or 0))
-        return response
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self.inner, name)
+        return self._paid(self.WORST_CREDITS, lambda: self.inner.search(query, *args, **kwargs))
 
 
-class LimitedExtractor:
-    """An extractor behind the batch's rate limit and money cap."""
-
-    def __init__(self, inner: Any, limiter: RateLimiter, purse: Purse) -> None:
-        self.inner, self.limiter, self.purse = inner, limiter, purse
-        self.name = getattr(inner, "name", type(inner).__name__)
-        self.options = getattr(inner, "options", {})
+class LimitedExtractor(_Limited):
+    """An extractor behind the batch's rate limit and money cap (2 credits per 5 pages at most)."""
 
     def extract(self, urls: Sequence[str], *args: Any, **kwargs: Any) -> Any:
-        reserved = _reserve_credits(self.purse, 2 * math.ceil(max(1, len(urls)) / 5), self.name)
-        try:
-            with self.limiter.call(self.name):
-                response = self.inner.extract(urls, *args, **kwargs)
-        except BaseException:
-            self.purse.settle(reserved, Decimal(0))
-            raise
-        self.purse.settle(reserved, self.purse.credits(response.credits or 0))
-        return response
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self.inner, name)
+        worst = 2 * math.ceil(max(1, len(urls)) / 5)
+        return self._paid(worst, lambda: self.inner.extract(urls, *args, **kwargs))
 
 
 def _reserve_credits(purse: Purse, credits: int, provider: str) -> int:
