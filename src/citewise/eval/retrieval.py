@@ -1,6 +1,7 @@
 """Retrieval evaluation over the current store: recall@k and MRR@10 from gold entries.
 
-Query file: JSONL, one ``{"id", "query", "gold": [...]}`` per line. A gold entry names a document by
+Query file: JSONL, one ``{"id", "query", "gold": [...]}`` per line, optionally with a ``"split"`` name
+(``"dev"``, ``"test"``) that :func:`load_queries` can select on. A gold entry names a document by
 its id or its exact title, optionally followed by ``#`` and a section id (``종합부동산세법#제7조``).
 A hit matches a document-level gold entry when it is any section of that document.
 """
@@ -65,8 +66,12 @@ class RetrievalReport:
     results: tuple[QueryResult, ...]
 
 
-def load_queries(path: Path) -> list[RetrievalQuery]:
-    """Read and validate a query file; errors name the line."""
+def load_queries(path: Path, split: str | None = None) -> list[RetrievalQuery]:
+    """Read and validate a query file; errors name the line.
+
+    With ``split``, only the queries whose ``"split"`` field equals it are returned (every line is
+    still validated, and ids are unique over the whole file).
+    """
     queries: list[RetrievalQuery] = []
     seen: set[str] = set()
     try:
@@ -92,9 +97,12 @@ def load_queries(path: Path) -> list[RetrievalQuery]:
         if qid in seen:
             raise InputError(f"{where}: duplicate query id {qid!r}")
         seen.add(qid)
+        if split is not None and row.get("split") != split:
+            continue
         queries.append(RetrievalQuery(qid, str(row["query"]), tuple(GoldEntry.parse(str(g)) for g in row["gold"])))
     if not queries:
-        raise InputError(f"{path}: no queries")
+        wanted = f" with split {split!r}" if split is not None else ""
+        raise InputError(f"{path}: no queries{wanted}")
     return queries
 
 
