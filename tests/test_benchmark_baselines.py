@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 import re
 import sys
+from collections import Counter
+from difflib import SequenceMatcher
 from pathlib import Path
 
 import pytest
@@ -15,6 +17,9 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from benchmarks import ares_nq, baselines  # noqa: E402
+
+from citewise.errors import InputError  # noqa: E402
+from citewise.eval.retrieval import load_queries  # noqa: E402
 
 pytestmark = pytest.mark.unit
 
@@ -206,6 +211,109 @@ def test_kr_units_keys_unique() -> None:
     assert len(keys) == len(set(keys))
     assert "근로기준법#제76조의2" in keys  # branch written as a repeated heading (old format)
     assert "주택임대차보호법#제3조의7" in keys
+
+
+# --- Korean ruling-style set -----------------------------------------------
+
+RULING_ID_RE = re.compile(r"krr-(\d{3})")
+
+
+def _longest_shared_run(a: str, b: str) -> str:
+    """The longest common substring of ``a`` and ``b`` after removing all whitespace."""
+    a, b = re.sub(r"\s+", "", a), re.sub(r"\s+", "", b)
+    m = SequenceMatcher(None, a, b, autojunk=False).find_longest_match(0, len(a), 0, len(b))
+    return a[m.a : m.a + m.size]
+
+
+def test_longest_shared_run_ignores_whitespace() -> None:
+    assert _longest_shared_run("1세대 1주택 비과세", "가 1세대1주택비과세를") == "1세대1주택비과세"
+    assert _longest_shared_run("abc", "xyz") == ""
+
+
+def test_kr_rulings_format_ids_and_splits() -> None:
+    questions = baselines.load_questions(baselines.KR_RULINGS)
+    assert len(questions) >= 160
+    for number, q in enumerate(questions, start=1):
+        assert set(q) == {"id", "query", "gold", "note", "split"}, q
+        m = RULING_ID_RE.fullmatch(q["id"])
+        assert m and int(m.group(1)) == number, f"ids run krr-001, krr-002, ...: {q['id']}"
+        assert q["split"] == ("dev" if number % 2 else "test"), q["id"]
+        assert q["query"].strip() and q["note"].strip(), q["id"]
+        assert len(q["gold"]) == 1, q["id"]
+        title, _, section = q["gold"][0].partition("#")
+        assert title and SECTION_RE.match(section), q["gold"]
+    assert len({q["id"] for q in questions}) == len(questions)
+    # no article is gold for more than 4 questions; at most ~15% name an article number
+    assert max(Counter(q["gold"][0] for q in questions).values()) <= 4
+    assert sum(1 for q in questions if re.search(r"제\d+조", q["query"])) <= 0.15 * len(questions)
+    # both halves cover every law asked about
+    laws = {q["gold"][0].partition("#")[0] for q in questions}
+    for split in baselines.SPLITS:
+        half = baselines.load_questions(baselines.KR_RULINGS, split)
+        assert {q["gold"][0].partition("#")[0] for q in half} == laws, split
+
+
+@needs_kr_corpus
+def test_kr_ruling_gold_articles_exist_and_are_not_deleted() -> None:
+    statutes = baselines.load_statutes()
+    newest = {s.title: s for s in baselines.newest_versions(statutes)}
+    questions = baselines.load_questions(baselines.KR_RULINGS)
+    for q in questions:
+        title, _, section = q["gold"][0].partition("#")
+        assert title in newest, f"{q['id']}: {title} is not the newest title of a statute"
+        found = {a.section_id: a for a in newest[title].articles}
+        assert section in found, f"{q['id']}: {section} missing from {newest[title].path.name}"
+        assert not found[section].deleted, f"{q['id']}: {section} is deleted"
+    laws = Counter(q["gold"][0].partition("#")[0] for q in questions)
+    assert len(laws) >= 3
+    assert laws.most_common(1)[0][0] == "소득세법"
+
+
+@needs_kr_corpus
+def test_kr_ruling_queries_do_not_copy_their_gold_article() -> None:
+    """No query shares a run of more than 20 characters (whitespace removed) with its gold
+    article's heading and body."""
+    units = dict(baselines.kr_units())
+    for q in baselines.load_questions(baselines.KR_RULINGS):
+        run = _longest_shared_run(q["query"], units[q["gold"][0]])
+        assert len(run) <= 20, f"{q['id']} copies {run!r} ({len(run)} characters)"
+
+
+SPLIT_ROWS = [
+    {"id": "a", "query": "q1", "gold": ["법#제1조"], "split": "dev"},
+    {"id": "b", "query": "q2", "gold": ["법#제2조"], "split": "test"},
+    {"id": "c", "query": "q3", "gold": ["법#제3조"]},
+]
+
+
+def _write_rows(path: Path, rows: list[dict]) -> Path:
+    path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")
+    return path
+
+
+def test_load_queries_picks_one_split(tmp_path: Path) -> None:
+    path = _write_rows(tmp_path / "q.jsonl", SPLIT_ROWS)
+    assert [q.id for q in load_queries(path)] == ["a", "b", "c"]  # the split field is accepted
+    assert [q.id for q in load_queries(path, "dev")] == ["a"]
+    assert [q.id for q in load_queries(path, "test")] == ["b"]
+    assert [q["id"] for q in baselines.load_questions(path, "test")] == ["b"]
+    assert [q["id"] for q in baselines.load_questions(path)] == ["a", "b", "c"]
+
+
+def test_load_queries_split_errors(tmp_path: Path) -> None:
+    path = _write_rows(tmp_path / "q.jsonl", SPLIT_ROWS)
+    with pytest.raises(InputError, match="no queries with split 'holdout'"):
+        load_queries(path, "holdout")
+    with pytest.raises(ValueError, match="no questions with split 'holdout'"):
+        baselines.load_questions(path, "holdout")
+    # lines outside the chosen split are still validated, and ids are unique over the whole file
+    dup = _write_rows(tmp_path / "dup.jsonl", [*SPLIT_ROWS, {"id": "a", "query": "q", "gold": ["x"], "split": "test"}])
+    with pytest.raises(InputError, match="duplicate query id 'a'"):
+        load_queries(dup, "test")
+    bad_row = {"id": "d", "query": "q", "gold": [], "split": "dev"}
+    broken = _write_rows(tmp_path / "broken.jsonl", [*SPLIT_ROWS, bad_row])
+    with pytest.raises(InputError, match="broken.jsonl:4"):
+        load_queries(broken, "test")
 
 
 # --- ARES NQ ---------------------------------------------------------------
