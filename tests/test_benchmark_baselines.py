@@ -314,6 +314,10 @@ def test_load_queries_split_errors(tmp_path: Path) -> None:
     broken = _write_rows(tmp_path / "broken.jsonl", [*SPLIT_ROWS, bad_row])
     with pytest.raises(InputError, match="broken.jsonl:4"):
         load_queries(broken, "test")
+    bad_gold_row = {"id": "e", "query": "q", "gold": ["법#"], "split": "dev"}
+    bad_gold = _write_rows(tmp_path / "gold.jsonl", [*SPLIT_ROWS, bad_gold_row])
+    with pytest.raises(InputError, match="bad gold entry"):
+        load_queries(bad_gold, "test")
 
 
 # --- ARES NQ ---------------------------------------------------------------

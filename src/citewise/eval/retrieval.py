@@ -97,9 +97,10 @@ def load_queries(path: Path, split: str | None = None) -> list[RetrievalQuery]:
         if qid in seen:
             raise InputError(f"{where}: duplicate query id {qid!r}")
         seen.add(qid)
+        gold = tuple(GoldEntry.parse(str(g)) for g in row["gold"])
         if split is not None and row.get("split") != split:
             continue
-        queries.append(RetrievalQuery(qid, str(row["query"]), tuple(GoldEntry.parse(str(g)) for g in row["gold"])))
+        queries.append(RetrievalQuery(qid, str(row["query"]), gold))
     if not queries:
         wanted = f" with split {split!r}" if split is not None else ""
         raise InputError(f"{path}: no queries{wanted}")
