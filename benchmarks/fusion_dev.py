@@ -4,8 +4,9 @@
 
 Ingests the statute corpus (all versions) into ``--store`` (kept, so a second run reuses its
 vectors), embeds every section text with the embedder (reporting texts per second), then evaluates
-recall@5 and MRR@10 of lexical search, dense search and weighted reciprocal rank fusion over a grid
-of (lexical weight, dense weight, k) on the development questions — by default
+recall@5 and MRR@10 of lexical search, dense search, weighted reciprocal rank fusion over a grid
+of (lexical weight, dense weight, k) and score fusion of z-scores (what search uses,
+:func:`citewise.search.local.fuse_scores`) over lexical shares, on the development questions — by default
 ``benchmarks/data/kr_statute_questions.jsonl`` plus the ARES NQ slice given by ``--ares`` (0: none).
 ``--split dev`` keeps only one half of a question file with a ``split`` field (e.g.
 ``benchmarks/data/kr_ruling_questions.jsonl``: choose on ``dev``, report ``test``).
@@ -34,9 +35,15 @@ from citewise.search.analyze import query_terms  # noqa: E402
 from citewise.search.dense import dense_matches, embed_pending  # noqa: E402
 from citewise.search.embedders import Embedder, get_embedder  # noqa: E402
 from citewise.store.evidence import EvidenceStore  # noqa: E402
+from citewise.store.records import IndexMatch  # noqa: E402
 
 GRID = [(1.0, 0.0, 60), (0.0, 1.0, 60), (1.0, 1.0, 60), (1.0, 1.5, 60), (1.0, 2.0, 60), (1.5, 1.0, 60),
         (1.0, 1.0, 20), (1.0, 1.5, 20), (1.0, 2.0, 20)]  # fmt: skip
+"""Rank fusion rows: (lexical weight, dense weight, k)."""
+Z_SHARES = (0.3, 0.4, 0.5, 0.6)
+"""Score fusion rows (:func:`citewise.search.local.fuse_scores`, what search uses): the lexical share."""
+
+Fuse = Callable[[Sequence[IndexMatch], Sequence[IndexMatch]], list[IndexMatch]]
 
 
 def prepare(store: EvidenceStore, corpus: Path, embedder: Embedder) -> None:
@@ -49,16 +56,23 @@ def prepare(store: EvidenceStore, corpus: Path, embedder: Embedder) -> None:
 
 
 def searcher(
-    store: EvidenceStore, embedder: Embedder, lexical_weight: float, dense_weight: float, rrf_k: int
+    store: EvidenceStore, embedder: Embedder, fuse: Fuse, lexical: bool = True, dense: bool = True
 ) -> Callable[[str, int], list[SearchHit]]:
     def run(query: str, k: int) -> list[SearchHit]:
         terms = query_terms(query)
-        lexical = store.search(terms, k * 4) if lexical_weight else []
-        dense = dense_matches(store, embedder, query, k * 4) if dense_weight else []
-        fused = local.fuse(lexical, dense, lexical_weight=lexical_weight, dense_weight=dense_weight, rrf_k=rrf_k)
-        return local._collapse(fused, terms, k, digits=6)
+        lexical_hits = store.search(terms, k * 4) if lexical else []
+        dense_hits = dense_matches(store, embedder, query, k * 4) if dense else []
+        return local._collapse(fuse(lexical_hits, dense_hits), terms, k, digits=6)
 
     return run
+
+
+def _rank_fusion(lw: float, dw: float, rrf_k: int) -> Fuse:
+    return lambda lexical, dense: local.fuse(lexical, dense, lexical_weight=lw, dense_weight=dw, rrf_k=rrf_k)
+
+
+def _score_fusion(share: float) -> Fuse:
+    return lambda lexical, dense: local.fuse_scores(lexical, dense, lexical_share=share)
 
 
 def grid(
@@ -74,13 +88,18 @@ def grid(
         titles.setdefault(v.doc_id, set()).add(v.title)
     half = f", {split} half" if split else ""
     print(f"\n{queries_file.name}{half}: {len(queries)} questions\n")
-    print("| lexical w | dense w | k  | R@5   | MRR@10 | ms/query |")
-    print("|-----------|---------|----|-------|--------|----------|")
-    for lw, dw, rrf_k in grid:
+    print("| fusion                    | R@5   | MRR@10 | ms/query |")
+    print("|---------------------------|-------|--------|----------|")
+    rows = [
+        (f"rank {lw:g}:{dw:g} k={rrf_k}", searcher(store, embedder, _rank_fusion(lw, dw, rrf_k), bool(lw), bool(dw)))
+        for lw, dw, rrf_k in grid
+    ]
+    rows += [(f"z-scores, lexical {share:g}", searcher(store, embedder, _score_fusion(share))) for share in Z_SHARES]
+    for name, run in rows:
         started = time.perf_counter()
-        report = evaluate(queries, searcher(store, embedder, lw, dw, rrf_k), titles, 10)
+        report = evaluate(queries, run, titles, 10)
         ms = (time.perf_counter() - started) * 1000 / len(queries)
-        print(f"| {lw:<9} | {dw:<7} | {rrf_k:<2} | {report.recall_at_5:.3f} | {report.mrr_at_10:.3f}  | {ms:8.1f} |")
+        print(f"| {name:<25} | {report.recall_at_5:.3f} | {report.mrr_at_10:.3f}  | {ms:8.1f} |")
 
 
 def main() -> None:

@@ -181,6 +181,8 @@ def _dense_figures(
     def run(query: str, k: int) -> list[SearchHit]:
         if embedder is None or not dense_weight:
             return local.search(cw.store, query, k, embedder=None)
+        if lexical_weight:  # the hybrid row is what search does
+            return local.search(cw.store, query, k, embedder=embedder)
         terms = query_terms(query)
         lexical = cw.store.search(terms, k * 4) if lexical_weight else []
         dense = dense_matches(cw.store, embedder, query, k * 4)

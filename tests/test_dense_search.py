@@ -4,6 +4,7 @@ model, incremental, skippable), hybrid search fused with BM25, and the ranking c
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -15,6 +16,7 @@ from citewise.evidence import RetrievalPlan, apply_ranker, gate
 from citewise.evidence.dense_rank import DenseReranker
 from citewise.records import ReviewStatus
 from citewise.search import dense, local
+from citewise.search.analyze import query_terms
 from citewise.search.embedders import (
     EMBEDDER_ENV,
     EMBEDDERS,
@@ -24,6 +26,7 @@ from citewise.search.embedders import (
     get_embedder,
 )
 from citewise.store.evidence import EvidenceStore
+from citewise.store.records import IndexMatch
 from citewise.testing.embedder import HashingEmbedder
 from tests.store_conformance import new_version
 
@@ -115,10 +118,49 @@ def test_search_is_lexical_until_the_store_has_the_configured_embedders_vectors(
     dense.embed_pending(store, embedder)
     assert dense.active_embedder(store) is embedder
     hybrid = local.search(store, "보증금 반환", k=3)
-    assert all(0 < h.score <= 2 / 61 for h in hybrid)  # fused reciprocal ranks, not BM25
+    # fused z-scores of the two candidate lists, not BM25
+    terms = query_terms("보증금 반환")
+    expected = local.fuse_scores(store.search(terms, 12), dense.dense_matches(store, embedder, "보증금 반환", 12))
+    assert hybrid[0].section_id == expected[0].section.section_id
+    assert hybrid[0].score == pytest.approx(expected[0].score, abs=1e-6)
+    assert hybrid[0].score != pytest.approx(lexical[0].score)
     assert {h.section_id for h in hybrid} >= {h.section_id for h in lexical[:1]}
     monkeypatch.setenv(EMBEDDER_ENV, "none")
     assert dense.active_embedder(store) is None
+
+
+def _matches(store: EvidenceStore) -> list[IndexMatch]:
+    seen: dict[str, IndexMatch] = {}
+    for m in store.search(["보증금", "근로자", "해고", "임대차", "기간", "임금"], 50):
+        seen.setdefault(m.section.section_id, m)
+    return list(seen.values())
+
+
+def _z(values: list[float]) -> np.ndarray:
+    array = np.array(values)
+    return (array - array.mean()) / array.std()
+
+
+def test_score_fusion_uses_z_scores_and_a_sure_lexical_hit_stays_first(store: EvidenceStore) -> None:
+    pool = _matches(store)
+    assert len(pool) >= 5
+    a, b, c, d, e = pool[:5]
+    # BM25 is sure of a (far above the rest); dense ranks a third, and has b (no BM25 hit) first.
+    lexical = [replace(a, score=30.0), replace(c, score=5.0), replace(d, score=4.0), replace(e, score=3.0)]
+    nearest = [replace(b, score=0.86), replace(c, score=0.85), replace(a, score=0.84), replace(d, score=0.83)]
+    fused = local.fuse_scores(lexical, nearest)
+    by_id = {m.section.section_id: m.score for m in fused}
+    lz, dz = _z([m.score for m in lexical]), _z([m.score for m in nearest])
+    assert by_id[a.section.section_id] == pytest.approx(0.5 * lz[0] + 0.5 * dz[2])
+    assert by_id[b.section.section_id] == pytest.approx(0.5 * lz.min() + 0.5 * dz[0])  # missing: lexical floor
+    assert by_id[e.section.section_id] == pytest.approx(0.5 * lz[3] + 0.5 * dz.min())  # missing: dense floor
+    assert [m.section.section_id for m in fused][:2] == [a.section.section_id, b.section.section_id]
+    # one list alone, an empty one, and a list whose scores are all equal
+    assert [m.section.section_id for m in local.fuse_scores(lexical, [])] == [m.section.section_id for m in lexical]
+    assert local.fuse_scores([], []) == []
+    assert {m.score for m in local.fuse_scores([replace(m, score=1.0) for m in pool[:3]], [])} == {0.0}
+    # the lexical share moves the balance: all dense, b first
+    assert local.fuse_scores(lexical, nearest, lexical_share=0.0)[0].section.section_id == b.section.section_id
 
 
 def test_fusion_adds_reciprocal_ranks_and_a_dense_only_hit_gets_in(store: EvidenceStore) -> None:

