@@ -12,7 +12,13 @@ splits text into script runs and treats each script its own way:
   tags a word it does not know as a noun, and its bigrams still match a question that splits or
   spells the compound differently. Bigrams never cross a stem and its ending (신청할 → no 청할), and
   a run of function words only (수, 것, 하였다) yields nothing. Measured against the analyzer
-  before Kiwi and two other Kiwi variants by benchmarks/analyzer_quality.py.
+  before Kiwi and three other Kiwi variants by benchmarks/analyzer_quality.py. One of them,
+  ``cw-kiwi-stem-1``, indexes verb and adjective stems in their dictionary form (주 → 주다), so that
+  주 (to give) stops matching 주 (a week): lexical recall@5 / MRR@10 0.531 / 0.338 on the 49
+  development questions (default 0.490 / 0.342), 0.417 / 0.329 on the 242 (0.417 / 0.322), 0.724 /
+  0.521 and 0.779 / 0.570 on the ruling-style halves (0.724 / 0.519, 0.791 / 0.571) — no difference
+  outside the noise, and its stems (주다) are not in the text, where snippets and the answer's
+  coverage look terms up, so it is not the default.
 * **Latin** words are lower-cased, English stop words dropped, and Snowball-stemmed.
 * **Digits** stay whole tokens; **Han** characters (hanja) are indexed as bigrams.
 
@@ -125,6 +131,7 @@ _NOUNS = frozenset({"NNG", "NNP", "NR", "XR"})  # common and proper nouns, numer
 _PREDICATES = frozenset({"VV", "VA"})  # verb and adjective stems
 # Light verbs carry no topic (신청하다 → 신청 is the noun); every statute is full of them.
 _LIGHT_STEMS = frozenset({"하", "되", "있", "없", "같", "않", "이", "아니"})
+_STEM = "\x00"  # marks a predicate stem among a run's morphemes (each analyzer decides how to index it)
 
 
 @lru_cache(maxsize=1)
@@ -166,7 +173,7 @@ def _run_morphemes(tokens: Iterable[Any]) -> tuple[str, ...]:
         elif tag == "XSN" and nouns and terms and terms[-1] == nouns[-1]:
             nouns[-1] = terms[-1] = nouns[-1] + form
         elif tag in _PREDICATES and form not in _LIGHT_STEMS:
-            terms.append(form)
+            terms.append(_STEM + form)
     if len(nouns) > 1:
         terms.append("".join(nouns))
     return tuple(dict.fromkeys(terms))
@@ -186,12 +193,19 @@ def _morphemes(runs: Sequence[str]) -> list[tuple[str, ...]]:
     return [_morpheme_cache[r] for r in runs]
 
 
+def _bare(morphemes: tuple[str, ...]) -> tuple[str, ...]:
+    # A stem as written (주), as the first analyzers index it: the same string as a noun (주, week).
+    return tuple(dict.fromkeys(m.removeprefix(_STEM) for m in morphemes))
+
+
 def _kiwi_terms(run: str, morphemes: tuple[str, ...]) -> list[str]:
     # Morphemes alone, with bigrams only for a run Kiwi found no content word in (an unknown word).
+    morphemes = _bare(morphemes)
     return list(morphemes) if morphemes else _bigram_terms(run)
 
 
 def _kiwi_bigram_terms(run: str, morphemes: tuple[str, ...]) -> list[str]:
+    morphemes = _bare(morphemes)
     bigrams = _bigram_terms(run)
     seen = set(bigrams)
     return [*bigrams, *(m for m in morphemes if m not in seen)]
@@ -202,10 +216,31 @@ def _kiwi_noun_bigram_terms(run: str, morphemes: tuple[str, ...]) -> list[str]:
     # stem and its ending (신청할 → 청할). Kiwi tags a word it does not know as a noun, so an
     # unknown word of three syllables or more is matched by its bigrams too; a run of function
     # words only (수, 것, 하였다) yields nothing.
+    morphemes = _bare(morphemes)
     terms = list(morphemes)
     seen = set(terms)
     for m in morphemes:
         if len(m) > 2:
+            for b in _bigrams(m):
+                if b not in seen:
+                    seen.add(b)
+                    terms.append(b)
+    return terms
+
+
+def _kiwi_stem_terms(run: str, morphemes: tuple[str, ...]) -> list[str]:
+    # As cw-kiwi-nbigram-1, but a verb or adjective stem is indexed in its dictionary form (주 → 주다,
+    # 밀리 → 밀리다) and without bigrams: 주 (to give) no longer matches 주 (a week), nor 괴롭히 the
+    # bigram 롭히 of some noun.
+    terms: list[str] = []
+    seen: set[str] = set()
+    for m in morphemes:
+        term = m[len(_STEM) :] + "다" if m.startswith(_STEM) else m
+        if term not in seen:
+            seen.add(term)
+            terms.append(term)
+    for m in morphemes:
+        if not m.startswith(_STEM) and len(m) > 2:
             for b in _bigrams(m):
                 if b not in seen:
                     seen.add(b)
@@ -229,6 +264,7 @@ ANALYZERS: dict[str, _Analyzer] = {
     a.name: a
     for a in (
         _Analyzer("cw-kiwi-nbigram-1", _kiwi_noun_bigram_terms),
+        _Analyzer("cw-kiwi-stem-1", _kiwi_stem_terms),
         _Analyzer("cw-kiwi-bigram-1", _kiwi_bigram_terms),
         _Analyzer("cw-kiwi-1", _kiwi_terms),
         _Analyzer("cw-bigram-1", None),
