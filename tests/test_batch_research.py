@@ -152,8 +152,13 @@ def test_twenty_questions_on_four_workers_finish_within_the_shared_rate_limit(wo
     assert len(world.searched()) == 20  # one search per question, none repeated
     times = sorted(world.tavily_times)
     assert len(times) == 40  # a search and an extraction per question
-    for i, t in enumerate(times):  # never more than 8 requests within any second (with 5% for clocks)
-        assert sum(1 for u in times[i:] if u - t < 0.95) <= 8
+    # A bucket of 8 tokens a second, burst 1: any 9 requests in a row span at least a second at the
+    # moment their tokens are taken. They are timed where the fake receives them, which a busy
+    # machine delays by a scheduling slice or two, so 0.15 s is allowed for that; over all 40 the
+    # rate holds within the same allowance.
+    for i in range(len(times) - 8):
+        assert times[i + 8] - times[i] >= 1.0 - 0.15, (i, times[i : i + 9])
+    assert times[-1] - times[0] >= (len(times) - 1) / 8 - 0.15
     no_recorded_call_repeated(world, store)
 
 
