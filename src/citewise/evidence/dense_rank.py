@@ -2,8 +2,9 @@
 
 :class:`DenseReranker` fuses the order it is given (the gate's, from search) with the order of the
 candidates' cosine similarity to the question under an :class:`~citewise.search.embedders.Embedder`,
-by the same weighted reciprocal rank fusion as hybrid search (:func:`citewise.search.local.fuse`'s
-weights). It returns the candidate objects it received; :func:`~citewise.evidence.rank.apply_ranker`
+by weighted reciprocal rank fusion (:func:`citewise.search.local.fuse`'s weights): the order it is
+given has no score that z-scores could compare, which is why it fuses ranks where search fuses
+scores. It returns the candidate objects it received; :func:`~citewise.evidence.rank.apply_ranker`
 checks that.
 
 Example::
