@@ -158,6 +158,8 @@ class KnownVersions:
 
     def of(self, store: EvidenceStoreProtocol, doc_ids: Sequence[str]) -> dict[str, list[DocumentVersion]]:
         """The versions of each of ``doc_ids`` in ``store`` (unknown ids: empty lists), by number."""
+        if not doc_ids:
+            return {}
         marker = store.versions_marker()  # read before the versions: what is read is at least this new
         with self._lock:
             entry = self._stores.get(store)
