@@ -51,11 +51,12 @@ questions have 24 tokens on average and 35 at most, so CPU p50/p95 28.7/39.3 ms 
 any limit), and two OpenMP threads on the two busy cores took 1.3-2.4 s a question. After the
 embedding, hybrid search adds ~4-5 ms at 100x (with the question's vector cached: CPU p50 22.3 ms
 against lexical 18.7 ms). The lexical search (CPU p50 ~18 ms at 100x, most of it FTS5 ranking the
-candidates; FTS5's own ``ORDER BY rank`` plan was slower, and a smaller two-stage budget trades
-exactness for little: of the 49 and the 242 user questions, 231 of 291 keep the exact top 10 at
-20,000 postings (26.9 ms CPU p95), 206 at 12,000 (24.9 ms), 149 at 5,000 with 100 candidates (15.3 ms)) runs while the question is
-embedded, so wall time approaches embedding + ~5 ms only when a second core is free: at load 2 the
-two threads share one and hybrid wall time is their sum.
+candidates) runs while the question is embedded, so wall time approaches the embedding + ~5 ms only
+when a second core is free: at load 2 the two threads share one and hybrid wall time is their sum.
+Not taken: FTS5's own ``ORDER BY rank`` plan (slower: CPU p50 12.0 against 9.1 ms a first stage),
+and a smaller two-stage budget, which trades exactness for little time: of the 49 and the 242 user
+questions, 231 of 291 keep the exact top 10 at 20,000 postings (CPU p95 26.9 ms), 206 at 12,000
+(24.9 ms), 149 at 5,000 postings with 100 candidates (15.3 ms).
 
 Before them, on a quiet machine (2026-12-01, 2 cores, load average 1.0-1.2), after snippets stopped
 analysing every shown sentence and the question began to be embedded while the lexical index is read;
