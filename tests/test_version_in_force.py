@@ -19,7 +19,7 @@ from citewise.answer.ask import ask
 from citewise.answer.records import AskOutcome
 from citewise.answer.result import AskSettings
 from citewise.evidence import RetrievalPlan, SourceRef, gate
-from citewise.evidence.versions import VersionNoteKind
+from citewise.evidence.versions import KnownVersions, VersionNoteKind
 from citewise.ingest.pipeline import ingest_paths
 from citewise.records import ReviewStatus
 from citewise.review import decide
@@ -163,3 +163,16 @@ def test_a_collapsed_hit_shows_the_version_in_force(statutes: EvidenceStore) -> 
         [hit] = [h for h in hits if h.doc_id == FOREIGN and h.section_id == "제1조" and h.also_in_versions]
         assert (hit.version, hit.also_in_versions) == (shown, (other,))
         assert not hit.superseded and not hit.not_yet_in_force and not hit.unapproved
+
+
+def test_known_versions_are_read_again_after_a_decision_and_never_shared_with_callers(
+    statutes: EvidenceStore,
+) -> None:
+    known = KnownVersions(max_documents=1)  # past one document a store's entry starts again
+    first = known.of(statutes, [FOREIGN, HOUSING, "kr-law-no-such", FOREIGN])
+    assert first == {FOREIGN: statutes.versions(FOREIGN), HOUSING: statutes.versions(HOUSING), "kr-law-no-such": []}
+    first[FOREIGN].clear()  # the caller's list, not the kept one
+    assert known.of(statutes, [FOREIGN]) == {FOREIGN: statutes.versions(FOREIGN)}
+    decide(statutes, f"{FOREIGN}@3", "reject", reviewer="Kim", reason="not yet promulgated here")
+    after = known.of(statutes, [FOREIGN])[FOREIGN]
+    assert [v.status for v in after] == [ReviewStatus.SUPERSEDED, ReviewStatus.APPROVED, ReviewStatus.REJECTED]

@@ -44,6 +44,7 @@ __all__ = [
     "configured_embedder",
     "dense_matches",
     "embed_pending",
+    "nearest_sections",
     "vector_index",
 ]
 
@@ -196,9 +197,15 @@ def dense_matches(store: EvidenceStoreProtocol, embedder: Embedder, query: str, 
     """Up to ``limit`` sections holding the texts nearest to ``query``, nearest first (score: cosine)."""
     model = embedder.model
     index = vector_index(store, model.model_id, model.version)
+    return nearest_sections(store, index, query_vector(embedder, query), limit)
+
+
+def nearest_sections(store: EvidenceStoreProtocol, index: VectorIndex, vector: Matrix, limit: int) -> list[IndexMatch]:
+    """Up to ``limit`` sections holding the texts of ``index`` nearest to ``vector``, nearest first
+    (:func:`dense_matches` once the index and the question's vector are at hand)."""
     if not len(index):
         return []
-    return store.sections_with_hashes(index.nearest(query_vector(embedder, query), limit), limit)
+    return store.sections_with_hashes(index.nearest(vector, limit), limit)
 
 
 _EMBEDDERS: dict[str, Embedder | None] = {}
@@ -225,4 +232,3 @@ def active_embedder(store: EvidenceStoreProtocol) -> Embedder | None:
         return None
     model = embedder.model
     return embedder if store.vectors_marker(model.model_id, model.version) else None
-

@@ -59,10 +59,10 @@ from dataclasses import replace
 from datetime import date
 
 from citewise.errors import InputError
-from citewise.evidence.versions import in_force_from, version_in_force
-from citewise.records import DocumentVersion, ReviewStatus, SearchHit
+from citewise.evidence.versions import in_force_from, known_versions, version_in_force
+from citewise.records import ReviewStatus, SearchHit
 from citewise.search.analyze import query_terms
-from citewise.search.dense import active_embedder, dense_matches, query_vector
+from citewise.search.dense import active_embedder, nearest_sections, query_vector, vector_index
 from citewise.search.embedders import Embedder
 from citewise.store.index import COLUMN_WEIGHTS
 from citewise.store.protocol import EvidenceStoreProtocol
@@ -132,13 +132,16 @@ def search(
     if chosen is None:
         hits = _collapse(store.search(terms, k * _CANDIDATE_FACTOR), terms, k)
     else:
-        # The question is embedded on a second core while the lexical index is read (both release
-        # the GIL); dense_matches then finds the vector in the cache.
+        # The question is embedded on a second core while the lexical index is read and the vector
+        # index is checked for new vectors (both release the GIL); the store is read on this thread
+        # only (an in-memory SQLite store is one connection).
+        model = chosen.model
         with ThreadPoolExecutor(max_workers=1, thread_name_prefix="citewise-embed") as pool:
             embedding = pool.submit(query_vector, chosen, query)
             lexical = store.search(terms, k * _CANDIDATE_FACTOR)
-            embedding.result()
-        dense = dense_matches(store, chosen, query, k * _CANDIDATE_FACTOR)
+            vectors = vector_index(store, model.model_id, model.version)
+            vector = embedding.result()
+        dense = nearest_sections(store, vectors, vector, k * _CANDIDATE_FACTOR)
         hits = _collapse(fuse_scores(lexical, dense), terms, k, digits=6)
     return version_flags(store, hits, on or date.today())
 
@@ -152,12 +155,10 @@ def version_flags(store: EvidenceStoreProtocol, hits: Sequence[SearchHit], on: d
     is approved but not yet in effect supersedes nothing until its effective date. Of identical
     texts collapsed into one hit, the hit shows the version in force when it is one of them.
     """
-    stored: dict[str, list[DocumentVersion]] = {}
+    stored = known_versions.of(store, [hit.doc_id for hit in hits])
     flagged: list[SearchHit] = []
     for hit in hits:
-        versions = stored.get(hit.doc_id)
-        if versions is None:
-            versions = stored[hit.doc_id] = store.versions(hit.doc_id)
+        versions = stored[hit.doc_id]
         current = version_in_force(versions, on)
         shown = hit
         if current is not None and current.version in hit.also_in_versions:
@@ -272,31 +273,32 @@ def _collapse(matches: Sequence[IndexMatch], terms: Sequence[str], k: int, digit
     for match in matches:
         s = match.section
         groups.setdefault((s.doc_id, s.section_id, s.content_hash), []).append(match)
-    hits: list[SearchHit] = []
-    for members in groups.values():
-        best = max(members, key=lambda m: m.section.version)
-        section = best.section
-        hits.append(
-            SearchHit(
-                rank=0,
-                score=round(max(m.score for m in members), digits),
-                doc_id=section.doc_id,
-                title=best.title,
-                version=section.version,
-                section_id=section.section_id,
-                heading=section.heading,
-                snippet=section.text,  # trimmed to a snippet below, for the hits kept only
-                unapproved=best.version_status not in (ReviewStatus.APPROVED, ReviewStatus.SUPERSEDED)
-                or section.status is not ReviewStatus.APPROVED,
-                deleted=section.deleted,
-                reserved=section.reserved,
-                superseded=False,  # set by date in version_flags
-                content_hash=section.content_hash,
-                also_in_versions=tuple(sorted(m.section.version for m in members if m is not best)),
-            )
-        )
-    hits.sort(key=lambda h: (-h.score, h.doc_id, h.section_id))
-    return [replace(h, rank=i, snippet=snippet(h.snippet, terms)) for i, h in enumerate(hits[:k], start=1)]
+    scored = [(round(max(m.score for m in members), digits), key) for key, members in groups.items()]
+    scored.sort(key=lambda pair: (-pair[0], pair[1][0], pair[1][1]))
+    # Only the k hits kept are built (with their snippets); the sort is stable, as it was over hits.
+    return [_hit(rank, score, groups[key], terms) for rank, (score, key) in enumerate(scored[:k], start=1)]
+
+
+def _hit(rank: int, score: float, members: list[IndexMatch], terms: Sequence[str]) -> SearchHit:
+    best = max(members, key=lambda m: m.section.version)
+    section = best.section
+    return SearchHit(
+        rank=rank,
+        score=score,
+        doc_id=section.doc_id,
+        title=best.title,
+        version=section.version,
+        section_id=section.section_id,
+        heading=section.heading,
+        snippet=snippet(section.text, terms),
+        unapproved=best.version_status not in (ReviewStatus.APPROVED, ReviewStatus.SUPERSEDED)
+        or section.status is not ReviewStatus.APPROVED,
+        deleted=section.deleted,
+        reserved=section.reserved,
+        superseded=False,  # set by date in version_flags
+        content_hash=section.content_hash,
+        also_in_versions=tuple(sorted(m.section.version for m in members if m is not best)),
+    )
 
 
 _SENTENCE = re.compile(r"[^\n.!?。]+[.!?。]?")

@@ -41,7 +41,7 @@ from citewise.store.index_postings import PostingsIndex
 from citewise.store.records import HashMismatch, IndexMatch, NewSection, NewVersion, PendingReview, SectionMatch
 from citewise.store.reviews import decision_from_row, decisions_query, pending_reviews, record_decision
 from citewise.store.rows import section_from_row, section_hash, utcnow, version_from_row
-from citewise.store.schema import document_versions, documents, sections
+from citewise.store.schema import document_versions, documents, review_decisions, sections
 from citewise.store.versions import write_version
 
 __all__ = [
@@ -132,13 +132,40 @@ class EvidenceStore:
 
     def versions(self, doc_id: str | None = None, *, status: ReviewStatus | None = None) -> list[DocumentVersion]:
         """Versions, optionally of one document and/or in one review status."""
-        query = sa.select(document_versions).order_by(document_versions.c.doc_id, document_versions.c.version)
+        query = sa.select(*_VERSION_COLUMNS).order_by(document_versions.c.doc_id, document_versions.c.version)
         if doc_id is not None:
             query = query.where(document_versions.c.doc_id == doc_id)
         if status is not None:
             query = query.where(document_versions.c.status == status.value)
         with self.engine.connect() as conn:
             return [version_from_row(r) for r in conn.execute(query).mappings()]
+
+    def versions_of(self, doc_ids: Sequence[str]) -> dict[str, list[DocumentVersion]]:
+        """The versions of each of ``doc_ids``, by number, read in one query (an id the store does
+        not hold maps to an empty list): what search needs to flag its hits' versions."""
+        wanted = list(dict.fromkeys(doc_ids))
+        found: dict[str, list[DocumentVersion]] = {doc_id: [] for doc_id in wanted}
+        if not wanted:
+            return found
+        query = (
+            sa.select(*_VERSION_COLUMNS)
+            .where(document_versions.c.doc_id.in_(wanted))
+            .order_by(document_versions.c.doc_id, document_versions.c.version)
+        )
+        with self.engine.connect() as conn:
+            for row in conn.execute(query).mappings():
+                found[row["doc_id"]].append(version_from_row(row))
+        return found
+
+    def versions_marker(self) -> tuple[int, int]:
+        """Changes whenever a version is stored or a review decision is recorded (the only writes
+        that add a version or change one's status): the number of each. Neither is ever deleted, so
+        a count only grows, and a commit that was late to take its row id still changes it."""
+        count_versions = sa.select(sa.func.count()).select_from(document_versions).scalar_subquery()
+        count_decisions = sa.select(sa.func.count()).select_from(review_decisions).scalar_subquery()
+        with self.engine.connect() as conn:
+            versions, decisions = conn.execute(sa.select(count_versions, count_decisions)).one()
+        return int(versions), int(decisions)
 
     def version(self, doc_id: str, version: int | None = None) -> DocumentVersion:
         """One version (the newest when ``version`` is None); NotFoundError names what exists."""
@@ -250,23 +277,27 @@ class EvidenceStore:
     def sections_with_hashes(self, scored: Sequence[tuple[str, float]], limit: int | None = None) -> list[IndexMatch]:
         """The stored sections whose content hash is one of ``scored`` (hash, score), in that order,
         each with its hash's score, at most ``limit`` of them (dense search finds texts; this finds
-        where they are — a text repeated in many documents must not flood the result)."""
+        where they are — a text repeated in many documents must not flood the result).
+
+        Only the sections that can be among the first ``limit`` are read: the hashes' section
+        counts first, then the first sections (by row id) of the hashes needed to fill ``limit``.
+        """
         if not scored:
             return []
-        hashes = [h for h, _ in scored]
+        hashes = list(dict.fromkeys(h for h, _ in scored))
         with self.engine.connect() as conn:
-            located = conn.execute(
-                sa.select(sections.c.content_hash, sections.c.id)
+            counted = conn.execute(
+                sa.select(sections.c.content_hash, sa.func.count())
                 .where(sections.c.content_hash.in_(hashes))
-                .order_by(sections.c.id)
-            ).all()
-            by_hash: dict[str, list[int]] = {}
-            for content_hash, row_id in located:
-                by_hash.setdefault(content_hash, []).append(row_id)
-            wanted = [(row_id, score) for h, score in scored for row_id in by_hash.get(h, [])][:limit]
-            rows = _match_rows(conn, sections.c.id.in_([row_id for row_id, _ in wanted]))
-        by_id = {r["id"]: r for r in rows}
-        return [_index_match(by_id[row_id], score) for row_id, score in wanted if row_id in by_id]
+                .group_by(sections.c.content_hash)
+            )
+            needed, cap = _sections_needed(scored, {h: int(n) for h, n in counted}, limit)
+            rows = _match_rows(conn, sections.c.id.in_(_first_sections(needed, cap))) if needed else []
+        by_hash: dict[str, list[RowMapping]] = {}
+        for row in sorted(rows, key=lambda r: r["id"]):
+            by_hash.setdefault(row["content_hash"], []).append(row)
+        wanted = [(row, score) for h, score in scored for row in by_hash.get(h, [])][:limit]
+        return [_index_match(row, score) for row, score in wanted]
 
     # -- dense vectors -----------------------------------------------------------------------
 
@@ -343,6 +374,11 @@ class EvidenceStore:
         return checked, mismatches
 
 
+# Everything a DocumentVersion holds: not the full text, which can be a whole statute and was most
+# of the time search spent flagging its hits' versions.
+_VERSION_COLUMNS = tuple(c for c in document_versions.c if c.name != "full_text")
+
+
 def _match_rows(conn: Connection, where: sa.ColumnElement[bool]) -> list[RowMapping]:
     query = (
         sa.select(
@@ -356,6 +392,36 @@ def _match_rows(conn: Connection, where: sa.ColumnElement[bool]) -> list[RowMapp
         .where(where)
     )
     return list(conn.execute(query).mappings())
+
+
+def _sections_needed(
+    scored: Sequence[tuple[str, float]], counts: dict[str, int], limit: int | None
+) -> tuple[list[str], int | None]:
+    """The hashes whose sections fill the first ``limit`` places (in ``scored`` order), and the most
+    sections any one of them contributes (None: all of every hash)."""
+    if limit is None:
+        return [h for h in dict.fromkeys(h for h, _ in scored) if counts.get(h)], None
+    needed: dict[str, None] = {}
+    cap, remaining = 0, limit
+    for text_hash, _score in scored:
+        if remaining <= 0:
+            break
+        count = counts.get(text_hash, 0)
+        if count:
+            needed[text_hash] = None
+            cap = max(cap, min(count, remaining))
+            remaining -= count
+    return list(needed), cap
+
+
+def _first_sections(hashes: Sequence[str], cap: int | None) -> sa.Select[tuple[int]]:
+    """Row ids of the first ``cap`` sections (by row id) of each of ``hashes`` (all when None)."""
+    of_hashes = sections.c.content_hash.in_(list(hashes))
+    if cap is None:
+        return sa.select(sections.c.id).where(of_hashes)
+    place = sa.func.row_number().over(partition_by=sections.c.content_hash, order_by=sections.c.id)
+    numbered = sa.select(sections.c.id, place.label("place")).where(of_hashes).subquery()
+    return sa.select(numbered.c.id).where(numbered.c.place <= cap)
 
 
 def _index_match(row: RowMapping, score: float) -> IndexMatch:

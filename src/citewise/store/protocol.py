@@ -46,6 +46,14 @@ class EvidenceStoreProtocol(Protocol):
         """Versions, by document and number."""
         ...
 
+    def versions_of(self, doc_ids: Sequence[str]) -> dict[str, list[DocumentVersion]]:
+        """The versions of each of ``doc_ids`` in one read (unknown ids: empty lists)."""
+        ...
+
+    def versions_marker(self) -> tuple[int, int]:
+        """Changes whenever a version is stored or a version's review status may have changed."""
+        ...
+
     def version(self, doc_id: str, version: int | None = None) -> DocumentVersion:
         """One version (the newest by default); NotFoundError names what exists."""
         ...
