@@ -256,3 +256,26 @@ def test_ask_with_the_embedding_ranker_or_an_unknown_one(cli) -> None:  # type: 
     result = json.loads(cli("ask", "How is the fish conservation act cited?", "--ranker", "embedding", "--json"))
     assert result["ranking_violations"] == [] and result["evidence"]
     assert "valid rankers" in cli("ask", "q", "--ranker", "magic", code=2)
+
+
+def test_ingest_embeds_with_its_own_report_and_no_embed_skips_it(  # type: ignore[no-untyped-def]
+    cli, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    from citewise.search import dense
+    from citewise.search.embedders import EMBEDDER_ENV, EMBEDDERS
+    from citewise.store.evidence import EvidenceStore
+    from citewise.testing.embedder import HashingEmbedder
+
+    embedder = HashingEmbedder()
+    monkeypatch.setitem(EMBEDDERS, "fake", lambda _arg: embedder)
+    monkeypatch.setattr(dense, "_EMBEDDERS", {})
+    monkeypatch.setenv(EMBEDDER_ENV, "fake")
+    cli("ingest", str(SAMPLE / "python-docs"), "--no-embed")
+    with EvidenceStore.open(str(tmp_path / "cli.sqlite")) as store:
+        assert store.embedding_sets() == []  # --no-embed: nothing embedded, not even inside the ingest
+    out = cli("ingest", str(SAMPLE / "us-uslm"))
+    # the new and the earlier texts are embedded in the step that reports it
+    assert "section texts embedded with citewise-testing/hashing-bigrams" in out
+    with EvidenceStore.open(str(tmp_path / "cli.sqlite")) as store:
+        (embedded,) = store.embedding_sets()
+        assert embedded.model_id == "citewise-testing/hashing-bigrams"

@@ -100,7 +100,8 @@ def _ingest_with_progress(api, paths, options, manifest, total) -> list[IngestRe
                 seen.add(path)
                 bar.update(task, advance=1, description=shown(path[-60:]))
 
-        return api.ingest(*paths, options=options, manifest=manifest, progress=advance)
+        # Embedding is the next step, with its own progress bar (or skipped with --no-embed).
+        return api.ingest(*paths, options=options, manifest=manifest, progress=advance, embed=False)
 
 
 def _embed_with_progress(api, embedder: str | None) -> None:  # type: ignore[no-untyped-def]
