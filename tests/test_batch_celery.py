@@ -58,6 +58,10 @@ def test_a_distributed_batch_finishes_on_celery_workers_and_survives_a_killed_wo
     tmp_path: Path,
 ) -> None:
     world.tavily.latency_s = 0.3
+    # A line picked as the victim has stored a source; its review and report calls still take 0.3 s
+    # each, so it is still running when it is killed (without this, on a busy machine the line
+    # could finish between being picked and the kill, and nothing would be taken over).
+    world.model.latency_s = 0.3
     store = celery_env["CITEWISE_STORE"]
     workers = _workers(celery_env, 2, tmp_path / "workers.log")
     try:

@@ -165,6 +165,7 @@ def test_twenty_questions_on_four_workers_finish_within_the_shared_rate_limit(wo
 def test_a_worker_killed_mid_run_loses_nothing_and_repeats_no_recorded_call(world: World, tmp_path: Path) -> None:
     store = str(tmp_path / "s.sqlite")
     world.tavily.latency_s = 0.3  # runs long enough to be caught in the middle
+    world.model.latency_s = 0.3  # and still running after its first source: review and report to go
     proc = batch(world, store, str(questions(tmp_path / "q.jsonl", 8)), "--workers", "3")
     victim = _wait_for_a_run_with_a_source(store)
     os.kill(victim, signal.SIGKILL)
