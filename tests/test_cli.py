@@ -162,6 +162,9 @@ def test_eval_retrieval_reports_recall_and_mrr(cli, tmp_path: Path) -> None:  # 
     ranks = {r["id"]: r["rank"] for r in report["results"]}
     assert ranks["a"] == 1 and ranks["c"] == 1 and ranks["b"] is not None
     assert report["recall_at_10"] == 1.0 and 0 < report["mrr_at_10"] <= 1.0
+    assert report["search"] == "lexical"  # the tests run with CITEWISE_EMBEDDER=none
+    printed = cli("eval", "retrieval", "--queries", str(queries))
+    assert "search: lexical (no vectors of the configured embedder" in printed
     queries.write_text('{"id": "x", "query": "q", "gold": []}\n', encoding="utf-8")
     assert "non-empty gold" in cli("eval", "retrieval", "--queries", str(queries), code=2)
 
@@ -276,6 +279,10 @@ def test_ingest_embeds_with_its_own_report_and_no_embed_skips_it(  # type: ignor
     out = cli("ingest", str(SAMPLE / "us-uslm"))
     # the new and the earlier texts are embedded in the step that reports it
     assert "section texts embedded with citewise-testing/hashing-bigrams" in out
+    queries = tmp_path / "q.jsonl"
+    queries.write_text('{"id": "a", "query": "IPv4 address", "gold": ["library-ipaddress"]}\n', encoding="utf-8")
+    report = json.loads(cli("eval", "retrieval", "--queries", str(queries), "--json"))
+    assert report["search"] == "hybrid (citewise-testing/hashing-bigrams)"  # eval says what it measured
     with EvidenceStore.open(str(tmp_path / "cli.sqlite")) as store:
         (embedded,) = store.embedding_sets()
         assert embedded.model_id == "citewise-testing/hashing-bigrams"

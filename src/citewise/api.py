@@ -10,6 +10,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -40,7 +41,7 @@ from citewise.research.recorder import Progress
 from citewise.research.settings import ResearchSettings
 from citewise.review import PendingReview, apply_manifest, decide, pending
 from citewise.search import local
-from citewise.search.dense import EmbeddingReport, configured_embedder, embed_pending
+from citewise.search.dense import EmbeddingReport, active_embedder, configured_embedder, embed_pending
 from citewise.search.embedders import Embedder, get_embedder
 from citewise.store.cache import CacheStats, ProviderCache
 from citewise.store.evidence import EvidenceStore, HashMismatch
@@ -182,7 +183,9 @@ class Citewise:
         titles: dict[str, set[str]] = {}
         for v in self.store.versions():
             titles.setdefault(v.doc_id, set()).add(v.title)
-        return evaluate(loaded, self.search, titles, k)
+        embedder = active_embedder(self.store)
+        mode = "lexical" if embedder is None else f"hybrid ({embedder.model.model_id})"
+        return replace(evaluate(loaded, self.search, titles, k), search=mode)
 
     # -- answers and runs --------------------------------------------------------------------
 

@@ -41,6 +41,9 @@ def retrieval(
         f"{report.mrr_at_10:.3f}",
     )
     console.print(table)
+    off = " (no vectors of the configured embedder here, or CITEWISE_EMBEDDER=none)"
+    hint = off if report.search == "lexical" else ""
+    console.print(f"search: {report.search}{hint}", highlight=False)
     misses = [r for r in report.results if r.rank is None]
     if misses:
         console.print(f"{len(misses)} queries had no gold hit in the top 10, e.g. {misses[0].id}: {misses[0].query}")

@@ -64,6 +64,9 @@ class RetrievalReport:
     mrr_at_10: float
     k: int
     results: tuple[QueryResult, ...]
+    search: str = "lexical"
+    """Which search was measured: ``lexical``, or ``hybrid (MODEL)`` when the store held the active
+    embedder's vectors (set by :meth:`citewise.api.Citewise.eval_retrieval`)."""
 
 
 def load_queries(path: Path, split: str | None = None) -> list[RetrievalQuery]:
