@@ -48,10 +48,7 @@ from citewise.answer.deterministic import (  # noqa: E402
     RANK_CONSTANT,
     RETRIEVAL_WEIGHT,
     answer_order,
-    best_sentence,
-    strip_deleted_parts,
 )
-from citewise.answer.question import analyse_question  # noqa: E402
 from citewise.ingest.pipeline import ingest_paths  # noqa: E402
 from citewise.search import local  # noqa: E402
 from citewise.store.evidence import EvidenceStore  # noqa: E402
@@ -76,37 +73,29 @@ def _retrieval(_question: str, passages: Sequence[Passage]) -> list[int]:
     return list(range(len(passages)))
 
 
+def _fields(passages: Sequence[Passage]) -> list[tuple[str, str, str]]:
+    return [(p.heading, p.text, p.title) for p in passages]
+
+
 def _answer_score(question: str, passages: Sequence[Passage]) -> list[int]:
-    analysed = analyse_question(question)
-    scores = [best_sentence(analysed, p.heading, strip_deleted_parts(p.text), p.title)[0] for p in passages]
-    return sorted(range(len(passages)), key=lambda i: (-round(scores[i], 3), i))
+    return answer_order(question, _fields(passages), weight=0.0)
 
 
 def _ranker(question: str, passages: Sequence[Passage]) -> list[int]:
-    return answer_order(question, [(p.heading, p.text, p.title) for p in passages])
+    return answer_order(question, _fields(passages))
 
 
 def _composed(question: str, passages: Sequence[Passage]) -> list[int]:
     # What the composer cites: the ranker's top five, by answer score (ties keep the ranker's order).
     ranked = _ranker(question, passages)
     top, rest = ranked[:5], ranked[5:]
-    analysed = analyse_question(question)
-    scores = {
-        i: best_sentence(analysed, passages[i].heading, strip_deleted_parts(passages[i].text), passages[i].title)[0]
-        for i in top
-    }
-    return sorted(top, key=lambda i: -round(scores[i], 3)) + rest
+    by_answer = answer_order(question, _fields([passages[i] for i in top]), weight=0.0)
+    return [top[j] for j in by_answer] + rest
 
 
 def _weighted(weight: float, constant: int) -> Order:
     def order(question: str, passages: Sequence[Passage]) -> list[int]:
-        analysed = analyse_question(question)
-        scores = [
-            best_sentence(analysed, p.heading, strip_deleted_parts(p.text), p.title)[0]
-            + weight * constant / (constant + i)
-            for i, p in enumerate(passages)
-        ]
-        return sorted(range(len(passages)), key=lambda i: (-round(scores[i], 3), i))
+        return answer_order(question, _fields(passages), weight=weight, constant=constant)
 
     return order
 

@@ -152,16 +152,24 @@ RETRIEVAL_WEIGHT = 1.0
 RANK_CONSTANT = 10
 
 
-def answer_order(question: str, passages: Sequence[tuple[str, str, str]], named: Sequence[bool] = ()) -> list[int]:
+def answer_order(
+    question: str,
+    passages: Sequence[tuple[str, str, str]],
+    named: Sequence[bool] = (),
+    *,
+    weight: float = RETRIEVAL_WEIGHT,
+    constant: int = RANK_CONSTANT,
+) -> list[int]:
     """Indexes of ``passages`` ((heading, text, title) in retrieval order) best answer first: named
     provisions ahead of all, then the answer score of the best sentence plus the retrieval position's
-    share (:data:`RETRIEVAL_WEIGHT`); ties keep the retrieval order."""
+    share (``weight * constant / (constant + position)``; ``weight=0``: the answer score alone); ties
+    keep the retrieval order."""
     analysed = analyse_question(question)
 
     def key(i: int) -> tuple[bool, float, int]:
         heading, text, title = passages[i]
         score = best_sentence(analysed, heading, strip_deleted_parts(text), title)[0]
-        score += RETRIEVAL_WEIGHT * RANK_CONSTANT / (RANK_CONSTANT + i)
+        score += weight * constant / (constant + i)
         return (not (named[i] if i < len(named) else False), -round(score, 3), i)
 
     return sorted(range(len(passages)), key=key)

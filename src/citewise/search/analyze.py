@@ -217,34 +217,26 @@ def _kiwi_noun_bigram_terms(run: str, morphemes: tuple[str, ...]) -> list[str]:
     # unknown word of three syllables or more is matched by its bigrams too; a run of function
     # words only (수, 것, 하였다) yields nothing.
     morphemes = _bare(morphemes)
-    terms = list(morphemes)
-    seen = set(terms)
-    for m in morphemes:
-        if len(m) > 2:
-            for b in _bigrams(m):
-                if b not in seen:
-                    seen.add(b)
-                    terms.append(b)
-    return terms
+    return _with_bigrams(list(morphemes), morphemes)
 
 
 def _kiwi_stem_terms(run: str, morphemes: tuple[str, ...]) -> list[str]:
     # As cw-kiwi-nbigram-1, but a verb or adjective stem is indexed in its dictionary form (주 → 주다,
     # 밀리 → 밀리다) and without bigrams: 주 (to give) no longer matches 주 (a week), nor 괴롭히 the
     # bigram 롭히 of some noun.
-    terms: list[str] = []
-    seen: set[str] = set()
-    for m in morphemes:
-        term = m[len(_STEM) :] + "다" if m.startswith(_STEM) else m
-        if term not in seen:
-            seen.add(term)
-            terms.append(term)
-    for m in morphemes:
-        if not m.startswith(_STEM) and len(m) > 2:
-            for b in _bigrams(m):
-                if b not in seen:
-                    seen.add(b)
-                    terms.append(b)
+    terms = list(dict.fromkeys(m[len(_STEM) :] + "다" if m.startswith(_STEM) else m for m in morphemes))
+    return _with_bigrams(terms, [m for m in morphemes if not m.startswith(_STEM)])
+
+
+def _with_bigrams(terms: list[str], words: Sequence[str]) -> list[str]:
+    # ``terms``, then the bigrams of each of ``words`` of three syllables or more, each term once.
+    seen = set(terms)
+    for word in words:
+        if len(word) > 2:
+            for bigram in _bigrams(word):
+                if bigram not in seen:
+                    seen.add(bigram)
+                    terms.append(bigram)
     return terms
 
 

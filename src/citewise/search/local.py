@@ -205,8 +205,7 @@ def fuse(
     first: dict[tuple[str, int, str], IndexMatch] = {}
     for weight, ranks in ((lexical_weight, _positions(lexical)), (dense_weight, _text_ranks(dense))):
         for match, rank in ranks:
-            s = match.section
-            key = (s.doc_id, s.version, s.section_id)
+            key = _key(match)
             fused[key] = fused.get(key, 0.0) + weight / (rrf_k + rank)
             first.setdefault(key, match)
     order = sorted(fused, key=lambda key: (-fused[key], key))
