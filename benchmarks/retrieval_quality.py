@@ -161,7 +161,7 @@ def _citewise_run(store: str, corpus: Path, queries: Path, count: int, split: st
         results = cw.ingest(corpus, embed=False)
         ingest_s = time.perf_counter() - started
         started = time.perf_counter()
-        figures = _dense_figures(cw, queries, 1.0, 0.0, split)  # lexical only, even in a kept store with vectors
+        figures = _figures(cw, queries, "lexical", split)  # lexical only, even in a kept store with vectors
         search_s = time.perf_counter() - started
         dense_rows = None
         if EMBEDDER is not None:
@@ -170,30 +170,26 @@ def _citewise_run(store: str, corpus: Path, queries: Path, count: int, split: st
                 print(f"embedded {report.embedded} texts, {report.texts_per_second:.2f}/s", file=sys.stderr)
             name = EMBEDDER.model.model_id.split("/")[0]
             dense_rows = {
-                f"citewise dense ({name})": _dense_figures(cw, queries, 0.0, 1.0, split),
-                f"citewise hybrid (BM25+{name})": _dense_figures(
-                    cw, queries, local.LEXICAL_WEIGHT, local.DENSE_WEIGHT, split
-                ),
+                f"citewise dense ({name})": _figures(cw, queries, "dense", split),
+                f"citewise hybrid (BM25+{name})": _figures(cw, queries, "hybrid", split),
             }
     stored = sum(1 for r in results if r.outcome is not IngestOutcome.FAILED)
     return CitewiseRun(figures, stored, count, ingest_s, search_s, dense_rows)
 
 
-def _dense_figures(
-    cw: Citewise, queries: Path, lexical_weight: float, dense_weight: float, split: str | None = None
-) -> dict[str, float]:
+def _figures(cw: Citewise, queries: Path, mode: str, split: str | None = None) -> dict[str, float]:
+    """Figures of one search: ``lexical``, ``dense`` (the nearest texts alone) or ``hybrid`` (what
+    :func:`citewise.search.local.search` does)."""
     embedder = EMBEDDER
 
     def run(query: str, k: int) -> list[SearchHit]:
-        if embedder is None or not dense_weight:
+        if embedder is None or mode == "lexical":
             return local.search(cw.store, query, k, embedder=None)
-        if lexical_weight:  # the hybrid row is what search does
+        if mode == "hybrid":
             return local.search(cw.store, query, k, embedder=embedder)
         terms = query_terms(query)
-        lexical = cw.store.search(terms, k * 4) if lexical_weight else []
         dense = dense_matches(cw.store, embedder, query, k * 4)
-        fused = local.fuse(lexical, dense, lexical_weight=lexical_weight, dense_weight=dense_weight)
-        return local._collapse(fused, terms, k, digits=6)
+        return local._collapse(local.fuse([], dense), terms, k, digits=6)
 
     titles: dict[str, set[str]] = {}
     for v in cw.store.versions():
