@@ -2,7 +2,7 @@
 
     python benchmarks/analyzer_quality.py [--analyzers cw-bigram-1,cw-kiwi-nbigram-1] [--only kr|ares]
 
-For every analyzer of :data:`citewise.search.analyze.ANALYZERS` (or those named), a new SQLite
+For every analyzer of :data:`citewise.text.analyze.ANALYZERS` (or those named), a new SQLite
 store is built with it and evaluated by ``citewise eval retrieval`` (BM25 only: nothing is
 embedded), on
 
@@ -29,7 +29,7 @@ sys.path.insert(0, str(ROOT))
 from benchmarks import ares_nq, baselines  # noqa: E402
 
 from citewise import Citewise  # noqa: E402
-from citewise.search import analyze  # noqa: E402
+from citewise.text import analyze  # noqa: E402
 
 KR_SETS = {
     "kr 49 (kr_statute_questions)": baselines.KR_QUESTIONS,

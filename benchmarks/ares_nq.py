@@ -112,9 +112,7 @@ def write_corpus_jsonl(path: Path | str, rows: Sequence[Row] | None = None) -> i
     documents, _queries = retrieval_set(rows)
     with Path(path).open("w", encoding="utf-8") as fh:
         for doc_id, text in documents:
-            fh.write(
-                json.dumps({"_id": doc_id, "title": _title(text), "text": text}, ensure_ascii=False) + "\n"
-            )
+            fh.write(json.dumps({"_id": doc_id, "title": _title(text), "text": text}, ensure_ascii=False) + "\n")
     return len(documents)
 
 

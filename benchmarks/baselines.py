@@ -313,9 +313,7 @@ def main() -> None:
     units = kr_units()
     questions = load_questions()
     figures = run(units, [q["query"] for q in questions], [q["gold"] for q in questions])
-    _print_table(
-        "Korean statute questions (units = articles, newest versions)", len(units), len(questions), figures
-    )
+    _print_table("Korean statute questions (units = articles, newest versions)", len(units), len(questions), figures)
 
 
 if __name__ == "__main__":

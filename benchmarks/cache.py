@@ -32,9 +32,9 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
 from citewise.config import Secret  # noqa: E402
-from citewise.providers.base import ExtractedPage, ExtractResponse, SearchResponse, SearchResult  # noqa: E402
 from citewise.providers.cached import CachedExtractor, CachedSearch  # noqa: E402
 from citewise.providers.tavily import TavilyConnection, TavilyExtract, TavilySearch, TavilySettings  # noqa: E402
+from citewise.records.providers import ExtractedPage, ExtractResponse, SearchResponse, SearchResult  # noqa: E402
 from citewise.research.caching import cached_providers, page_key  # noqa: E402
 from citewise.research.loop import research  # noqa: E402
 from citewise.research.settings import ResearchSettings  # noqa: E402

@@ -31,11 +31,11 @@ from citewise.eval.retrieval import evaluate, load_queries  # noqa: E402
 from citewise.ingest.pipeline import ingest_paths  # noqa: E402
 from citewise.records import SearchHit  # noqa: E402
 from citewise.search import local  # noqa: E402
-from citewise.search.analyze import query_terms  # noqa: E402
 from citewise.search.dense import dense_matches, embed_pending  # noqa: E402
 from citewise.search.embedders import Embedder, get_embedder  # noqa: E402
 from citewise.store.evidence import EvidenceStore  # noqa: E402
 from citewise.store.records import IndexMatch  # noqa: E402
+from citewise.text.analyze import query_terms  # noqa: E402
 
 GRID = [(1.0, 0.0, 60), (0.0, 1.0, 60), (1.0, 1.0, 60), (1.0, 1.5, 60), (1.0, 2.0, 60), (1.5, 1.0, 60),
         (1.0, 1.0, 20), (1.0, 1.5, 20), (1.0, 2.0, 20)]  # fmt: skip

@@ -23,9 +23,9 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
 from citewise.config import Secret  # noqa: E402
-from citewise.engines.base import EngineProgress, EngineRequest  # noqa: E402
 from citewise.engines.connect import EngineEndpoint  # noqa: E402
 from citewise.engines.registry import get_engine  # noqa: E402
+from citewise.records.engines import EngineProgress, EngineRequest  # noqa: E402
 from citewise.testing import (  # noqa: E402
     FakeNativeServer,
     anthropic_web_answer,

@@ -38,11 +38,11 @@ from benchmarks import ares_nq, baselines  # noqa: E402
 
 from citewise import Citewise  # noqa: E402
 from citewise.errors import InputError  # noqa: E402
-from citewise.evidence.embed import MiniLMEncoder  # noqa: E402
 from citewise.evidence.gate import load_candidates  # noqa: E402
 from citewise.evidence.rank import Ranker, apply_ranker  # noqa: E402
 from citewise.evidence.rerank import EmbeddingReranker  # noqa: E402
-from citewise.evidence.rules import Candidate  # noqa: E402
+from citewise.records.gate import Candidate  # noqa: E402
+from citewise.search.embed import MiniLMEncoder  # noqa: E402
 
 DEPTH = 20
 DEFAULT_WEIGHTS = (0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8)

@@ -45,9 +45,9 @@ from citewise.audit.events import AttemptEnded, ModelCallEnded  # noqa: E402
 from citewise.config import Secret  # noqa: E402
 from citewise.llm import ChatClient, ModelSettings  # noqa: E402
 from citewise.providers.tavily import TavilyConnection, TavilyExtract, TavilySearch, TavilySettings  # noqa: E402
+from citewise.records.research import AttemptKind  # noqa: E402
 from citewise.research import prompts  # noqa: E402
 from citewise.research.loop import research  # noqa: E402
-from citewise.research.records import AttemptKind  # noqa: E402
 from citewise.research.settings import ResearchSettings  # noqa: E402
 from citewise.store.evidence import EvidenceStore  # noqa: E402
 from citewise.store.runs import RunRecord, RunStore  # noqa: E402

@@ -67,9 +67,9 @@ from citewise import Citewise  # noqa: E402
 from citewise.eval.retrieval import evaluate, load_queries  # noqa: E402
 from citewise.records import IngestOutcome, SearchHit  # noqa: E402
 from citewise.search import local  # noqa: E402
-from citewise.search.analyze import query_terms  # noqa: E402
 from citewise.search.dense import dense_matches  # noqa: E402
 from citewise.search.embedders import Embedder, get_embedder  # noqa: E402
+from citewise.text.analyze import query_terms  # noqa: E402
 
 EMBEDDER: Embedder | None = None  # set by --embed
 

@@ -135,14 +135,15 @@ from benchmarks import baselines  # noqa: E402
 from citewise.ingest.base import ParsedDocument  # noqa: E402
 from citewise.ingest.pipeline import IngestOptions, store_document  # noqa: E402
 from citewise.ingest.registry import get_parser  # noqa: E402
-from citewise.search import analyze, dense  # noqa: E402
-from citewise.search.analyze import query_terms  # noqa: E402
+from citewise.search import dense  # noqa: E402
 from citewise.search.embedders import Embedder, get_embedder  # noqa: E402
 from citewise.search.local import search  # noqa: E402
 from citewise.store import index  # noqa: E402
 from citewise.store.embeddings import StoredVectors  # noqa: E402
 from citewise.store.evidence import EvidenceStore  # noqa: E402
 from citewise.testing.postgres import PostgresCluster, PostgresUnavailable  # noqa: E402
+from citewise.text import analyze  # noqa: E402
+from citewise.text.analyze import query_terms  # noqa: E402
 
 
 def _parsed_corpus() -> list[tuple[Path, ParsedDocument]]:

@@ -26,8 +26,8 @@ sys.path.insert(0, str(ROOT))
 from benchmarks import ares_nq, baselines  # noqa: E402
 
 from citewise import Citewise  # noqa: E402
-from citewise.search.analyze import query_terms  # noqa: E402
 from citewise.testing.postgres import PostgresCluster  # noqa: E402
+from citewise.text.analyze import query_terms  # noqa: E402
 
 Hit = tuple[str, int, str, float]
 

@@ -555,8 +555,7 @@ def _write_old_document(conn: sa.Connection) -> None:
     text = "Tenants and landlords"
     conn.execute(
         sa.text(
-            "INSERT INTO documents (doc_id, title, created_at) "
-            "VALUES ('old-doc', 'Old', '2025-01-01T00:00:00+00:00')"
+            "INSERT INTO documents (doc_id, title, created_at) VALUES ('old-doc', 'Old', '2025-01-01T00:00:00+00:00')"
         )
     )
     version_id = conn.execute(

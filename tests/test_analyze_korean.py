@@ -10,10 +10,10 @@ import pytest
 import sqlalchemy as sa
 
 from citewise.ingest.pipeline import IngestOptions, store_document
-from citewise.search import analyze as analyzer
-from citewise.search.analyze import ANALYZERS, analyze, analyze_many, analyzer_id, query_terms, use_analyzer
 from citewise.search.local import search
 from citewise.store.evidence import EvidenceStore
+from citewise.text import analyze as analyzer
+from citewise.text.analyze import ANALYZERS, analyze, analyze_many, analyzer_id, query_terms, use_analyzer
 from tests.conftest import make_doc
 
 pytestmark = pytest.mark.unit

@@ -10,8 +10,8 @@ import pytest
 
 from citewise.answer.ask import ask
 from citewise.answer.deterministic import compose_extractive
-from citewise.answer.records import AskOutcome, Evidence
 from citewise.evidence.plan import RetrievalPlan
+from citewise.records.answer import AskOutcome, Evidence
 from citewise.search import dense
 from citewise.search.embedders import get_embedder
 from citewise.store.evidence import EvidenceStore

@@ -23,12 +23,13 @@ from citewise.answer.prompts import (
     ASK_SYSTEM_PROMPT,
     build_ask_messages,
 )
-from citewise.answer.records import AnswerPath, AnswerProvenance, Citation, Evidence
-from citewise.answer.validate import REJECTION_CODES, AnswerRejected, split_answer_sentences, validate_answer
+from citewise.answer.validate import REJECTION_CODES, AnswerRejected, validate_answer
 from citewise.config import Secret
 from citewise.errors import RunError
 from citewise.llm import ChatClient, ModelRateLimited, ModelReplyInvalid, ModelSettings, ModelTruncated
+from citewise.records.answer import AnswerPath, AnswerProvenance, Citation, Evidence
 from citewise.testing import FakeOpenAIServer
+from citewise.text.sentences import split_answer_sentences
 
 MODEL = "gpt-test-mini"
 SERVED_MODEL = "gpt-test-mini-2026-01-01"

@@ -11,14 +11,14 @@ from pathlib import Path
 import pytest
 
 from citewise.answer.ask import ask
-from citewise.answer.records import AnswerPath, AskOutcome
 from citewise.answer.result import AskSettings
 from citewise.audit.events import AnswerGiven, GateDecided
-from citewise.audit.export import run_data
 from citewise.evidence.plan import RetrievalPlan
-from citewise.evidence.rules import Candidate
+from citewise.export.run import run_data
 from citewise.hashing import normalize_text
 from citewise.ingest.pipeline import ingest_paths
+from citewise.records.answer import AnswerPath, AskOutcome
+from citewise.records.gate import Candidate
 from citewise.store.evidence import EvidenceStore
 from citewise.store.runs import RunRecord, RunStore
 from tests.conftest import REPO

@@ -167,9 +167,7 @@ def test_split_articles_restores_branch_numbers() -> None:
 
 # --- Korean question set ---------------------------------------------------
 
-needs_kr_corpus = pytest.mark.skipif(
-    not baselines.KR_CORPUS_DIR.is_dir(), reason="kr-statutes corpus not available"
-)
+needs_kr_corpus = pytest.mark.skipif(not baselines.KR_CORPUS_DIR.is_dir(), reason="kr-statutes corpus not available")
 SECTION_RE = re.compile(r"^제\d+조(의\d+)?$")
 
 

@@ -26,14 +26,14 @@ from citewise.audit.events import ModelCallStarted, ReportMade, RoundEnded, RunR
 from citewise.cli import app
 from citewise.config import Secret, load_dotenv
 from citewise.cost.ledger import Component, ledger_for_run
-from citewise.cost.prices import PRICES_ENV, default_prices, parse_prices
 from citewise.errors import ConfigError
 from citewise.evidence.plan import RetrievalPlan
 from citewise.llm import ChatClient, ModelSettings, PendingRequest
-from citewise.research.budget import MIN_REPLY_TOKENS, Budget, BudgetExhausted, BudgetUsage, budget_from_env
+from citewise.prices import PRICES_ENV, default_prices, parse_prices
+from citewise.records.budget import MIN_REPLY_TOKENS, Budget, BudgetExhausted, BudgetUsage, budget_from_env
+from citewise.records.research import StopReason
 from citewise.research.configure import priced_models
 from citewise.research.loop import resume
-from citewise.research.records import StopReason
 from citewise.store.evidence import EvidenceStore
 from citewise.store.runs import RunStatus, RunStore
 from citewise.testing.fake_openai import FakeOpenAIServer, FakeReply
@@ -396,8 +396,8 @@ def test_a_malformed_judgement_for_one_claim_is_a_judge_failure_and_verify_compl
 
 
 def test_a_judge_call_that_fails_is_recorded_not_raised(sample: EvidenceStore) -> None:
+    from citewise.records.verify import Decision
     from citewise.testing.fake_openai import FakeError
-    from citewise.verify.records import Decision
     from citewise.verify.service import model_judge, verify_run
 
     reply = {

@@ -22,11 +22,11 @@ from citewise.audit.events import AttemptEnded, AttemptStarted, Event
 from citewise.cli import app
 from citewise.config import Secret
 from citewise.cost import ledger_for_run
-from citewise.cost.prices import load_prices
 from citewise.errors import InputError
+from citewise.prices import load_prices
 from citewise.providers.cached import CachedExtractor, CachedSearch, cache_key, parse_duration
 from citewise.providers.tavily import TavilyConnection, TavilyExtract, TavilySearch, TavilySettings
-from citewise.research.budget import Budget, BudgetUsage
+from citewise.records.budget import Budget, BudgetUsage
 from citewise.research.caching import cached_providers, page_key
 from citewise.research.collect import collect_round
 from citewise.research.configure import research_settings

@@ -33,9 +33,9 @@ from citewise.cost import (
     parse_prices,
 )
 from citewise.errors import ConfigError
+from citewise.records.verify import Acceptance
 from citewise.store.evidence import EvidenceStore
 from citewise.store.runs import RunStatus, RunStore
-from citewise.verify.records import Acceptance
 from tests.conftest import REPO
 
 pytestmark = pytest.mark.integration

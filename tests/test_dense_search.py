@@ -16,7 +16,6 @@ from citewise.evidence import RetrievalPlan, apply_ranker, gate
 from citewise.evidence.dense_rank import DenseReranker
 from citewise.records import ReviewStatus
 from citewise.search import dense, local
-from citewise.search.analyze import query_terms
 from citewise.search.embedders import (
     EMBEDDER_ENV,
     EMBEDDERS,
@@ -28,6 +27,7 @@ from citewise.search.embedders import (
 from citewise.store.evidence import EvidenceStore
 from citewise.store.records import IndexMatch
 from citewise.testing.embedder import HashingEmbedder
+from citewise.text.analyze import query_terms
 from tests.store_conformance import new_version
 
 pytestmark = pytest.mark.integration

@@ -15,7 +15,7 @@ from citewise.audit.events import ReportMade, Verified
 from citewise.config import Secret
 from citewise.llm import ChatClient, ModelSettings
 from citewise.providers.tavily import TavilyConnection, TavilyExtract, TavilySearch, TavilySettings
-from citewise.research.budget import Budget
+from citewise.records.budget import Budget
 from citewise.research.settings import ResearchSettings
 from citewise.serial import to_data
 from citewise.store.runs import RunRecord
@@ -84,15 +84,15 @@ def _main_job(url: str, tmp_path: Path) -> dict[str, Any]:
         cw.review_claim(keyless.run_id, first_claim, "supported", reviewer="Kim", reason="checked by hand")
         exports = {fmt: cw.export(researched.run_id, fmt) for fmt in ("md", "json", "html")}
         cost = cw.cost(REPO / "examples" / "prices.yaml")
-        records = {name: cw.run(run) for name, run in (("ask", asked.run_id), ("web", researched.run_id),
-                                                          ("keyless", keyless.run_id))}
+        records = {
+            name: cw.run(run)
+            for name, run in (("ask", asked.run_id), ("web", researched.run_id), ("keyless", keyless.run_id))
+        }
         assert cw.verify_store()[1] == []
     return {"records": records, "exports": exports, "cost": cost, "researched": researched}
 
 
-def test_the_main_job_gives_the_same_typed_records_on_sqlite_and_postgresql(
-    tmp_path: Path, postgres_url: str
-) -> None:
+def test_the_main_job_gives_the_same_typed_records_on_sqlite_and_postgresql(tmp_path: Path, postgres_url: str) -> None:
     on_sqlite = _main_job(str(tmp_path / "store.sqlite"), tmp_path)
     on_postgres = _main_job(postgres_url, tmp_path)
     for job in (on_sqlite, on_postgres):

@@ -22,15 +22,15 @@ from citewise.audit.events import (
     ModelCallEnded,
 )
 from citewise.config import Secret
-from citewise.engines.base import CitationFlag, CitationStatus, EngineErrorKind, EngineToolUnavailable
 from citewise.engines.connect import EngineEndpoint
 from citewise.engines.registry import get_engine
 from citewise.engines.run import research_with_engine
 from citewise.providers.tavily import TavilyConnection, TavilyExtract
 from citewise.providers.tavily_settings import TavilySettings
-from citewise.research.budget import Budget
+from citewise.records.budget import Budget
+from citewise.records.engines import CitationFlag, CitationStatus, EngineErrorKind, EngineToolUnavailable
+from citewise.records.research import ReportStatus, StopReason
 from citewise.research.context import ResearchResult
-from citewise.research.records import ReportStatus, StopReason
 from citewise.research.settings import ResearchSettings
 from citewise.store.evidence import EvidenceStore
 from citewise.store.runs import RunRecord, RunStore
@@ -336,7 +336,7 @@ def test_native_search_calls_are_priced_per_call_and_cost_per_accepted_report_is
     from decimal import Decimal
 
     from citewise.cost.ledger import Component, cost_report
-    from citewise.cost.prices import default_prices
+    from citewise.prices import default_prices
 
     with FakeNativeServer("anthropic") as server:
         honest(server)

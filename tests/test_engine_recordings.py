@@ -12,9 +12,9 @@ import pytest
 import yaml
 
 from citewise.config import Secret
-from citewise.engines.base import EngineAnswer, EngineRequest
 from citewise.engines.connect import EngineEndpoint
 from citewise.engines.registry import get_engine
+from citewise.records.engines import EngineAnswer, EngineRequest
 from citewise.testing import FakeNativeServer
 
 WIRE = Path(__file__).resolve().parents[2] / "shared" / "wire"

@@ -126,8 +126,8 @@ def test_flags_appear_in_every_export_even_without_a_report(tmp_path: Path) -> N
     from datetime import UTC, datetime
 
     from citewise.audit.events import SourceStored
-    from citewise.audit.export import export_run
-    from citewise.research.records import Source
+    from citewise.export.run import export_run
+    from citewise.records.research import Source
     from citewise.store.evidence import EvidenceStore
     from citewise.store.runs import RunStore
 

@@ -16,8 +16,8 @@ from citewise.config import Secret
 from citewise.errors import InputError
 from citewise.eval.support import evaluate_support, load_pairs
 from citewise.llm import ChatClient, ModelSettings
+from citewise.records.verify import Decision
 from citewise.testing import FakeOpenAIServer
-from citewise.verify.records import Decision
 
 ARTICLE = (
     "사용자는 근로자를 해고하려면 적어도 30일 전에 예고를 하여야 한다. "

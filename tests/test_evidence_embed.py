@@ -16,11 +16,11 @@ import numpy.typing as npt
 import pytest
 
 from citewise.errors import ConfigError
-from citewise.evidence.embed import INSTALL_HINT, MODEL_DIR_ENV, MODEL_PACKAGE, MiniLMEncoder, gelu, model_dir
 from citewise.evidence.rank import apply_ranker
 from citewise.evidence.rerank import EmbeddingReranker, candidate_text, normalised_scores
-from citewise.evidence.rules import Candidate
 from citewise.ingest.pipeline import IngestOptions, store_document
+from citewise.records.gate import Candidate
+from citewise.search.embed import INSTALL_HINT, MODEL_DIR_ENV, MODEL_PACKAGE, MiniLMEncoder, gelu, model_dir
 from citewise.store.evidence import EvidenceStore
 from tests.conftest import make_doc
 

@@ -13,13 +13,13 @@ import pytest
 from markupsafe import Markup
 
 from citewise.audit.events import Verified
-from citewise.audit.export import export_run
+from citewise.export.html import export_csp, report_html, stylesheet
+from citewise.export.markdown import render_markdown
+from citewise.export.run import export_run
+from citewise.export.view import CitationTip, run_view
 from citewise.store.evidence import EvidenceStore
 from citewise.store.runs import RunRecord, RunStore
 from citewise.verify.service import review_claim
-from citewise.web.markdown import render_markdown
-from citewise.web.render import export_csp, report_html, stylesheet
-from citewise.web.view import CitationTip, run_view
 from tests.web_runs import HOSTILE_TITLE, record_run
 
 pytestmark = pytest.mark.integration

@@ -19,11 +19,11 @@ from citewise.fetch.guard import ALLOW_ENV
 from citewise.providers.own import OwnExtractor
 from citewise.providers.registry import extractor_names, get_extractor
 from citewise.providers.tavily import TavilyConnection, TavilyExtract, TavilySearch, TavilySettings
-from citewise.research.budget import Budget
+from citewise.records.budget import Budget
+from citewise.records.research import AttemptKind, SkipReason
 from citewise.research.configure import WithFallback
 from citewise.research.loop import research
 from citewise.research.prompts import build_review_messages, build_write_messages
-from citewise.research.records import AttemptKind, SkipReason
 from citewise.research.settings import ResearchSettings
 from citewise.store.evidence import EvidenceStore
 from citewise.store.runs import RunStore

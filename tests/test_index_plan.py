@@ -6,8 +6,8 @@ import math
 
 import pytest
 
-from citewise.search import analyze
 from citewise.store.index import IndexStats, QueryPlan, TermHits, bm25_score, plan_query, rescore
+from citewise.text import analyze
 
 pytestmark = pytest.mark.unit
 

@@ -264,11 +264,23 @@ def test_stdout_carries_nothing_but_protocol(store: Path, tmp_path: Path) -> Non
     import subprocess
 
     requests = [
-        {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
-            "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}},
+        {
+            "jsonrpc": "2.0",
+            "id": 1,
+            "method": "initialize",
+            "params": {
+                "protocolVersion": "2025-06-18",
+                "capabilities": {},
+                "clientInfo": {"name": "t", "version": "1"},
+            },
+        },
         {"jsonrpc": "2.0", "method": "notifications/initialized"},
-        {"jsonrpc": "2.0", "id": 2, "method": "tools/call",
-         "params": {"name": "research", "arguments": {"question": KR_QUESTION, "search": "local"}}},
+        {
+            "jsonrpc": "2.0",
+            "id": 2,
+            "method": "tools/call",
+            "params": {"name": "research", "arguments": {"question": KR_QUESTION, "search": "local"}},
+        },
     ]
     env = {
         **{k: v for k, v in os.environ.items() if k not in ("TAVILY_API_KEY", "COMETAPI_KEY", "CITEWISE_LLM_API_KEY")},

@@ -12,8 +12,8 @@ import pytest
 
 from citewise.answer.ask import ask
 from citewise.answer.provisions import article_references, resolve_named
-from citewise.answer.records import AskOutcome
 from citewise.evidence.plan import RetrievalPlan
+from citewise.records.answer import AskOutcome
 from citewise.review import decide
 from citewise.store.evidence import EvidenceStore
 

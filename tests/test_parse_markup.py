@@ -84,10 +84,7 @@ def test_doc_id_and_slug_come_from_the_name() -> None:
     assert doc_id_from_path(Path("/x/library_urllib.parse.rst.txt")) == "library-urllib-parse"
     assert doc_id_from_path(Path("whatsnew_3.11.rst.txt")) == "whatsnew-3-11"
     assert doc_id_from_path(Path("Report v2.final.md")) == "report-v2-final"
-    assert (
-        slug(":mod:`urllib.parse` --- Parse URLs into components")
-        == "urllib-parse-parse-urls-into-components"
-    )
+    assert slug(":mod:`urllib.parse` --- Parse URLs into components") == "urllib-parse-parse-urls-into-components"
     assert slug("제3조 (대항력 등)") == "제3조-대항력-등"
     assert slug("***") == "section"
 
@@ -167,10 +164,7 @@ def test_whatsnew_overlined_title_and_repeated_headings() -> None:
 
 
 def test_rst_overline_and_underline_styles_are_different_levels() -> None:
-    text = (
-        "=====\nTitle\n=====\n\nIntro.\n\nPart\n====\n\nBody.\n\n"
-        "Short\n--\n\nNot a title (underline too short).\n"
-    )
+    text = "=====\nTitle\n=====\n\nIntro.\n\nPart\n====\n\nBody.\n\nShort\n--\n\nNot a title (underline too short).\n"
     lines = text.split("\n")
     assert [(h.text, h.level) for h in _rst_headings(lines)] == [("Title", 1), ("Part", 2)]
     document = parse_text(RstParser(), text, "guide.rst")
@@ -198,9 +192,7 @@ def test_markdown_fixture_front_matter_and_sections() -> None:
     )
     assert (document.promulgated_on, document.effective_on) == (date(2024, 3, 1), date(2024, 4, 1))
     assert document.metadata == {"audience": "staff", "reviewers": "A. Clerk; B. Archivist"}
-    assert document.text.startswith(
-        "---\ntitle: Records Retention Handbook\n"
-    )  # hashed with its front matter
+    assert document.text.startswith("---\ntitle: Records Retention Handbook\n")  # hashed with its front matter
     assert [(s.section_id, s.kind) for s in document.sections] == [
         ("preamble", SectionKind.BODY),
         ("records-retention-handbook", SectionKind.HEADING),
@@ -311,8 +303,7 @@ def test_text_fixture_headings() -> None:
     ]
     sections = {s.section_id: s for s in document.sections}
     assert (
-        sections["1.2"].text
-        == "It applies to residential tenancies:\n1. fixed-term tenancies;\n2. periodic tenancies."
+        sections["1.2"].text == "It applies to residential tenancies:\n1. fixed-term tenancies;\n2. periodic tenancies."
     )
     assert sections["Article 8"].deleted and sections["§ 9"].reserved
     assert "Notes on applying the schedule" in sections["schedule-of-fees"].text
@@ -377,10 +368,7 @@ def test_html_fixture_sections_title_and_language() -> None:
     sections = {s.section_id: s for s in document.sections}
     assert sections["preamble"].text == "Published by the Licensing Office."
     assert sections["fee-changes-for-2025"].text == "The annual fee rises to 120 pounds."
-    assert (
-        sections["Article 3"].text
-        == "Fees are payable by 1 April.\nLate payment costs extra.\nCard\nTransfer"
-    )
+    assert sections["Article 3"].text == "Fees are payable by 1 April.\nLate payment costs extra.\nCard\nTransfer"
     assert sections["exemptions"].text == "Group Fee\nStudents 0\nfee = base   * 1.2\n  rounded up"
     assert_sections_are_slices_of_the_text(document)
 
@@ -399,10 +387,7 @@ def test_html_title_falls_back_to_the_first_h1_then_the_file_name() -> None:
 
 
 def test_html_declared_charset_is_used_for_bytes_that_are_not_utf8() -> None:
-    data = (
-        b'<html><head><meta charset="windows-1252"></head>'
-        b"<body><h1>Caf\xe9</h1><p>\x93ok\x94</p></body></html>"
-    )
+    data = b'<html><head><meta charset="windows-1252"></head><body><h1>Caf\xe9</h1><p>\x93ok\x94</p></body></html>'
     (document,) = HtmlParser().parse(Path("cafe.html"), data)
     assert document.title == "Café"
     assert document.sections[0].text == "\u201cok\u201d"
@@ -445,9 +430,7 @@ ALL_PARSERS = [
     ],
     ids=["empty", "blank", "binary", "latin-1"],
 )
-def test_inputs_that_are_not_utf8_text_are_refused(
-    parser: Parser, name: str, data: bytes, message: str
-) -> None:
+def test_inputs_that_are_not_utf8_text_are_refused(parser: Parser, name: str, data: bytes, message: str) -> None:
     with pytest.raises(ParseError, match=message) as caught:
         list(parser.parse(Path(name), data))
     assert caught.value.path == name

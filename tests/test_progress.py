@@ -34,8 +34,13 @@ from citewise.audit.events import (
     Skipped,
 )
 from citewise.cli import app
-from citewise.cli.progress import (
-    ResearchProgress,
+from citewise.cli.progress import ResearchProgress
+from citewise.prices import default_prices
+from citewise.providers.local import LocalExtractor, LocalSearch
+from citewise.records.budget import Budget, BudgetUsage, ModelUsage
+from citewise.records.research import Attempt, AttemptKind, Draft, ResearchPlan, Skip, SkipReason
+from citewise.research.loop import research
+from citewise.research.progress import (
     Step,
     StepKind,
     counters,
@@ -44,11 +49,6 @@ from citewise.cli.progress import (
     step_after,
     worth_a_line,
 )
-from citewise.cost.prices import default_prices
-from citewise.providers.local import LocalExtractor, LocalSearch
-from citewise.research.budget import Budget, BudgetUsage, ModelUsage
-from citewise.research.loop import research
-from citewise.research.records import Attempt, AttemptKind, Draft, ResearchPlan, Skip, SkipReason
 from citewise.research.settings import ResearchSettings
 from citewise.research.state import ResearchState, apply
 from citewise.store.evidence import EvidenceStore

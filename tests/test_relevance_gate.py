@@ -11,7 +11,6 @@ import pytest
 
 from citewise.answer.ask import ask
 from citewise.answer.question import Intent, analyse_question
-from citewise.answer.records import AskOutcome, Evidence
 from citewise.answer.relevance import (
     HYBRID_THRESHOLD,
     RELEVANCE_THRESHOLD,
@@ -23,6 +22,7 @@ from citewise.answer.relevance import (
     semantic_similarity,
 )
 from citewise.evidence.plan import RetrievalPlan
+from citewise.records.answer import AskOutcome, Evidence
 from citewise.search import dense
 from citewise.search.embedders import EMBEDDER_ENV, EMBEDDERS
 from citewise.store.evidence import EvidenceStore

@@ -12,9 +12,9 @@ from typing import Any
 
 import pytest
 
-from citewise.audit.export import export_run
-from citewise.research.records import CoverageStatus
-from citewise.research.sentences import split_sentences
+from citewise.export.run import export_run
+from citewise.records.research import CoverageStatus
+from citewise.text.sentences import split_sentences
 from citewise.verify.service import verify_run
 from tests.test_research_loop import Env, covered, plan_reply, title_of, two_pages, verdict
 from tests.test_research_loop import env as env  # noqa: F401 - the loop tests' fixture, by its name

@@ -22,12 +22,13 @@ from citewise.audit.events import AttemptEnded, Event, EventKind, SourceStored, 
 from citewise.config import Secret
 from citewise.evidence.gate import gate
 from citewise.ingest.pipeline import ingest_paths
-from citewise.providers.base import ExtractedPage, ExtractResponse
 from citewise.providers.local import LocalExtractor, LocalSearch, parse_section_url, register, section_url
 from citewise.providers.registry import ProviderRegistry
 from citewise.providers.tavily import TavilyConnection, TavilyExtract, TavilySearch, TavilySettings
 from citewise.records import ReviewStatus
-from citewise.research.budget import Budget, BudgetUsage
+from citewise.records.budget import Budget, BudgetUsage
+from citewise.records.providers import ExtractedPage, ExtractResponse
+from citewise.records.research import AttemptKind, StopReason
 from citewise.research.collect import (
     EMPTY_PAGE,
     EXTRACT_FAILED,
@@ -36,7 +37,6 @@ from citewise.research.collect import (
     collect_round,
 )
 from citewise.research.recorder import Recorder
-from citewise.research.records import AttemptKind, StopReason
 from citewise.research.select import select_passages
 from citewise.research.state import ResearchState
 from citewise.search.local import search as local_search

@@ -19,15 +19,15 @@ from typing import Any
 import pytest
 
 from citewise.audit.events import EventKind, ReportMade, RunFailed
-from citewise.audit.export import run_data
 from citewise.config import Secret
+from citewise.export.run import run_data
 from citewise.llm import ChatClient, ModelRateLimited, ModelReplyInvalid, ModelSettings, ModelTruncated
 from citewise.providers.local import LocalExtractor, LocalSearch
 from citewise.providers.tavily import TavilyConnection, TavilyExtract, TavilySearch, TavilySettings
-from citewise.research.budget import Budget
+from citewise.records.budget import Budget
+from citewise.records.research import CoverageStatus, StopReason
 from citewise.research.loop import ResearchResult, research, resume
 from citewise.research.planner import PlanRejected, key_words
-from citewise.research.records import CoverageStatus, StopReason
 from citewise.research.review import ReviewRejected
 from citewise.research.settings import ResearchSettings
 from citewise.research.writer import cited_ids

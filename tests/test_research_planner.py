@@ -14,6 +14,7 @@ import pytest
 from citewise.config import Secret
 from citewise.errors import InputError, RunError
 from citewise.llm import ChatClient, ModelRateLimited, ModelReplyInvalid, ModelSettings, ModelTruncated
+from citewise.records.research import ResearchPlan
 from citewise.research.planner import PlanRejected, key_words, plan_deterministic, plan_with_model, validate_plan
 from citewise.research.prompts import (
     PLAN_PROMPT_VERSION,
@@ -22,7 +23,6 @@ from citewise.research.prompts import (
     PLAN_SYSTEM_PROMPT,
     REVIEW_SCHEMA,
 )
-from citewise.research.records import ResearchPlan
 from citewise.testing import FakeOpenAIServer
 
 MODEL = "planner-test"

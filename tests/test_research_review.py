@@ -14,17 +14,12 @@ import pytest
 
 from citewise.config import Secret
 from citewise.llm import ChatClient, ModelReplyInvalid, ModelSettings
+from citewise.records.research import CoverageStatus, Quote, ResearchPlan, Source
 from citewise.research.planner import plan_deterministic
 from citewise.research.prompts import REVIEW_SCHEMA, REVIEW_SCHEMA_NAME, REVIEW_SYSTEM_PROMPT
-from citewise.research.records import CoverageStatus, Quote, ResearchPlan, Source
-from citewise.research.review import (
-    ReviewRejected,
-    normalise_for_match,
-    quote_occurs,
-    review_deterministic,
-    review_with_model,
-)
+from citewise.research.review import ReviewRejected, review_deterministic, review_with_model
 from citewise.testing import FakeOpenAIServer
+from citewise.text.quotes import normalise_for_match, quote_occurs
 
 MODEL = "reviewer-test"
 SERVED_MODEL = "reviewer-test-2026-01-01"

@@ -7,7 +7,7 @@ import re
 import pytest
 
 from citewise.research.select import select_passages
-from citewise.research.sentences import parse_sentence_id, sentence_of, sentence_text, split_sentences
+from citewise.text.sentences import parse_sentence_id, sentence_of, sentence_text, split_sentences
 
 pytestmark = pytest.mark.unit
 

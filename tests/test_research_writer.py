@@ -13,8 +13,8 @@ import pytest
 
 from citewise.config import Secret
 from citewise.llm import ChatClient, ModelSettings, ModelTruncated
+from citewise.records.research import CoverageReview, CoverageStatus, Draft, Quote, ResearchPlan, Source, TopicCoverage
 from citewise.research.prompts import REPAIR_SYSTEM_PROMPT, WRITE_SYSTEM_PROMPT
-from citewise.research.records import CoverageReview, CoverageStatus, Draft, Quote, ResearchPlan, Source, TopicCoverage
 from citewise.research.writer import (
     check_draft,
     cited_ids,

@@ -15,9 +15,9 @@ from pathlib import Path
 import pytest
 
 from citewise.audit.events import AttemptInterrupted, ReportMade, SourceStored, Verified
-from citewise.audit.export import export_run
 from citewise.cost import ledger_for_run
-from citewise.cost.prices import load_prices
+from citewise.export.run import export_run
+from citewise.prices import load_prices
 from citewise.store.evidence import EvidenceStore
 from citewise.store.runs import RunStatus, RunStore
 from citewise.verify.service import verify_run
@@ -89,7 +89,7 @@ CHILD = textwrap.dedent(
     from citewise.config import Secret
     from citewise.llm import ChatClient, ModelSettings
     from citewise.providers.tavily import TavilyConnection, TavilyExtract, TavilySearch, TavilySettings
-    from citewise.research.budget import Budget
+    from citewise.records.budget import Budget
     from citewise.research.loop import research
     from citewise.research.settings import ResearchSettings
     from citewise.store.evidence import EvidenceStore
@@ -137,7 +137,7 @@ def test_a_killed_research_process_resumes_without_repeating_a_recorded_call(
     from citewise.config import Secret
     from citewise.llm import ChatClient, ModelSettings
     from citewise.providers.tavily import TavilyConnection, TavilyExtract, TavilySearch, TavilySettings
-    from citewise.research.budget import Budget
+    from citewise.records.budget import Budget
     from citewise.research.loop import resume
     from citewise.research.settings import ResearchSettings
     from citewise.testing.fake_openai import FakeOpenAIServer

@@ -13,8 +13,8 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from citewise.audit.summary import summarise
 from citewise.cli import app
+from citewise.export.summary import summarise
 from citewise.store.evidence import EvidenceStore
 from citewise.store.runs import RunStore
 from citewise.testing.fake_openai import FakeOpenAIServer
@@ -141,4 +141,3 @@ def test_summary_reads_only_the_typed_record(keyless: Path) -> None:
     assert summary.ledger == run["acceptance"]["counts"] and sum(summary.ledger.values()) > 0
     assert summary.gaps == () and summary.failures == () and summary.errors == ()
     assert summary.sources == len(run["sources"]) and summary.usage["searches"] == "1/8"
-

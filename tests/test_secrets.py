@@ -15,13 +15,13 @@ import pytest
 from typer.testing import CliRunner
 
 from citewise.audit.events import RunConfigured
-from citewise.audit.export import export_run
 from citewise.cli import app
 from citewise.config import REDACTED, Secret, redact, redact_url_credentials
 from citewise.errors import ConfigError
+from citewise.export.run import export_run
 from citewise.llm import ModelSettings
 from citewise.providers.tavily import TavilySettings
-from citewise.research.budget import Budget
+from citewise.records.budget import Budget
 from citewise.serial import to_data
 from citewise.store.evidence import EvidenceStore
 from citewise.store.runs import RunStore

@@ -12,13 +12,13 @@ import pytest
 from typer.testing import CliRunner
 
 from citewise.audit.events import ReportMade, Verified
-from citewise.audit.export import export_run
 from citewise.cli import app
 from citewise.cli.common import ExitCode
 from citewise.cli.research import exit_code
+from citewise.export.run import export_run
+from citewise.records.research import ReportStatus, ResearchPlan, StopReason
+from citewise.records.verify import Acceptance, UnsupportedAction
 from citewise.research.context import ResearchResult
-from citewise.research.records import ReportStatus, ResearchPlan, StopReason
-from citewise.verify.records import Acceptance, UnsupportedAction
 from tests.test_research_loop import Env, covered, env, plan_reply, report_body, two_pages, verdict  # noqa: F401
 
 pytestmark = pytest.mark.integration

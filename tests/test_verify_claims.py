@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from citewise.records.verify import ClaimKind, ClaimScope
 from citewise.verify.claims import claim_kind, claim_scope, extract_claims, split_compound
-from citewise.verify.records import ClaimKind, ClaimScope
 
 pytestmark = pytest.mark.unit
 

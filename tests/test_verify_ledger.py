@@ -17,12 +17,12 @@ from citewise.config import Secret
 from citewise.errors import InputError, NotFoundError
 from citewise.evidence.plan import RetrievalPlan
 from citewise.llm import ChatClient, ModelSettings
-from citewise.research.records import ReportStatus, Source, StopReason
+from citewise.records.research import ReportStatus, Source, StopReason
+from citewise.records.verify import ClaimKind, Decision, LedgerAction
 from citewise.serial import from_data
 from citewise.store.evidence import EvidenceStore
 from citewise.store.runs import RunStatus, RunStore
 from citewise.testing import FakeOpenAIServer
-from citewise.verify.records import ClaimKind, Decision, LedgerAction
 from citewise.verify.service import review_claim, verify_run
 from tests.conftest import REPO
 
@@ -105,9 +105,7 @@ def test_an_inference_is_labelled_and_does_not_block_acceptance(store: EvidenceS
 
 def _report(body: str) -> ReportMade:
     usage = UsageSummary(1, "1/3", "1/8", "2/12", 0)
-    return ReportMade(
-        ReportStatus.REPORT, StopReason.COVERAGE_PASSED, body, body, (), usage, "model", "p", "w"
-    )
+    return ReportMade(ReportStatus.REPORT, StopReason.COVERAGE_PASSED, body, body, (), usage, "model", "p", "w")
 
 
 def _research_run(store: EvidenceStore, body: str, pages: dict[str, str]) -> str:

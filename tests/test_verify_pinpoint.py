@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
+from citewise.records.verify import Decision
 from citewise.verify.claims import extract_claims
 from citewise.verify.ledger import CitedText, ledger_for_text
 from citewise.verify.pinpoint import check_cited_sentences
-from citewise.verify.records import Decision
 
 pytestmark = pytest.mark.unit
 

@@ -12,9 +12,9 @@ import pytest
 
 from citewise.config import Secret
 from citewise.llm import ChatClient, ModelSettings
+from citewise.records.verify import Claim, ClaimKind, Decision, SupportCheck
 from citewise.testing import FakeOpenAIServer
 from citewise.verify.conflicts import find_conflicts, independent_sources, shingle_similarity
-from citewise.verify.records import Claim, ClaimKind, Decision, SupportCheck
 from citewise.verify.support import best_span, check_support, figures, judge_with_model
 
 ARTICLE_26 = (

@@ -16,15 +16,16 @@ from pathlib import Path
 import pytest
 
 from citewise.answer.ask import ask
-from citewise.answer.records import AskOutcome
 from citewise.answer.result import AskSettings
 from citewise.evidence import RetrievalPlan, SourceRef, gate
-from citewise.evidence.versions import KnownVersions, VersionNoteKind
 from citewise.ingest.pipeline import ingest_paths
 from citewise.records import ReviewStatus
+from citewise.records.answer import AskOutcome
+from citewise.records.versions import VersionNoteKind
 from citewise.review import decide
 from citewise.search.local import search
 from citewise.store.evidence import EvidenceStore
+from citewise.store.known_versions import KnownVersions
 from tests.conftest import KR_STATUTES
 
 pytestmark = pytest.mark.integration

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from citewise.audit.export import export_run
+from citewise.export.run import export_run
 from citewise.store.evidence import EvidenceStore
 from citewise.store.runs import RunStore
 from tests.web_runs import HOSTILE_TITLE, TOKEN, Watched, browser_or_skip, record_run, serving

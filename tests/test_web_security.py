@@ -13,12 +13,12 @@ from starlette.testclient import TestClient
 
 from citewise.audit.events import RunConfigured
 from citewise.errors import ConfigError
-from citewise.research.budget import Budget
+from citewise.export.view import safe_href
+from citewise.records.budget import Budget
 from citewise.store.evidence import EvidenceStore
 from citewise.store.runs import RunStore
 from citewise.web.app import create_app
 from citewise.web.security import check_bind
-from citewise.web.view import safe_href
 from tests.web_runs import TOKEN, record_run
 
 pytestmark = pytest.mark.integration

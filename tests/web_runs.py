@@ -18,7 +18,7 @@ from typing import Any
 
 from citewise.config import Secret
 from citewise.providers.tavily import TavilyConnection, TavilyExtract, TavilySearch, TavilySettings
-from citewise.research.budget import Budget
+from citewise.records.budget import Budget
 from citewise.research.loop import research
 from citewise.research.settings import ResearchSettings
 from citewise.store.evidence import EvidenceStore

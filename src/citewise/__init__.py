@@ -10,7 +10,6 @@ The public API mirrors the ``citewise`` command line::
         hits = cw.search("보증금 회수")
 """
 
-from citewise.answer.records import AnswerPath, AnswerProvenance, AskOutcome, Citation, Evidence
 from citewise.answer.result import AskResult, AskSettings
 from citewise.api import Citewise
 from citewise.errors import (
@@ -38,13 +37,13 @@ from citewise.records import (
     Section,
     SectionKind,
 )
-from citewise.research.budget import Budget
+from citewise.records.answer import AnswerPath, AnswerProvenance, AskOutcome, Citation, Evidence
+from citewise.records.budget import Budget
 from citewise.research.context import ResearchResult
 from citewise.research.settings import ResearchSettings
 from citewise.store.runs import RunRecord, RunStatus
 from citewise.verify.service import Verification
-
-__version__ = "0.1.0"
+from citewise.version import __version__
 
 __all__ = [
     "Budget",

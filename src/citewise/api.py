@@ -16,14 +16,14 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from citewise.answer.result import AskResult, AskSettings
-from citewise.audit.export import export_run
 from citewise.batch.runner import BatchSummary
 from citewise.config import resolve_store_url
 from citewise.cost import CostReport, cost_report
-from citewise.cost.prices import PriceTable, load_prices
 from citewise.eval.retrieval import RetrievalReport, evaluate, load_queries
 from citewise.evidence.plan import RetrievalPlan
+from citewise.export.run import export_run
 from citewise.ingest.pipeline import IngestOptions, ingest_paths, load_manifest
+from citewise.prices import PriceTable, load_prices
 from citewise.providers.cached import parse_duration
 from citewise.records import (
     Document,
@@ -238,7 +238,7 @@ class Citewise:
         **configure: Any,
     ) -> ResearchResult:
         """A native engine answers (``engine``: ``openai``, ``anthropic``, ``gemini``, or a
-        :class:`~citewise.engines.base.NativeEngine`); citewise reads every cited page and verifies
+        :class:`~citewise.records.engines.NativeEngine`); citewise reads every cited page and verifies
         every claim (see ``citewise research --engine``). ``configure``: ``extract``, ``budget``,
         ``prices``, ``concurrent``, ``verify``, ``unsupported``. With ``settings``, ``engine`` must be
         a NativeEngine."""
@@ -318,6 +318,7 @@ class Citewise:
         from citewise.batch.runner import summarize
 
         return summarize(self.store, batch_id)
+
     def recheck(self, run_id: str, *, fresh: bool = False, extractor: Any = None, ttl: Any = None) -> Recheck:
         """Read the cited sources of a run's report again and record how each claim stands (see
         ``citewise recheck``): unchanged, page changed (quote still there), quote gone, page gone.

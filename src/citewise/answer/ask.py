@@ -16,9 +16,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from citewise.answer.compose import answer_from_evidence, record_run
-from citewise.answer.deterministic import AnswerRanker, strip_deleted_parts
+from citewise.answer.deterministic import AnswerRanker
 from citewise.answer.provisions import NamedProvisions, named_first, resolve_named
-from citewise.answer.records import Evidence
 from citewise.answer.result import AskResult, AskSettings
 from citewise.answer.verified import verify_answer
 from citewise.audit.events import (
@@ -34,10 +33,12 @@ from citewise.audit.events import (
 from citewise.evidence.gate import EligibilityDecision, gate
 from citewise.evidence.plan import RetrievalPlan
 from citewise.evidence.rank import RankingOutcome, apply_ranker
-from citewise.evidence.rules import Candidate, SourceRef
+from citewise.records.answer import Evidence
+from citewise.records.gate import Candidate, SourceRef
 from citewise.search.local import search
 from citewise.store.evidence import EvidenceStore
 from citewise.store.runs import RunStore
+from citewise.text.articles import strip_deleted_parts
 
 __all__ = ["ask"]
 

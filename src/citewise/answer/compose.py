@@ -8,16 +8,16 @@ from typing import Any
 
 from citewise.answer.deterministic import compose_extractive
 from citewise.answer.provisions import NamedProvisions
-from citewise.answer.records import AnswerPath, AnswerProvenance, AskOutcome, Evidence
 from citewise.answer.result import AskResult, AskSettings, ShadowComparison
 from citewise.answer.triage import clarify_or_handoff
 from citewise.audit.events import AnswerGiven, EvidenceRef
 from citewise.evidence.gate import GateOutcome
 from citewise.evidence.plan import RetrievalPlan
 from citewise.evidence.rank import RankingOutcome
-from citewise.evidence.versions import VersionNote
 from citewise.llm.admission import PendingRequest
-from citewise.research.budget import BudgetExhausted, BudgetUsage
+from citewise.records.answer import AnswerPath, AnswerProvenance, AskOutcome, Evidence
+from citewise.records.budget import BudgetExhausted, BudgetUsage
+from citewise.records.versions import VersionNote
 from citewise.store.evidence import EvidenceStore
 from citewise.store.runs import RunStatus, RunStore
 

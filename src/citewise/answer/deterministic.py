@@ -15,9 +15,10 @@ from collections.abc import Sequence
 
 from citewise.answer.provisions import squash
 from citewise.answer.question import Intent, Question, analyse_question, text_terms
-from citewise.answer.records import Citation, ComposedAnswer, Evidence
 from citewise.answer.relevance import term_found
-from citewise.evidence.rules import Candidate
+from citewise.records.answer import Citation, ComposedAnswer, Evidence
+from citewise.records.gate import Candidate
+from citewise.text.articles import strip_deleted_parts
 
 __all__ = [
     "RANK_CONSTANT",
@@ -28,21 +29,11 @@ __all__ = [
     "compose_extractive",
     "sentence_score",
     "split_sentences",
-    "strip_deleted_parts",
 ]
 
 # A sentence ends at a full stop/question/exclamation mark followed by space or end, or at a line
 # break; Korean statute sentences end in "다." which the first rule covers.
 _SENTENCE_END = re.compile(r"(?<=[.?!。])\s+|\n+")
-_DELETED_LINE = re.compile(r"^\s*\S{1,8}\s*삭제\s*<[^>]*>\s*$", re.MULTILINE)
-
-
-def strip_deleted_parts(text: str) -> str:
-    """Remove lines that are only a deleted paragraph or item (``③ 삭제 <2020. 2. 4.>``).
-
-    Deleted provisions exist but are never evidence, even inside a live article.
-    """
-    return re.sub(r"\n{3,}", "\n\n", _DELETED_LINE.sub("", text)).strip()
 
 
 def split_sentences(text: str) -> list[str]:

@@ -12,7 +12,7 @@
 
 A failed model answer is never an error to the user and never a silent fallback either:
 :class:`ModelAnswerFailed` carries why (:attr:`~ModelAnswerFailed.code`) and an
-:class:`~citewise.answer.records.AnswerProvenance` with the requested model, the prompt version
+:class:`~citewise.records.answer.AnswerProvenance` with the requested model, the prompt version
 and the tokens the failed call spent, for the run record. There are no retries here: a retry is
 the caller's decision, inside its budget.
 """
@@ -23,7 +23,6 @@ from collections.abc import Sequence
 from typing import Any, Final
 
 from citewise.answer.prompts import ASK_PROMPT_VERSION, ASK_SCHEMA, ASK_SCHEMA_NAME, build_ask_messages
-from citewise.answer.records import AnswerPath, AnswerProvenance, ComposedAnswer, Evidence
 from citewise.answer.validate import AnswerRejected, validate_answer
 from citewise.errors import RunError
 from citewise.llm import (
@@ -44,6 +43,7 @@ from citewise.llm import (
     ModelUnexpectedFinish,
     TokenUsage,
 )
+from citewise.records.answer import AnswerPath, AnswerProvenance, ComposedAnswer, Evidence
 
 __all__ = ["MODEL_ERROR_CODES", "ModelAnswerFailed", "compose_with_model"]
 

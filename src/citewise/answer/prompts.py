@@ -20,12 +20,12 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
-from citewise.answer.records import Evidence
+from citewise.records.answer import Evidence
 
 __all__ = ["ASK_PROMPT_VERSION", "ASK_SCHEMA", "ASK_SCHEMA_NAME", "ASK_SYSTEM_PROMPT", "build_ask_messages"]
 
 ASK_PROMPT_VERSION: Final = "ask-v1"
-"""Recorded in every :class:`~citewise.answer.records.AnswerProvenance` of the model path."""
+"""Recorded in every :class:`~citewise.records.answer.AnswerProvenance` of the model path."""
 
 ASK_SCHEMA_NAME: Final = "cited_answer"
 """The ``json_schema`` name sent with structured output."""

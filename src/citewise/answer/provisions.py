@@ -20,8 +20,8 @@ import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from citewise.evidence.rules import SourceRef
 from citewise.records import SearchHit
+from citewise.records.gate import SourceRef
 from citewise.store.protocol import EvidenceStoreProtocol
 
 __all__ = [

@@ -34,7 +34,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from citewise.answer.question import Question, text_terms
-from citewise.answer.records import Evidence
+from citewise.records.answer import Evidence
 from citewise.search.dense import active_embedder, query_vector, vector_index
 from citewise.store.protocol import EvidenceStoreProtocol
 

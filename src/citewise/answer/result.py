@@ -6,7 +6,8 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
-from citewise.answer.records import (
+from citewise.evidence.rank import Ranker
+from citewise.records.answer import (
     AnswerPath,
     AnswerProvenance,
     AskOutcome,
@@ -15,10 +16,9 @@ from citewise.answer.records import (
     Evidence,
     ShadowComparison,
 )
-from citewise.evidence.rank import Ranker
-from citewise.evidence.versions import VersionNote
-from citewise.research.budget import Budget
-from citewise.verify.records import Acceptance, Finding, UnsupportedAction
+from citewise.records.budget import Budget
+from citewise.records.verify import Acceptance, Finding, UnsupportedAction
+from citewise.records.versions import VersionNote
 
 __all__ = ["DEFAULT_HANDOFF", "AskResult", "AskSettings", "ShadowComparison"]
 
@@ -57,7 +57,7 @@ class AskSettings:
     the research loop's): a call that would cross one is not made, and the deterministic composer
     answers instead, saying why."""
     prices: Any = None
-    """The :class:`~citewise.cost.prices.PriceTable` a money cap is priced from."""
+    """The :class:`~citewise.prices.PriceTable` a money cap is priced from."""
 
 
 @dataclass(frozen=True, slots=True)

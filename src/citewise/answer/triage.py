@@ -17,9 +17,9 @@ from collections.abc import Sequence
 
 from citewise.answer.provisions import NamedProvisions
 from citewise.answer.question import analyse_question
-from citewise.answer.records import AskOutcome, ClarificationOption, Evidence
 from citewise.answer.relevance import relevance, semantic_similarity
 from citewise.evidence.plan import RetrievalPlan
+from citewise.records.answer import AskOutcome, ClarificationOption, Evidence
 from citewise.store.protocol import EvidenceStoreProtocol
 
 __all__ = [

@@ -20,22 +20,23 @@ code                       the reply ...
 =========================  ==================================================================
 
 Quotes are compared after Unicode (NFKC) and whitespace normalisation and with surrounding
-quotation marks removed; the :class:`~citewise.answer.records.Citation` keeps the model's quote
+quotation marks removed; the :class:`~citewise.records.answer.Citation` keeps the model's quote
 as written. Document, version and section of a citation come from the
-:class:`~citewise.answer.records.Evidence`, never from the model.
+:class:`~citewise.records.answer.Evidence`, never from the model.
 """
 
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Sequence
 from typing import Any, Final
 
-from citewise.answer.records import Citation, ComposedAnswer, Evidence
 from citewise.errors import RunError
+from citewise.records.answer import Citation, ComposedAnswer, Evidence
+from citewise.text.quotes import QUOTE_MARKS, normalise_for_match
+from citewise.text.sentences import split_answer_sentences
 
-__all__ = ["REJECTION_CODES", "AnswerRejected", "split_answer_sentences", "validate_answer"]
+__all__ = ["REJECTION_CODES", "AnswerRejected", "validate_answer"]
 
 REJECTION_CODES: Final = frozenset(
     {
@@ -73,50 +74,6 @@ _MARKER_LIKE = re.compile(r"\[\s*([A-Za-z]{1,3}\d+(?:\s*[,;]\s*[A-Za-z]{1,3}\d+)
 _MARKER = re.compile(r"\[(E\d+)\]")
 _MARKER_ID = re.compile(r"[A-Za-z]{1,3}\d+")
 _URL = re.compile(r"https?://|www\.", re.IGNORECASE)
-_WHITESPACE = re.compile(r"\s+")
-_QUOTE_MARKS = "\"'“”‘’「」『』«»"
-
-# A sentence ends at . ? ! or 。 (with closing quotes and any markers placed after it) followed by
-# a space or the end of the line, or at a Korean "다." run straight into the next sentence.
-_SENTENCE_END = re.compile(r"[.?!。][\"'”’)」』]*(?:\s*\[E\d+\])*(?=\s|\Z)|다\.(?:\[E\d+\])*(?=[가-힣])")
-# Full stops that do not end a sentence: before a digit or lower-case word, after an abbreviation,
-# and inside or at the end of a date written "2023. 7. 19.".
-_CONTINUES = re.compile(r"\s*[0-9a-z]")
-_ABBREVIATION = re.compile(r"(?:^|[\s(])(?:e\.g|i\.e|cf|vs|no|art|sec|para|u\.s)\.$", re.IGNORECASE)
-_DATE = re.compile(r"\d{2,4}\.\s?\d{1,2}\.\s?\d{1,2}\.$")
-_LETTER = re.compile(r"[^\W\d_]")
-
-
-def split_answer_sentences(text: str) -> list[str]:
-    """The sentences of an answer, markers kept with the sentence they close; line breaks split.
-
-    Full stops inside numbers and dates (``2.5``, ``2023. 7. 19.``), before a lower-case word and
-    after common abbreviations do not end a sentence. Pieces without a letter (list numbers, a
-    line of markers) are dropped.
-
-    >>> split_answer_sentences("2년으로 본다[E1]. 다만, 유효함을 주장할 수 있다.[E1] See Art. 4 [E2].")
-    ['2년으로 본다[E1].', '다만, 유효함을 주장할 수 있다.[E1]', 'See Art. 4 [E2].']
-    """
-    sentences: list[str] = []
-    for line in text.splitlines():
-        start = 0
-        for end in _SENTENCE_END.finditer(line):
-            if end.group().startswith(".") and _not_an_end(line, end.start(), end.end()):
-                continue
-            sentences.append(line[start : end.end()])
-            start = end.end()
-        sentences.append(line[start:])
-    return [s.strip() for s in sentences if _LETTER.search(_MARKER.sub("", s))]
-
-
-def _not_an_end(line: str, dot: int, after: int) -> bool:
-    return any((_CONTINUES.match(line, after), _ABBREVIATION.search(line, 0, dot + 1), _DATE.search(line, 0, dot + 1)))
-
-
-def _fold(text: str) -> str:
-    """``text`` as quotes are compared: NFKC (which also composes, as NFC does), whitespace runs as
-    one space."""
-    return _WHITESPACE.sub(" ", unicodedata.normalize("NFKC", text)).strip()
 
 
 def validate_answer(reply: object, evidence: Sequence[Evidence]) -> ComposedAnswer:
@@ -126,7 +83,7 @@ def validate_answer(reply: object, evidence: Sequence[Evidence]) -> ComposedAnsw
     is the model's, stripped, with grouped markers written one per id (``[E1, E2]`` becomes
     ``[E1][E2]``); citations are in the model's order, exact repeats dropped.
 
-    >>> from citewise.answer.records import Evidence
+    >>> from citewise.records.answer import Evidence
     >>> e1 = Evidence("E1", "doc", 1, "제4조", "법", "제4조", "임대차는 존속되는 것으로 본다.", "sha256:0")
     >>> reply = {"answer": "존속한다[E1].", "covered": True, "citations": [{"id": "E1", "quote": "존속되는"}]}
     >>> validate_answer(reply, [e1]).citations[0].section_id
@@ -202,8 +159,8 @@ def _citation(item: object, by_id: dict[str, Evidence]) -> Citation:
             f"a citation names {evidence_id!r}, which is not among the passages ({_known(by_id)})", code="unknown_id"
         )
     # Quotation marks around the quote are the model's punctuation, not part of the passage.
-    wanted = _fold(quote).strip(_QUOTE_MARKS).strip()
-    if not wanted or wanted not in _fold(evidence.text):
+    wanted = normalise_for_match(quote).strip(QUOTE_MARKS).strip()
+    if not wanted or wanted not in normalise_for_match(evidence.text):
         raise AnswerRejected(
             f"the quote for {evidence_id} does not occur in that passage: {_short(quote)!r}",
             code="quote_not_in_passage",

@@ -13,11 +13,11 @@ from __future__ import annotations
 from dataclasses import replace
 
 from citewise.answer.deterministic import compose_extractive
-from citewise.answer.records import AnswerPath, AnswerProvenance, AskOutcome
 from citewise.answer.result import AskResult, AskSettings
+from citewise.records.answer import AnswerPath, AnswerProvenance, AskOutcome
+from citewise.records.verify import ClaimKind, Decision
 from citewise.verify.delivery import Delivery, deliver
 from citewise.verify.ledger import CitedText
-from citewise.verify.records import ClaimKind, Decision
 
 __all__ = ["verify_answer"]
 

@@ -25,14 +25,15 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Any, ClassVar
 
-from citewise.answer.records import (
+from citewise.records.answer import (
     AnswerProvenance,
     AskOutcome,
     Citation,
     ClarificationOption,
     ShadowComparison,
 )
-from citewise.engines.base import (
+from citewise.records.budget import Budget
+from citewise.records.engines import (
     CitationCheck,
     EngineCitation,
     EngineErrorKind,
@@ -40,11 +41,9 @@ from citewise.engines.base import (
     EngineToolError,
     EngineUsage,
 )
-from citewise.evidence.rules import Exclusion
-from citewise.evidence.versions import VersionNote
-from citewise.providers.base import ExtractedPage, SearchResponse
-from citewise.research.budget import Budget
-from citewise.research.records import (
+from citewise.records.gate import Exclusion
+from citewise.records.providers import ExtractedPage, SearchResponse
+from citewise.records.research import (
     Attempt,
     AttemptKind,
     CoverageReview,
@@ -55,8 +54,9 @@ from citewise.research.records import (
     Source,
     StopReason,
 )
+from citewise.records.verify import Acceptance, Conflict, Decision, Finding, LedgerEntry
+from citewise.records.versions import VersionNote
 from citewise.serial import SerialError, from_data, to_data
-from citewise.verify.records import Acceptance, Conflict, Decision, Finding, LedgerEntry
 
 __all__ = [
     "EVENT_TYPES",
@@ -705,6 +705,8 @@ class ExtractFellBack(Event):
     """The extractor tried next (registry name)."""
     urls: tuple[str, ...]
     """The URLs given a fallback attempt, in order."""
+
+
 # -- recheck (issue 12, point 5: `citewise recheck RUN`) ---------------------------------------------
 # (A cache hit is not an event of its own: it is an AttemptEnded whose attempt has cached=True and no
 # AttemptStarted before it, so it spends no budget; see citewise.research.collect.)
@@ -788,6 +790,8 @@ class Rechecked(Event):
     def holds(self) -> bool:
         """True when every claim still stands (``citewise recheck`` exits 0)."""
         return all(c.holds for c in self.claims)
+
+
 # -- native search engines (issue 13) ------------------------------------------------------------------
 
 

@@ -15,14 +15,6 @@ from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
-from citewise.answer.records import (
-    AnswerPath,
-    AnswerProvenance,
-    AskOutcome,
-    Citation,
-    ClarificationOption,
-    ShadowComparison,
-)
 from citewise.audit.events import (
     AnswerGiven,
     AttemptEnded,
@@ -49,8 +41,16 @@ from citewise.audit.events import (
     UsageSummary,
     Verified,
 )
-from citewise.research.budget import Budget
-from citewise.research.records import (
+from citewise.records.answer import (
+    AnswerPath,
+    AnswerProvenance,
+    AskOutcome,
+    Citation,
+    ClarificationOption,
+    ShadowComparison,
+)
+from citewise.records.budget import Budget
+from citewise.records.research import (
     Attempt,
     AttemptError,
     AttemptKind,
@@ -62,8 +62,8 @@ from citewise.research.records import (
     Source,
     StopReason,
 )
+from citewise.records.verify import Acceptance, Conflict, Decision, LedgerEntry
 from citewise.serial import from_data
-from citewise.verify.records import Acceptance, Conflict, Decision, LedgerEntry
 
 __all__ = ["ERROR_KINDS", "decode_step", "run_events"]
 
@@ -114,9 +114,7 @@ def _plan(p: Mapping[str, Any]) -> Event:
 
 
 def _attempt_ended(p: Mapping[str, Any]) -> Event:
-    return AttemptEnded(
-        _attempt(p["attempt"]), p.get("normalized_url"), p.get("query"), p.get("rank")
-    )
+    return AttemptEnded(_attempt(p["attempt"]), p.get("normalized_url"), p.get("query"), p.get("rank"))
 
 
 def _step(stage: str, p: Mapping[str, Any]) -> Event:

@@ -32,11 +32,11 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
-from citewise.cost.prices import PriceTable
 from citewise.errors import InputError
 from citewise.llm.admission import Admission, PendingRequest
+from citewise.prices import PriceTable
 from citewise.providers.errors import ProviderQuotaExceeded
-from citewise.research.budget import BudgetExhausted
+from citewise.records.budget import BudgetExhausted
 from citewise.store.batches import BatchStore, from_micro, to_micro
 from citewise.store.runs import this_process
 

@@ -21,9 +21,9 @@ from pathlib import Path
 from citewise.batch.questions import read_questions
 from citewise.batch.worker import BatchConfig
 from citewise.cost.ledger import is_accepted, ledger_for_run
-from citewise.cost.prices import PriceTable, load_prices
 from citewise.errors import InputError
-from citewise.research.budget import Budget
+from citewise.prices import PriceTable, load_prices
+from citewise.records.budget import Budget
 from citewise.research.configure import priced_models
 from citewise.store.batches import BatchRecord, BatchStatus, BatchStore, ItemStatus
 from citewise.store.evidence import EvidenceStore

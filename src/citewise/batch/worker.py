@@ -22,13 +22,13 @@ from citewise.batch.limits import Purse, RateLimiter, limited_settings
 from citewise.config import redact
 from citewise.cost.ledger import is_accepted
 from citewise.errors import CitewiseError
-from citewise.research.budget import Budget
+from citewise.records.budget import Budget
+from citewise.records.verify import UnsupportedAction
 from citewise.research.configure import research_settings
 from citewise.research.settings import ResearchSettings
 from citewise.store.batches import BatchItem, BatchStore, ItemStatus
 from citewise.store.evidence import EvidenceStore, utcnow
 from citewise.store.runs import STALE_AFTER, RunStatus, RunStore, owner_alive, this_process
-from citewise.verify.records import UnsupportedAction
 
 __all__ = ["BatchConfig", "BatchSession", "WorkerReport", "batch_session", "work"]
 
@@ -44,7 +44,7 @@ class BatchConfig:
     writer_model: str | None = None
     no_model: bool = False
     budget: dict[str, Any] = field(default_factory=dict)
-    """:class:`~citewise.research.budget.Budget` fields (rounds, searches, ... per run)."""
+    """:class:`~citewise.records.budget.Budget` fields (rounds, searches, ... per run)."""
     prices: str | None = None
     """A price table file (for the money caps); the built-in table otherwise."""
     verify: bool = True
@@ -153,7 +153,7 @@ def batch_session(
 def _prices(settings: ResearchSettings, config: BatchConfig) -> Any:
     if settings.prices is not None:
         return settings.prices
-    from citewise.cost.prices import load_prices
+    from citewise.prices import load_prices
 
     return load_prices(config.prices)
 

@@ -10,11 +10,11 @@ from urllib.parse import unquote
 import typer
 from rich.markup import escape
 
-from citewise.answer.records import AskOutcome
 from citewise.answer.result import DEFAULT_HANDOFF, AskResult, AskSettings
 from citewise.cli.common import ExitCode, JsonOpt, StoreOpt, console, emit_json, handle_errors, open_api, to_jsonable
 from citewise.cli.research import unsupported_action
 from citewise.errors import CitewiseError, InputError
+from citewise.records.answer import AskOutcome
 
 __all__ = ["ask"]
 
@@ -85,7 +85,7 @@ def ask(
     key (deterministic composer)."""
     from citewise.answer.ask import ask as run_ask
     from citewise.evidence.plan import RetrievalPlan, load_plan
-    from citewise.research.budget import budget_from_env
+    from citewise.records.budget import budget_from_env
     from citewise.research.configure import priced_models
 
     if ranker not in ("answer", "lexical", "embedding"):

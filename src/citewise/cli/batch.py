@@ -20,7 +20,7 @@ from citewise.batch.worker import BatchConfig, work
 from citewise.cli.common import ExitCode, JsonOpt, StoreOpt, console, emit_json, err_console, handle_errors, open_api
 from citewise.config import env, resolve_store_url
 from citewise.errors import InputError
-from citewise.research.budget import budget_from_env
+from citewise.records.budget import budget_from_env
 from citewise.store.batches import TERMINAL, BatchRecord, BatchStatus, BatchStore, ItemStatus
 
 __all__ = ["batch", "worker"]

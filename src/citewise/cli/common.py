@@ -16,7 +16,7 @@ from rich.markup import escape
 from citewise.api import Citewise
 from citewise.config import redact, redact_data
 from citewise.errors import CitewiseError, UserError
-from citewise.research.budget import BudgetExhausted
+from citewise.records.budget import BudgetExhausted
 from citewise.serial import to_data
 
 __all__ = [

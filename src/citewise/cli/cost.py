@@ -13,8 +13,8 @@ from rich.table import Table
 
 from citewise.cli.common import JsonOpt, StoreOpt, console, emit_json, handle_errors, open_api
 from citewise.cost.ledger import Component, CostLine, CostReport, cost_report
-from citewise.cost.prices import PRICES_ENV, load_prices
 from citewise.errors import InputError
+from citewise.prices import PRICES_ENV, load_prices
 
 __all__ = ["cost"]
 

@@ -25,7 +25,7 @@ from citewise.errors import ConfigError, InputError
 from citewise.eval.experiment import Cell, ContenderSummary
 from citewise.eval.pack import EvidencePack
 from citewise.eval.questions import QuestionSet
-from citewise.research.budget import Budget
+from citewise.records.budget import Budget
 from citewise.research.settings import ResearchSettings
 from citewise.store.batches import BatchStore
 
@@ -56,11 +56,11 @@ def same_evidence(
 ) -> None:
     """One frozen evidence pack per question, the identical pack for every model; every report
     verified by the same ledger; per model: support, citations, sub-questions, tokens, latency, cost."""
-    from citewise.cost.prices import load_prices
     from citewise.eval.experiment import contenders, run_same_evidence, summarize
     from citewise.eval.questions import load_question_set
     from citewise.llm import ChatClient, model_configured
-    from citewise.research.budget import Budget
+    from citewise.prices import load_prices
+    from citewise.records.budget import Budget
 
     qset = load_question_set(questions)
     chosen = contenders(writers.split(","), planner)
@@ -246,9 +246,9 @@ def end_to_end(
     metrics for all, plus search query relevance and sources per accepted report."""
     from contextlib import ExitStack
 
-    from citewise.cost.prices import load_prices
     from citewise.eval.experiment import Contender, run_end_to_end, summarize
     from citewise.eval.questions import load_question_set
+    from citewise.prices import load_prices
     from citewise.research.configure import research_settings
 
     qset = load_question_set(questions)

@@ -25,11 +25,11 @@ from citewise.cli.common import (
 )
 from citewise.cli.progress import ResearchProgress, research_summary
 from citewise.cost.ledger import CostLedger, ledger_for_run
-from citewise.cost.prices import PriceTable, load_prices
 from citewise.errors import CitewiseError, InputError
+from citewise.prices import PriceTable, load_prices
+from citewise.records.research import ReportStatus, StopReason
+from citewise.records.verify import UnsupportedAction
 from citewise.research.context import ResearchResult
-from citewise.research.records import ReportStatus, StopReason
-from citewise.verify.records import UnsupportedAction
 
 __all__ = ["research"]
 
@@ -93,7 +93,7 @@ def research(
 
     With no keys it runs on the local evidence store with the deterministic planner and writer, and
     says so in the report."""
-    from citewise.research.budget import budget_from_env
+    from citewise.records.budget import budget_from_env
     from citewise.research.configure import research_settings
     from citewise.research.loop import research as run_research
     from citewise.research.loop import resume

@@ -12,9 +12,9 @@ from rich.markup import escape
 from rich.table import Table
 
 from citewise.audit.events import AnswerGiven, ReportMade, SourceStored, Verified
-from citewise.audit.export import export_run, run_data
-from citewise.audit.summary import RunSummary, summarise
 from citewise.cli.common import JsonOpt, StoreOpt, console, emit_json, handle_errors, open_api
+from citewise.export.run import export_run, run_data
+from citewise.export.summary import RunSummary, summarise
 from citewise.serial import to_data
 from citewise.store.runs import RunStore
 

@@ -1,4 +1,4 @@
-"""Cost: the price table (:mod:`~citewise.cost.prices`) and the cost ledger of each run
+"""Cost: the price table (:mod:`~citewise.prices`) and the cost ledger of each run
 (:mod:`~citewise.cost.ledger`), summed into a report with the cost per accepted report (SPEC 6)."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from citewise.cost.ledger import (
     is_accepted,
     ledger_for_run,
 )
-from citewise.cost.prices import (
+from citewise.prices import (
     PRICES_ENV,
     Assumptions,
     LongContextRates,

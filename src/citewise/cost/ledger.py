@@ -39,7 +39,6 @@ from datetime import UTC, date, datetime, time
 from decimal import Decimal
 from typing import Any
 
-from citewise.answer.records import AnswerPath
 from citewise.audit.events import (
     AnswerGiven,
     AttemptEnded,
@@ -51,8 +50,9 @@ from citewise.audit.events import (
     RunConfigured,
     Verified,
 )
-from citewise.cost.prices import PriceTable
-from citewise.research.records import Attempt, AttemptError, AttemptKind
+from citewise.prices import PriceTable
+from citewise.records.answer import AnswerPath
+from citewise.records.research import Attempt, AttemptError, AttemptKind
 from citewise.store.evidence import EvidenceStore
 from citewise.store.runs import RunRecord, RunStore
 
@@ -338,7 +338,7 @@ def ledger_for_run(record: RunRecord, prices: PriceTable) -> CostLedger:
 def cost_report(store: EvidenceStore, prices: PriceTable, since: date | datetime | None = None) -> CostReport:
     """Costs of every run started at or after ``since`` (a date means its midnight, UTC).
 
-    >>> from citewise.cost.prices import parse_prices
+    >>> from citewise.prices import parse_prices
     >>> with EvidenceStore.open("sqlite://") as store:
     ...     report = cost_report(store, parse_prices({
     ...         "models": {}, "tavily_credit": 0, "extraction_per_page": 0,

@@ -4,5 +4,5 @@
 citewise reads every cited page itself, maps the citations to stored sources and verifies each
 claim exactly as it does for its own loop (:mod:`citewise.engines.run`). Adapters:
 :mod:`~citewise.engines.openai_web`, :mod:`~citewise.engines.anthropic_web`,
-:mod:`~citewise.engines.gemini_web`; the shared records are in :mod:`~citewise.engines.base`.
+:mod:`~citewise.engines.gemini_web`; the shared records are in :mod:`~citewise.records.engines`.
 """

@@ -12,7 +12,9 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from citewise.engines.base import (
+from citewise.engines.connect import EngineEndpoint, engine_endpoint, sdk_client, sdk_errors
+from citewise.engines.prompt import ENGINE_INSTRUCTIONS, progress_to
+from citewise.records.engines import (
     EngineAnswer,
     EngineCitation,
     EngineError,
@@ -23,8 +25,6 @@ from citewise.engines.base import (
     EngineUsage,
     ProgressCallback,
 )
-from citewise.engines.connect import EngineEndpoint, engine_endpoint, sdk_client, sdk_errors
-from citewise.engines.prompt import ENGINE_INSTRUCTIONS, progress_to
 
 __all__ = ["DEFAULT_MODEL", "TOOL_TYPE", "AnthropicWebSearch", "parse_message"]
 

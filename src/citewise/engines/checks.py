@@ -7,11 +7,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from citewise.engines.base import CitationCheck, CitationFlag, CitationStatus, EngineAnswer
 from citewise.engines.citations import PlacedCitation
-from citewise.research.matching import MIN_QUOTE_CHARS, normalise_for_match, quote_occurs
-from citewise.research.records import Source
+from citewise.records.engines import CitationCheck, CitationFlag, CitationStatus, EngineAnswer
+from citewise.records.research import Source
 from citewise.research.urls import UnusableURL, normalize_url
+from citewise.text.quotes import MIN_QUOTE_CHARS, normalise_for_match, quote_occurs
 
 __all__ = ["check_citations", "url_key"]
 

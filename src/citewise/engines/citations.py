@@ -19,8 +19,8 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from citewise.engines.base import EngineCitation
-from citewise.research.sentences import split_sentences
+from citewise.records.engines import EngineCitation
+from citewise.text.sentences import split_sentences
 
 __all__ = ["PlacedCitation", "byte_to_char", "place_citations"]
 

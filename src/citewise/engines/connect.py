@@ -22,9 +22,9 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from citewise.config import Secret, checked_endpoint, env, origin, secret_from_env
-from citewise.engines.base import EngineError, EngineErrorKind, EngineToolUnavailable
 from citewise.errors import ConfigError
 from citewise.llm.errors import display_url
+from citewise.records.engines import EngineError, EngineErrorKind, EngineToolUnavailable
 from citewise.retry_after import retry_after_seconds
 
 __all__ = [

@@ -12,16 +12,6 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from citewise.engines.base import (
-    EngineAnswer,
-    EngineCitation,
-    EngineError,
-    EngineErrorKind,
-    EngineRequest,
-    EngineSearch,
-    EngineUsage,
-    ProgressCallback,
-)
 from citewise.engines.citations import byte_to_char
 from citewise.engines.connect import (
     EngineEndpoint,
@@ -33,6 +23,16 @@ from citewise.engines.connect import (
     same_origin_hook,
 )
 from citewise.engines.prompt import ENGINE_INSTRUCTIONS, progress_to
+from citewise.records.engines import (
+    EngineAnswer,
+    EngineCitation,
+    EngineError,
+    EngineErrorKind,
+    EngineRequest,
+    EngineSearch,
+    EngineUsage,
+    ProgressCallback,
+)
 
 __all__ = ["DEFAULT_MODEL", "GeminiGrounded", "parse_chunks"]
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Final
 
-from citewise.engines.base import EngineProgress, ProgressCallback
+from citewise.records.engines import EngineProgress, ProgressCallback
 
 __all__ = ["ENGINE_INSTRUCTIONS", "ENGINE_PROMPT_VERSION", "progress_to"]
 

@@ -14,12 +14,12 @@ from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager
 from typing import Any, Final
 
-from citewise.engines.base import NativeEngine
 from citewise.engines.connect import EngineEndpoint
 from citewise.errors import ConfigError
-from citewise.research.budget import Budget, budget_from_env
+from citewise.records.budget import Budget, budget_from_env
+from citewise.records.engines import NativeEngine
+from citewise.records.verify import UnsupportedAction
 from citewise.research.settings import ResearchSettings
-from citewise.verify.records import UnsupportedAction
 
 __all__ = ["ENGINE_NAMES", "get_engine", "native_settings"]
 

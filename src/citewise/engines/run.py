@@ -36,7 +36,12 @@ from citewise.audit.events import (
     RunConfigured,
     SourceStored,
 )
-from citewise.engines.base import (
+from citewise.engines.checks import check_citations
+from citewise.engines.citations import place_citations
+from citewise.engines.prompt import ENGINE_INSTRUCTIONS
+from citewise.engines.redirects import GROUNDING_REDIRECT_HOSTS, is_redirect, resolve
+from citewise.records.budget import BudgetExhausted, BudgetUsage
+from citewise.records.engines import (
     CitationCheck,
     CitationFlag,
     CitationStatus,
@@ -47,18 +52,13 @@ from citewise.engines.base import (
     NativeEngine,
     ProgressCallback,
 )
-from citewise.engines.checks import check_citations
-from citewise.engines.citations import place_citations
-from citewise.engines.prompt import ENGINE_INSTRUCTIONS
-from citewise.engines.redirects import GROUNDING_REDIRECT_HOSTS, is_redirect, resolve
-from citewise.providers.base import SearchResponse, SearchResult
+from citewise.records.providers import SearchResponse, SearchResult
+from citewise.records.research import Draft, ResearchPlan, Source, StopReason
 from citewise.research import steps
-from citewise.research.budget import BudgetExhausted, BudgetUsage
 from citewise.research.context import ResearchResult, ResearchRun
 from citewise.research.extraction import build_source, choose_pages, extract_pages
 from citewise.research.loop import _closing
 from citewise.research.recorder import Progress, Recorder
-from citewise.research.records import Draft, ResearchPlan, Source, StopReason
 from citewise.research.round import Round
 from citewise.research.settings import ResearchSettings
 from citewise.research.state import ResearchState

@@ -18,12 +18,12 @@ from decimal import Decimal
 from threading import Lock
 from typing import Any
 
-from citewise.cost.prices import PriceTable
 from citewise.errors import InputError
 from citewise.eval.metrics import RunScore, score_run
 from citewise.eval.pack import EvidencePack, PackExtractor, PackSearch
 from citewise.eval.questions import QuestionSet
-from citewise.research.budget import Budget
+from citewise.prices import PriceTable
+from citewise.records.budget import Budget
 from citewise.research.settings import ResearchSettings
 from citewise.store.evaluations import EvaluationStore
 from citewise.store.evidence import EvidenceStore

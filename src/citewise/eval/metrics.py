@@ -29,12 +29,12 @@ from citewise.audit.events import (
     Verified,
 )
 from citewise.cost.ledger import is_accepted, ledger_for_run
-from citewise.cost.prices import PriceTable
-from citewise.research.records import AttemptKind
+from citewise.prices import PriceTable
+from citewise.records.research import AttemptKind
+from citewise.records.verify import ClaimKind, Decision
 from citewise.research.writer import cited_ids
-from citewise.search.analyze import query_terms
 from citewise.store.runs import RunRecord
-from citewise.verify.records import ClaimKind, Decision
+from citewise.text.analyze import query_terms
 
 __all__ = ["RunScore", "score_run"]
 

@@ -17,7 +17,7 @@ from typing import Any
 
 from citewise.audit.events import SourceStored
 from citewise.errors import InputError
-from citewise.providers.base import ExtractedPage, ExtractFailure, ExtractResponse, SearchResponse, SearchResult
+from citewise.records.providers import ExtractedPage, ExtractFailure, ExtractResponse, SearchResponse, SearchResult
 from citewise.store.runs import RunRecord
 
 __all__ = ["EvidencePack", "PackExtractor", "PackPage", "PackSearch", "pack_from_run"]

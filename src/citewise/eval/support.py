@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
 from citewise.errors import InputError
-from citewise.verify.records import Decision, SupportCheck
+from citewise.records.verify import Decision, SupportCheck
 from citewise.verify.support import best_span, check_support, judge_with_model
 
 if TYPE_CHECKING:

@@ -19,15 +19,8 @@ from citewise.evidence.rank import (
     ViolationKind,
     apply_ranker,
 )
-from citewise.evidence.rules import (
-    DEFAULT_RULES,
-    RULES,
-    Candidate,
-    Exclusion,
-    ExclusionReason,
-    SourceRef,
-    version_in_force,
-)
+from citewise.evidence.rules import DEFAULT_RULES, RULES, version_in_force
+from citewise.records.gate import Candidate, Exclusion, ExclusionReason, SourceRef
 
 __all__ = [
     "DEFAULT_NEAR_DUPLICATE_THRESHOLD",

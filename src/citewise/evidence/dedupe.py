@@ -18,8 +18,8 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from citewise.evidence.rules import Candidate, Exclusion, ExclusionReason
 from citewise.hashing import content_hash, normalize_text
+from citewise.records.gate import Candidate, Exclusion, ExclusionReason
 
 __all__ = ["SHINGLE_SIZE", "Collapse", "collapse_duplicates", "jaccard", "shingles"]
 

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from citewise.evidence.rules import Candidate
+from citewise.records.gate import Candidate
 from citewise.search.embedders import Embedder
 from citewise.search.local import DENSE_WEIGHT, LEXICAL_WEIGHT, RRF_K
 

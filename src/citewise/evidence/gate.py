@@ -23,9 +23,10 @@ from datetime import date
 from citewise.errors import NotFoundError
 from citewise.evidence.dedupe import collapse_duplicates
 from citewise.evidence.plan import RetrievalPlan
-from citewise.evidence.rules import RULES, Candidate, Exclusion, ExclusionReason, GateContext, SourceRef
-from citewise.evidence.versions import VersionNote, version_notes
+from citewise.evidence.rules import RULES, GateContext
 from citewise.records import DocumentVersion, SearchHit, Section
+from citewise.records.gate import Candidate, Exclusion, ExclusionReason, SourceRef
+from citewise.records.versions import VersionNote, version_notes
 from citewise.store.evidence import EvidenceStore
 
 __all__ = ["EligibilityDecision", "GateOutcome", "evaluate", "gate", "load_candidates"]
@@ -59,7 +60,7 @@ class GateOutcome:
     """Eligible candidates in the given order, each carrying the duplicates collapsed into it."""
     version_notes: tuple[VersionNote, ...] = ()
     """For the documents of the eligible candidates: an approved version that takes effect after
-    ``on``, or an eligible text not yet in force on ``on`` (see :mod:`citewise.evidence.versions`)."""
+    ``on``, or an eligible text not yet in force on ``on`` (see :mod:`citewise.records.versions`)."""
 
     @property
     def excluded(self) -> tuple[EligibilityDecision, ...]:

@@ -18,7 +18,7 @@ to every candidate before anything is ranked. Constraints combine with AND:
   promulgation date; a version with neither is in force from any date but loses to every dated one.
   A version promulgated but not yet in effect supersedes nothing until it takes effect (the answer
   notes it with its date). When no approved version is in force on the date, the first one to take
-  effect is eligible and the answer says it is not yet in force (:mod:`citewise.evidence.versions`).
+  effect is eligible and the answer says it is not yet in force (:mod:`citewise.records.versions`).
 * ``approval_required`` (default on) — the version and the section must be approved. Rejected
   material is excluded even when approval is not required.
 

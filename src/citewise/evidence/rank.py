@@ -23,9 +23,9 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from typing import Protocol, runtime_checkable
 
-from citewise.evidence.rules import Candidate, SourceRef
 from citewise.hashing import hash_json
-from citewise.search.analyze import analyze, query_terms
+from citewise.records.gate import Candidate, SourceRef
+from citewise.text.analyze import analyze, query_terms
 
 __all__ = [
     "LexicalRanker",

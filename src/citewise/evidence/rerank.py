@@ -7,7 +7,7 @@ objects it was given, reordered, and nothing else. Each candidate gets
 
 where ``lexical`` is the candidate's retrieval score min-max normalised within the list (best 1,
 worst 0; all 0 when every score is equal) and ``cosine`` the similarity of the all-MiniLM-L6-v2
-embeddings (:mod:`citewise.evidence.embed`; the text is truncated to 256 tokens). Highest blend
+embeddings (:mod:`citewise.search.embed`; the text is truncated to 256 tokens). Highest blend
 first; ties keep the given order.
 
 The default weight, 0.7, was chosen on ARES NQ with ``benchmarks/rerank_quality.py``: reranking
@@ -17,7 +17,7 @@ against 0.974). The gain is small because lexical search is already strong on AR
 was picked on the same queries it is reported on. The model is English-only: on the Korean statute
 questions the blend lowers recall@5 (0.469 to 0.408 at 0.7) and MRR@10 (0.327 to 0.313), so do not
 use this ranker for Korean text. Encoding costs about 2 s per query (query + 20 candidates, two CPU
-cores); see :mod:`citewise.evidence.embed`.
+cores); see :mod:`citewise.search.embed`.
 
 Example::
 
@@ -33,7 +33,7 @@ import numpy as np
 import numpy.typing as npt
 
 from citewise.errors import ConfigError
-from citewise.evidence.rules import Candidate
+from citewise.records.gate import Candidate
 
 __all__ = ["DEFAULT_WEIGHT", "EmbeddingReranker", "TextEncoder", "candidate_text", "normalised_scores"]
 
@@ -67,7 +67,7 @@ def normalised_scores(candidates: Sequence[Candidate]) -> npt.NDArray[np.float64
 class EmbeddingReranker:
     """Reorders candidates by a blend of lexical score and embedding similarity to the query.
 
-    ``encoder`` defaults to :class:`~citewise.evidence.embed.MiniLMEncoder` (loaded here, so a
+    ``encoder`` defaults to :class:`~citewise.search.embed.MiniLMEncoder` (loaded here, so a
     missing model fails at construction with the install line); ``weight`` is the share of the
     embedding similarity, from 0 (lexical order) to 1 (embedding order only).
     """
@@ -76,7 +76,7 @@ class EmbeddingReranker:
         if not 0.0 <= weight <= 1.0:
             raise ConfigError(f"the reranker weight must be between 0 and 1, got {weight}")
         if encoder is None:
-            from citewise.evidence.embed import MiniLMEncoder
+            from citewise.search.embed import MiniLMEncoder
 
             encoder = MiniLMEncoder()
         self.encoder = encoder

@@ -35,7 +35,6 @@ from typing import Self
 import httpx
 from ada_url import URL
 
-from citewise import __version__
 from citewise.errors import ConfigError
 from citewise.fetch.content import READABLE_TYPES, read_body, sniff_type
 from citewise.fetch.guard import AddressPolicy, allowlist_from_env, ports_from_env
@@ -43,6 +42,7 @@ from citewise.fetch.records import Decision, FetchOutcome, FetchRefused, FetchRe
 from citewise.fetch.robots import ROBOTS_MAX_BYTES, RobotsAnswer, RobotsCache
 from citewise.fetch.target import Target, UnusableURL, host_refusal, parse_target
 from citewise.fetch.transport import GuardedBackend, GuardedTransport, Resolver, deadline, system_resolver
+from citewise.version import __version__
 
 __all__ = ["CONTACT_ENV", "FetchSettings", "Fetcher"]
 

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 from citewise.answer.result import DEFAULT_HANDOFF, AskSettings
-from citewise.research.budget import budget_from_env
+from citewise.records.budget import budget_from_env
 from citewise.research.configure import priced_models
 
 __all__ = ["ask_settings"]

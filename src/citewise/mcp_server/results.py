@@ -7,12 +7,12 @@ from __future__ import annotations
 from typing import Any
 
 from citewise.answer.result import AskResult
-from citewise.audit.summary import RunSummary
 from citewise.config import redact_data
+from citewise.export.summary import RunSummary
 from citewise.records import SearchHit
+from citewise.records.verify import Acceptance
 from citewise.research.context import ResearchResult
 from citewise.serial import to_data
-from citewise.verify.records import Acceptance
 from citewise.verify.service import Verification
 
 __all__ = ["REPORT_URI", "answer_data", "hits_data", "report_data", "run_summary_data", "verification_data"]
@@ -100,5 +100,5 @@ def verification_data(result: Verification) -> dict[str, Any]:
 
 
 def run_summary_data(summary: RunSummary) -> dict[str, Any]:
-    """A recorded run in brief (:class:`~citewise.audit.summary.RunSummary`)."""
+    """A recorded run in brief (:class:`~citewise.export.summary.RunSummary`)."""
     return redact_data({**to_data(summary), "report_uri": REPORT_URI.format(run_id=summary.run_id)})

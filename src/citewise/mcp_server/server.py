@@ -41,10 +41,9 @@ from pydantic import Field
 
 from citewise.api import Citewise
 from citewise.audit.events import Event, Verified
-from citewise.audit.summary import summarise
-from citewise.cli.progress import Step, counters, render_counters, step_after, worth_a_line
 from citewise.config import redact
 from citewise.errors import CitewiseError, UserError
+from citewise.export.summary import summarise
 from citewise.mcp_server.ask_settings import ask_settings
 from citewise.mcp_server.results import (
     REPORT_URI,
@@ -54,7 +53,8 @@ from citewise.mcp_server.results import (
     run_summary_data,
     verification_data,
 )
-from citewise.research.budget import budget_from_env
+from citewise.records.budget import budget_from_env
+from citewise.research.progress import Step, counters, render_counters, step_after, worth_a_line
 from citewise.research.state import ResearchState
 from citewise.store.runs import RunStore
 

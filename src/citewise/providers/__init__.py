@@ -1,6 +1,6 @@
 """Search providers and extractors: where the research loop finds and reads pages (SPEC 4.1).
 
-- :mod:`~citewise.providers.base`: the records every provider returns (:class:`SearchResult`,
+- :mod:`~citewise.records.providers`: the records every provider returns (:class:`SearchResult`,
   :class:`ExtractedPage`, ...) and the :class:`SearchProvider` / :class:`Extractor` protocols.
 - :mod:`~citewise.providers.errors`: the typed failures (:class:`ProviderError` and its subclasses).
 - :mod:`~citewise.providers.registry`: providers by name (``get_search_provider("tavily")``).
@@ -9,17 +9,6 @@
 A fake Tavily server for tests lives in :mod:`citewise.testing.fake_tavily`.
 """
 
-from citewise.providers.base import (
-    CreditsSource,
-    ExtractedPage,
-    ExtractFailure,
-    Extractor,
-    ExtractResponse,
-    ProviderCall,
-    SearchProvider,
-    SearchResponse,
-    SearchResult,
-)
 from citewise.providers.errors import (
     ProviderAuthError,
     ProviderBadRequest,
@@ -41,6 +30,17 @@ from citewise.providers.registry import (
     search_provider_names,
 )
 from citewise.providers.tavily import TavilyConnection, TavilyExtract, TavilySearch, TavilySettings
+from citewise.records.providers import (
+    CreditsSource,
+    ExtractedPage,
+    ExtractFailure,
+    Extractor,
+    ExtractResponse,
+    ProviderCall,
+    SearchProvider,
+    SearchResponse,
+    SearchResult,
+)
 
 __all__ = [
     "CreditsSource",

@@ -27,18 +27,17 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
-from typing import Generic, Literal, Protocol, TypeVar
+from typing import Generic, Protocol, TypeVar
 
 from citewise.errors import InputError
 from citewise.hashing import canonical_json, hash_json
-from citewise.providers.base import ExtractedPage, Extractor, ExtractResponse, SearchProvider, SearchResponse
+from citewise.records.cache import CacheKind, CacheRecord
+from citewise.records.providers import ExtractedPage, Extractor, ExtractResponse, SearchProvider, SearchResponse
 from citewise.serial import SerialError, from_data, to_data
 
 __all__ = [
     "CACHE_TTL_ENV",
     "DEFAULT_CACHE_TTL",
-    "CacheKind",
-    "CacheRecord",
     "CachedExtractor",
     "CachedPage",
     "CachedSearch",
@@ -54,34 +53,11 @@ CACHE_TTL_ENV = "CITEWISE_CACHE_TTL"
 KEY_VERSION = 1
 """Part of every key: a change to what an entry holds makes old entries misses, never misreads."""
 
-CacheKind = Literal["search", "extract"]
-"""What an entry holds: a search answer or an extracted page."""
-
 # Settings named like credentials never become part of a key (they would be stored in it as text).
 _SECRET_NAME = re.compile(r"key|token|secret|password|authori[sz]ation|credential", re.IGNORECASE)
 _CREDENTIALS_IN_URL = re.compile(r"(://)[^/@\s]*@")
 _DURATION = re.compile(r"(\d+(?:\.\d+)?)\s*(d|h|m|s)", re.IGNORECASE)
 _UNITS = {"d": 86400.0, "h": 3600.0, "m": 60.0, "s": 1.0}
-
-
-@dataclass(frozen=True, slots=True)
-class CacheRecord:
-    """One cached answer, as the store keeps it."""
-
-    key: str
-    """``sha256:...`` of the kind, provider, settings and normalised target (see :func:`cache_key`)."""
-    kind: CacheKind
-    """Search answer or extracted page."""
-    provider: str
-    """The provider's registry name."""
-    settings: str
-    """The settings that shaped the answer, as canonical JSON (credentials left out)."""
-    target: str
-    """The normalised query or URL."""
-    payload: str
-    """The answer as JSON (a :class:`SearchResponse` or an :class:`ExtractedPage`)."""
-    retrieved_at: datetime
-    """When the provider gave the answer (UTC); the time-to-live counts from here."""
 
 
 @dataclass(frozen=True, slots=True)

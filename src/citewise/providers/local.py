@@ -26,19 +26,19 @@ from urllib.parse import quote, unquote, urlsplit
 from citewise.errors import InputError, NotFoundError
 from citewise.evidence.gate import gate
 from citewise.evidence.plan import RetrievalPlan
-from citewise.evidence.rules import Candidate, SourceRef
-from citewise.providers.base import (
+from citewise.providers.errors import ProviderBadRequest
+from citewise.records.gate import Candidate, SourceRef
+from citewise.records.providers import (
     ExtractedPage,
     ExtractFailure,
     ExtractResponse,
     SearchResponse,
     SearchResult,
 )
-from citewise.providers.errors import ProviderBadRequest
-from citewise.search.analyze import query_terms
 from citewise.search.local import search as local_search
 from citewise.search.local import snippet
 from citewise.store.evidence import EvidenceStore
+from citewise.text.analyze import query_terms
 
 if TYPE_CHECKING:
     from citewise.providers.registry import ProviderRegistry

@@ -1,9 +1,9 @@
 """``own``: citewise's own fetcher as an extractor (SPEC 4.1, 4.6), the same shape as Tavily Extract.
 
 Each URL is fetched by :class:`~citewise.fetch.client.Fetcher` (several at a time); a page read with
-text becomes an :class:`~citewise.providers.base.ExtractedPage` carrying the publication date the page
+text becomes an :class:`~citewise.records.providers.ExtractedPage` carrying the publication date the page
 itself states, and anything else — refused, failed, a wall — an
-:class:`~citewise.providers.base.ExtractFailure` whose ``error`` names the outcome and the deciding
+:class:`~citewise.records.providers.ExtractFailure` whose ``error`` names the outcome and the deciding
 rule, e.g. ``could not read (login_wall): a password field stands where the text should be``. The
 fetcher never raises for a page, so an extract call never fails as a whole. Unbilled.
 """
@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from citewise.fetch.client import Fetcher, FetchSettings
 from citewise.fetch.records import FetchResult
-from citewise.providers.base import ExtractedPage, ExtractFailure, ExtractResponse
+from citewise.records.providers import ExtractedPage, ExtractFailure, ExtractResponse
 
 if TYPE_CHECKING:
     from citewise.providers.registry import ProviderRegistry

@@ -25,7 +25,7 @@ from importlib.metadata import entry_points
 from typing import Any, Generic, TypeVar
 
 from citewise.errors import ConfigError
-from citewise.providers.base import Extractor, SearchProvider
+from citewise.records.providers import Extractor, SearchProvider
 
 __all__ = [
     "BUILTIN_PLUGINS",

@@ -18,7 +18,7 @@ The parts:
   the client's exceptions onto :mod:`citewise.providers.errors` and records every request in
   :attr:`TavilyConnection.calls`.
 - :class:`TavilySearch` and :class:`TavilyExtract`: the wire format, mapped to
-  :mod:`citewise.providers.base` records.
+  :mod:`citewise.records.providers` records.
 
 What they guarantee:
 
@@ -44,14 +44,6 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 from citewise.errors import ConfigError, InputError
-from citewise.providers.base import (
-    CreditsSource,
-    ExtractedPage,
-    ExtractFailure,
-    ExtractResponse,
-    SearchResponse,
-    SearchResult,
-)
 from citewise.providers.errors import ProviderInvalidResponse
 from citewise.providers.tavily_connection import PROVIDER, Operation, TavilyConnection
 from citewise.providers.tavily_settings import (
@@ -61,6 +53,14 @@ from citewise.providers.tavily_settings import (
     MISSING_KEY_MESSAGE,
     TIMEOUT_ENV,
     TavilySettings,
+)
+from citewise.records.providers import (
+    CreditsSource,
+    ExtractedPage,
+    ExtractFailure,
+    ExtractResponse,
+    SearchResponse,
+    SearchResult,
 )
 
 if TYPE_CHECKING:
@@ -118,7 +118,7 @@ class _Adapter:
 
 
 class TavilySearch(_Adapter):
-    """Tavily Search as a :class:`~citewise.providers.base.SearchProvider`.
+    """Tavily Search as a :class:`~citewise.records.providers.SearchProvider`.
 
     Without ``settings`` or ``connection`` it reads :meth:`TavilySettings.from_env`.
     """
@@ -190,7 +190,7 @@ class TavilySearch(_Adapter):
 
 
 class TavilyExtract(_Adapter):
-    """Tavily Extract as an :class:`~citewise.providers.base.Extractor`.
+    """Tavily Extract as an :class:`~citewise.records.providers.Extractor`.
 
     Without ``settings`` or ``connection`` it reads :meth:`TavilySettings.from_env`.
     """

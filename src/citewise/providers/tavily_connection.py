@@ -32,7 +32,6 @@ from typing import TYPE_CHECKING, Any, Literal, TypeVar
 from urllib.parse import urljoin
 
 from citewise.config import origin
-from citewise.providers.base import ExtractResponse, ProviderCall, SearchResponse
 from citewise.providers.errors import (
     ProviderAuthError,
     ProviderBadRequest,
@@ -46,6 +45,7 @@ from citewise.providers.errors import (
     retry_after_seconds,
 )
 from citewise.providers.tavily_settings import BASE_URL_ENV, KEY_ENV, TavilySettings
+from citewise.records.providers import ExtractResponse, ProviderCall, SearchResponse
 
 if TYPE_CHECKING:
     import requests

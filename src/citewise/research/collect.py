@@ -55,9 +55,10 @@ from dataclasses import dataclass, replace
 
 from citewise.audit.events import SourceStored
 from citewise.errors import InputError
-from citewise.providers.base import Extractor, SearchProvider, SearchResponse, SearchResult
 from citewise.providers.cached import CachedSearch
 from citewise.providers.errors import ProviderRateLimited
+from citewise.records.providers import Extractor, SearchProvider, SearchResponse, SearchResult
+from citewise.records.research import Attempt, AttemptKind, Skip, SkipReason, Source, StopReason
 from citewise.research.extraction import (
     EMPTY_PAGE,
     EXTRACT_FAILED,
@@ -66,7 +67,6 @@ from citewise.research.extraction import (
     extract_pages,
 )
 from citewise.research.recorder import Recorder
-from citewise.research.records import Attempt, AttemptKind, Skip, SkipReason, Source, StopReason
 from citewise.research.round import Call, RecordedCalls, Round, make_attempt
 from citewise.research.select import DEFAULT_EXCERPT_CHARS
 from citewise.research.state import CollectionState

@@ -19,15 +19,15 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from citewise.cost.prices import PRICES_ENV, PriceTable, load_prices
 from citewise.errors import ConfigError, InputError
-from citewise.providers.base import ExtractFailure, ExtractResponse
-from citewise.research.budget import Budget, budget_from_env
+from citewise.prices import PRICES_ENV, PriceTable, load_prices
+from citewise.records.budget import Budget, budget_from_env
+from citewise.records.providers import ExtractFailure, ExtractResponse
+from citewise.records.verify import UnsupportedAction
 from citewise.research.caching import cache_ttl as cache_ttl_of
 from citewise.research.caching import cached_extractor, cached_providers
 from citewise.research.settings import ResearchSettings
 from citewise.store.evidence import EvidenceStore
-from citewise.verify.records import UnsupportedAction
 
 __all__ = ["NoExtraction", "WithFallback", "priced_models", "research_settings"]
 

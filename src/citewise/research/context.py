@@ -6,8 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from citewise.audit.events import Event, UsageSummary
-from citewise.research.recorder import Recorder
-from citewise.research.records import (
+from citewise.records.research import (
     CoverageReview,
     Draft,
     ReportStatus,
@@ -15,9 +14,10 @@ from citewise.research.records import (
     Source,
     StopReason,
 )
+from citewise.records.verify import Acceptance, Finding
+from citewise.research.recorder import Recorder
 from citewise.research.settings import ResearchSettings
 from citewise.research.state import ResearchState
-from citewise.verify.records import Acceptance, Finding
 
 __all__ = ["ResearchResult", "ResearchRun"]
 

@@ -18,14 +18,14 @@ from typing import TypeVar
 
 from citewise.audit.events import DraftMade
 from citewise.llm import ModelError
+from citewise.records.budget import BudgetExhausted
+from citewise.records.research import Draft, ReportStatus
+from citewise.records.verify import Finding
 from citewise.research import writer as writing
-from citewise.research.budget import BudgetExhausted
 from citewise.research.context import ResearchRun
-from citewise.research.records import Draft, ReportStatus
 from citewise.research.revise import revise_with_model
 from citewise.verify.delivery import Delivery, deliver, drop_citing
 from citewise.verify.ledger import CitedText
-from citewise.verify.records import Finding
 
 __all__ = ["Delivered", "deliver_report"]
 
@@ -91,9 +91,7 @@ def _from_quotes(run: ResearchRun) -> Draft | None:
     review = state.reviews[-1]
     if not any(q.verified for item in review.items for q in item.quotes):
         return None
-    return writing.write_deterministic(
-        run.question, state.plan, tuple(state.collection.sources), review, review.round
-    )
+    return writing.write_deterministic(run.question, state.plan, tuple(state.collection.sources), review, review.round)
 
 
 def _revise(run: ResearchRun, draft: Draft, delivery: Delivery, model_call: ModelCall[Draft]) -> Draft | None:

@@ -3,7 +3,7 @@
 The page, extraction and source rules of a collection round (rules 2-4 in
 :mod:`citewise.research.collect`): budget is spent per URL in query then rank order before any
 call, an extractor's answer is matched back to the URLs asked for, and only a page with text becomes
-a :class:`~citewise.research.records.Source`.
+a :class:`~citewise.records.research.Source`.
 """
 
 from __future__ import annotations
@@ -14,11 +14,11 @@ from typing import Any
 
 from citewise.audit.events import AttemptEnded, ExtractFellBack
 from citewise.hashing import content_hash
-from citewise.providers.base import ExtractedPage, Extractor, ExtractResponse, SearchResponse, SearchResult
 from citewise.providers.cached import CachedExtractor, CachedPage
 from citewise.providers.errors import ProviderRateLimited
+from citewise.records.providers import ExtractedPage, Extractor, ExtractResponse, SearchResponse, SearchResult
+from citewise.records.research import AttemptError, AttemptKind, Skip, SkipReason, Source, StopReason
 from citewise.research.injection import injection_flags
-from citewise.research.records import AttemptError, AttemptKind, Skip, SkipReason, Source, StopReason
 from citewise.research.round import Call, Outcome, Round, make_attempt
 from citewise.research.select import select_passages
 from citewise.research.urls import WEB_SCHEMES, UnusableURL, normalize_url, without_credentials

@@ -30,12 +30,12 @@ from citewise.audit.events import (
     RunConfigured,
     RunFailed,
 )
+from citewise.records.budget import BudgetExhausted, BudgetUsage
+from citewise.records.research import ResearchPlan, StopReason
 from citewise.research import steps
-from citewise.research.budget import BudgetExhausted, BudgetUsage
 from citewise.research.collect import collect_round
 from citewise.research.context import ResearchResult, ResearchRun
 from citewise.research.recorder import Progress, Recorder
-from citewise.research.records import ResearchPlan, StopReason
 from citewise.research.resume import Restored, restore
 from citewise.research.round import RecordedCalls
 from citewise.research.settings import ResearchSettings
@@ -176,9 +176,7 @@ def _loop(run: ResearchRun, first: list[str] | None = None) -> ResearchResult:
     return steps.finish(run, stop)
 
 
-def _round(
-    run: ResearchRun, round_no: int, queries: list[str], replay: Sequence[Event] | None
-) -> StopReason | None:
+def _round(run: ResearchRun, round_no: int, queries: list[str], replay: Sequence[Event] | None) -> StopReason | None:
     """Run round ``round_no`` (collect, review, draft) to its end; the stop reason, if any. A round
     that was under way when the run stopped is replayed against its recorded events."""
     state = run.state

@@ -1,6 +1,6 @@
 """Planning: a question becomes a stable checklist of 2–5 sub-questions and 1–3 first queries.
 
-Two planners return the same :class:`~citewise.research.records.ResearchPlan`:
+Two planners return the same :class:`~citewise.records.research.ResearchPlan`:
 
 * :func:`plan_with_model` asks a planner model (structured output, prompt
   :data:`~citewise.research.prompts.PLAN_PROMPT_VERSION`) and validates the reply. An invalid plan
@@ -25,6 +25,7 @@ from typing import Final
 
 from citewise.errors import InputError, RunError
 from citewise.llm import ChatClient, ModelReplyError, expect_object, expect_str_list
+from citewise.records.research import ResearchPlan
 from citewise.research.prompts import (
     MAX_QUERIES,
     MAX_TEXT_CHARS,
@@ -36,8 +37,7 @@ from citewise.research.prompts import (
     PLAN_SCHEMA_NAME,
     build_plan_messages,
 )
-from citewise.research.records import ResearchPlan
-from citewise.search.analyze import analyze, strip_particle
+from citewise.text.analyze import analyze, strip_particle
 
 __all__ = [
     "FACET_SEPARATOR",

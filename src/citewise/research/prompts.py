@@ -6,7 +6,7 @@ found inside them (spec 4.7). No prompt ever contains a source URL: the writer c
 and citewise attaches the verified URL mapping itself.
 
 Each source's excerpt is given as numbered sentences, ``{"S1.1": ..., "S1.2": ...}``
-(:mod:`citewise.research.sentences`), so the reviewer and the writer quote and cite by id and
+(:mod:`citewise.text.sentences`), so the reviewer and the writer quote and cite by id and
 citewise takes the verbatim text from storage: a cited sentence cannot be invented, and an id costs
 a few output tokens where a copied quote costs a sentence.
 
@@ -26,8 +26,8 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
-from citewise.research.records import CoverageReview, CoverageStatus, ResearchPlan, Source
-from citewise.research.sentences import sentence_text, split_sentences
+from citewise.records.research import CoverageReview, CoverageStatus, ResearchPlan, Source
+from citewise.text.sentences import sentence_text, split_sentences
 
 __all__ = [
     "MAX_QUERIES",

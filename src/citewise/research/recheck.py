@@ -42,18 +42,18 @@ from citewise.audit.events import (
 )
 from citewise.errors import InputError
 from citewise.hashing import content_hash
-from citewise.providers.base import Extractor
 from citewise.providers.cached import CachedExtractor
 from citewise.providers.registry import registry
+from citewise.records.providers import Extractor
+from citewise.records.research import Source
+from citewise.records.verify import Decision, LedgerEntry, SupportCheck
 from citewise.research.caching import cache_ttl, cached_extractor
 from citewise.research.extraction import answer_key
-from citewise.research.matching import normalise_for_match
-from citewise.research.records import Source
 from citewise.research.urls import WEB_SCHEMES
 from citewise.store.evidence import EvidenceStore
 from citewise.store.runs import RunRecord, RunStore
+from citewise.text.quotes import normalise_for_match
 from citewise.verify.ledger import CitedText, cited_texts, ledger_for_text, report_text
-from citewise.verify.records import Decision, LedgerEntry, SupportCheck
 
 __all__ = ["EXTRACT_BATCH", "Recheck", "recheck_run"]
 

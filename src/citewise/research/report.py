@@ -10,9 +10,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from citewise.research.records import AttemptKind, ReportStatus, Source, StopReason
+from citewise.records.research import AttemptKind, ReportStatus, Source, StopReason
+from citewise.records.verify import Decision, Finding
 from citewise.research.writer import cited_ids, gaps_section, sources_section
-from citewise.verify.records import Decision, Finding
 
 if TYPE_CHECKING:
     from citewise.research.context import ResearchRun
@@ -69,8 +69,10 @@ def render_report(
 def _verdict(delivered: Delivered) -> list[str]:
     delivery = delivered.delivery
     if delivery is None:
-        return ["**Not verified.** Verification was switched off for this run (`--no-verify`): no claim of "
-                "this report was checked against the stored pages."]
+        return [
+            "**Not verified.** Verification was switched off for this run (`--no-verify`): no claim of "
+            "this report was checked against the stored pages."
+        ]
     acceptance = delivery.acceptance
     counts = acceptance.counts
     summary = (
@@ -84,8 +86,11 @@ def _verdict(delivered: Delivered) -> list[str]:
     head = "**Accepted**" if acceptance.accepted else "**Not accepted**"
     lines = [f"{head} ({acceptance.verifier_version}): " + "; ".join(acceptance.reasons) + ".", "", summary]
     if delivered.salvaged:
-        lines += ["", "The written draft did not survive verification; this report is composed from verified "
-                  "quotes by the deterministic writer."]
+        lines += [
+            "",
+            "The written draft did not survive verification; this report is composed from verified "
+            "quotes by the deterministic writer.",
+        ]
     return lines
 
 

@@ -27,8 +27,8 @@ from citewise.audit.events import (
     RunResumed,
 )
 from citewise.errors import InputError
-from citewise.research.budget import BudgetUsage
-from citewise.research.records import StopReason
+from citewise.records.budget import BudgetUsage
+from citewise.records.research import StopReason
 from citewise.research.settings import ResearchSettings
 from citewise.research.state import ResearchState, fold
 from citewise.store.runs import RunRecord, RunStatus

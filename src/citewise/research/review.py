@@ -1,6 +1,6 @@
 """Coverage review: does the stored evidence answer each planned sub-question? (spec 4.4)
 
-Two reviewers return the same :class:`~citewise.research.records.CoverageReview`:
+Two reviewers return the same :class:`~citewise.records.research.CoverageReview`:
 
 * :func:`review_with_model` asks a model (prompt :data:`~citewise.research.prompts.REVIEW_PROMPT_VERSION`)
   for a status and the ids of the supporting sentences (``S1.3``) per topic, or verbatim quotes as
@@ -9,10 +9,10 @@ Two reviewers return the same :class:`~citewise.research.records.CoverageReview`
   it looks for source sentences sharing the topic's key words.
 
 What citewise checks, and what it does with a claim that fails (each failure is a line in
-:attr:`CoverageReview.problems <citewise.research.records.CoverageReview.problems>`):
+:attr:`CoverageReview.problems <citewise.records.research.CoverageReview.problems>`):
 
 - a cited source id that names no stored source is dropped, from ``source_ids`` and with its quotes;
-- a cited sentence id (:mod:`citewise.research.sentences`) becomes a quote whose text is that
+- a cited sentence id (:mod:`citewise.text.sentences`) becomes a quote whose text is that
   sentence **as stored**, never the reviewer's words; an id the excerpt does not have is kept as an
   unverified quote with no text (rejected like an invented quote), an id naming no stored source is
   dropped, and a string that is no sentence id at all is dropped;
@@ -39,16 +39,7 @@ from dataclasses import dataclass
 
 from citewise.errors import RunError
 from citewise.llm import ChatClient, ModelReplyError, expect_object, expect_str
-from citewise.research.matching import (
-    MIN_QUOTE_CHARS,
-    new_query,
-    normalise_for_match,
-    quote_occurs,
-    topic_queries,
-    tried_key,
-)
-from citewise.research.prompts import REVIEW_SCHEMA, REVIEW_SCHEMA_NAME, build_review_messages
-from citewise.research.records import (
+from citewise.records.research import (
     CoverageReview,
     CoverageStatus,
     Quote,
@@ -56,19 +47,19 @@ from citewise.research.records import (
     Source,
     TopicCoverage,
 )
+from citewise.research.matching import new_query, topic_queries, tried_key
+from citewise.research.prompts import REVIEW_SCHEMA, REVIEW_SCHEMA_NAME, build_review_messages
 from citewise.research.review_deterministic import COVERED_SHARE, WEAK_SHARE, review_deterministic
-from citewise.research.sentences import parse_sentence_id, sentence_of, split_sentences
+from citewise.text.quotes import MIN_QUOTE_CHARS, normalise_for_match, quote_occurs
+from citewise.text.sentences import parse_sentence_id, sentence_of, split_sentences
 
 __all__ = [
     "COVERED_SHARE",
-    "MIN_QUOTE_CHARS",
     "WEAK_SHARE",
     "ClaimedCoverage",
     "ClaimedQuote",
     "ReviewRejected",
-    "normalise_for_match",
     "parse_review_reply",
-    "quote_occurs",
     "review_deterministic",
     "review_with_model",
     "verify_review",

@@ -1,6 +1,6 @@
 """The deterministic coverage reviewer: no model, only the topics' key words.
 
-:func:`review_deterministic` returns the same :class:`~citewise.research.records.CoverageReview` as
+:func:`review_deterministic` returns the same :class:`~citewise.records.research.CoverageReview` as
 :func:`~citewise.research.review.review_with_model`; its quotes are copied from the sources, so they
 verify.
 """
@@ -13,18 +13,12 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from citewise.answer.validate import split_answer_sentences
-from citewise.research.matching import (
-    MIN_QUOTE_CHARS,
-    new_query,
-    normalise_for_match,
-    quote_occurs,
-    topic_queries,
-    tried_key,
-)
+from citewise.records.research import CoverageReview, CoverageStatus, Quote, ResearchPlan, Source, TopicCoverage
+from citewise.research.matching import new_query, topic_queries, tried_key
 from citewise.research.planner import FACET_SEPARATOR, key_words
-from citewise.research.records import CoverageReview, CoverageStatus, Quote, ResearchPlan, Source, TopicCoverage
-from citewise.search.analyze import analyze
+from citewise.text.analyze import analyze
+from citewise.text.quotes import MIN_QUOTE_CHARS, normalise_for_match, quote_occurs
+from citewise.text.sentences import split_answer_sentences
 
 __all__ = ["COVERED_SHARE", "DETERMINISTIC", "WEAK_SHARE", "review_deterministic"]
 

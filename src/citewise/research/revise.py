@@ -13,8 +13,8 @@ from collections.abc import Sequence
 from typing import Final
 
 from citewise.llm import ChatClient
+from citewise.records.research import CoverageReview, Draft, ResearchPlan, Source
 from citewise.research.prompts import build_write_messages
-from citewise.research.records import CoverageReview, Draft, ResearchPlan, Source
 from citewise.research.writer import cited_ids
 from citewise.verify.delivery import Finding
 

@@ -20,7 +20,6 @@ from datetime import UTC, datetime
 from typing import Any, Generic, TypeVar
 
 from citewise.audit.events import AttemptEnded, AttemptInterrupted, AttemptStarted, Event, Skipped
-from citewise.providers.base import ExtractedPage, ExtractResponse, SearchResponse
 from citewise.providers.cached import CachedPage
 from citewise.providers.errors import (
     ProviderAuthError,
@@ -33,9 +32,10 @@ from citewise.providers.errors import (
     ProviderTimeout,
     ProviderUnavailable,
 )
-from citewise.research.budget import BudgetExhausted
+from citewise.records.budget import BudgetExhausted
+from citewise.records.providers import ExtractedPage, ExtractResponse, SearchResponse
+from citewise.records.research import Attempt, AttemptError, AttemptKind, Skip, StopReason
 from citewise.research.recorder import Recorder
-from citewise.research.records import Attempt, AttemptError, AttemptKind, Skip, StopReason
 from citewise.research.state import CollectionState, ResearchState
 
 __all__ = [

@@ -6,7 +6,7 @@ weighted by how rare they are *within the page* (a term in every paragraph says 
 paragraph matters). The best pieces are kept up to the character cap and written out **in page
 order**, so the excerpt reads like the page, not like a ranking.
 
-Terms come from :func:`citewise.search.analyze.analyze`, so Korean works: "보증금 반환" matches
+Terms come from :func:`citewise.text.analyze.analyze`, so Korean works: "보증금 반환" matches
 "보증금을 반환받을" through particle stripping and character bigrams, which a ``[a-z0-9]{3,}`` keyword
 overlap cannot do.
 
@@ -23,7 +23,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from citewise.errors import InputError
-from citewise.search.analyze import analyze, query_terms
+from citewise.text.analyze import analyze, query_terms
 
 __all__ = ["DEFAULT_EXCERPT_CHARS", "select_passages"]
 

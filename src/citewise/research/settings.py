@@ -7,8 +7,8 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any
 
-from citewise.research.budget import Budget
-from citewise.verify.records import UnsupportedAction
+from citewise.records.budget import Budget
+from citewise.records.verify import UnsupportedAction
 
 __all__ = ["ResearchSettings"]
 
@@ -18,13 +18,13 @@ class ResearchSettings:
     """Settings of one run. ``client`` absent means the deterministic planner, reviewer and writer."""
 
     search: Any
-    """A :class:`~citewise.providers.base.SearchProvider`."""
+    """A :class:`~citewise.records.providers.SearchProvider`."""
     extractor: Any
-    """An :class:`~citewise.providers.base.Extractor`."""
+    """An :class:`~citewise.records.providers.Extractor`."""
     budget: Budget = field(default_factory=Budget)
     """Hard limits (rounds, searches, page extractions, optional tokens and money)."""
     prices: Any = None
-    """The :class:`~citewise.cost.prices.PriceTable` a money cap is priced from (needed with one)."""
+    """The :class:`~citewise.prices.PriceTable` a money cap is priced from (needed with one)."""
     client: Any = None
     """A :class:`citewise.llm.ChatClient`, or None: deterministic planning, review and writing."""
     planner_model: str | None = None

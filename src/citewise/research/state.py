@@ -5,7 +5,7 @@ applies it in one step (:class:`~citewise.research.recorder.Recorder`), and resu
 events with the same function. So a resumed run and an uninterrupted one cannot drift apart: budget
 spent, queries and URLs tried, sources, reviews, drafts and token counts all come from the events.
 
->>> from citewise.research.budget import Budget
+>>> from citewise.records.budget import Budget
 >>> from citewise.audit.events import RoundStarted
 >>> state = ResearchState(question="q", usage=BudgetUsage(Budget()))
 >>> apply(state, RoundStarted(1, ("a query",)))
@@ -37,8 +37,8 @@ from citewise.audit.events import (
     RoundStarted,
     SourceStored,
 )
-from citewise.research.budget import BudgetUsage, ModelUsage
-from citewise.research.records import (
+from citewise.records.budget import BudgetUsage, ModelUsage
+from citewise.records.research import (
     Attempt,
     AttemptError,
     AttemptKind,

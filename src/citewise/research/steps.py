@@ -22,14 +22,14 @@ from citewise.audit.events import (
     Verified,
 )
 from citewise.llm import ModelError, ModelRateLimited, ModelTruncated, PendingRequest
+from citewise.records.budget import BudgetExhausted
+from citewise.records.research import CoverageReview, Draft, ReportStatus, ResearchPlan, StopReason
 from citewise.research import planner as planning
 from citewise.research import prompts
 from citewise.research import review as reviewing
 from citewise.research import writer as writing
-from citewise.research.budget import BudgetExhausted
 from citewise.research.context import ResearchResult, ResearchRun
 from citewise.research.deliver import Delivered, deliver_report
-from citewise.research.records import CoverageReview, Draft, ReportStatus, ResearchPlan, StopReason
 from citewise.research.report import render_report
 from citewise.research.revise import REVISE_PROMPT_VERSION
 
@@ -62,7 +62,7 @@ def _model_call(run: ResearchRun, purpose: str, model: str, call: Callable[[], T
 @dataclass
 class _Admission:
     """Before each request of one model call: check the caps (:meth:`BudgetUsage.admit
-    <citewise.research.budget.BudgetUsage.admit>`) with the request's estimated prompt and reply cap,
+    <citewise.records.budget.BudgetUsage.admit>`) with the request's estimated prompt and reply cap,
     lower the reply cap to what they leave, and record the call's start."""
 
     run: ResearchRun

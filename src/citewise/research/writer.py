@@ -2,7 +2,7 @@
 
 The writer (a model, or :func:`write_deterministic`) produces only the body. It cites a source
 (``[S1]``) or, more exactly, one sentence of its excerpt (``[S1.3]``, see
-:mod:`citewise.research.sentences`), and it quotes a sentence by id: ``{{S1.3}}`` becomes the stored
+:mod:`citewise.text.sentences`), and it quotes a sentence by id: ``{{S1.3}}`` becomes the stored
 sentence in quotation marks with its citation (:func:`materialise_quotes`), so a quote in the report
 is never the writer's copy. Sentence citations stay in the report as written: the claim ledger reads
 them (:mod:`citewise.verify.claims`) and checks the claim against exactly that sentence.
@@ -35,9 +35,9 @@ from typing import Final
 from urllib.parse import unquote, urlsplit
 
 from citewise.llm import ChatClient
+from citewise.records.research import CoverageReview, CoverageStatus, Draft, ResearchPlan, Source
 from citewise.research.prompts import build_repair_messages, build_write_messages
-from citewise.research.records import CoverageReview, CoverageStatus, Draft, ResearchPlan, Source
-from citewise.research.sentences import parse_sentence_id, sentence_of, sentence_text, split_sentences
+from citewise.text.sentences import parse_sentence_id, sentence_of, sentence_text, split_sentences
 
 __all__ = [
     "DraftCheck",
@@ -372,7 +372,7 @@ def gaps_section(review: CoverageReview) -> str:
     and what is missing. The gap text is the reviewer's, flattened to one line without URLs or
     citation markers; the structure is citewise's.
 
-    >>> from citewise.research.records import TopicCoverage
+    >>> from citewise.records.research import TopicCoverage
     >>> weak = TopicCoverage("B?", CoverageStatus.WEAK, CoverageStatus.COVERED, (), (), gap="no date")
     >>> print(gaps_section(CoverageReview(2, (weak,), "deterministic")))
     ## Gaps and limitations

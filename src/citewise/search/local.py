@@ -1,6 +1,6 @@
 """Local search over the evidence store: BM25 over analysed section text, fused with dense vectors.
 
-The query is analysed here (:mod:`citewise.search.analyze`), the store's index ranks the sections
+The query is analysed here (:mod:`citewise.text.analyze`), the store's index ranks the sections
 (:meth:`~citewise.store.evidence.EvidenceStore.search`, FTS5 on SQLite, postings on PostgreSQL),
 and identical sections of several versions collapse into one hit. Search marks every hit with the
 status flags the eligibility gate acts on; it filters nothing.
@@ -59,14 +59,15 @@ from dataclasses import replace
 from datetime import date
 
 from citewise.errors import InputError
-from citewise.evidence.versions import in_force_from, known_versions, version_in_force
 from citewise.records import ReviewStatus, SearchHit
-from citewise.search.analyze import query_terms
+from citewise.records.versions import in_force_from, version_in_force
 from citewise.search.dense import active_embedder, nearest_sections, query_vector, vector_index
 from citewise.search.embedders import Embedder
 from citewise.store.index import COLUMN_WEIGHTS
+from citewise.store.known_versions import known_versions
 from citewise.store.protocol import EvidenceStoreProtocol
 from citewise.store.records import IndexMatch
+from citewise.text.analyze import query_terms
 
 __all__ = [
     "AUTO",
@@ -157,7 +158,7 @@ def version_flags(store: EvidenceStoreProtocol, hits: Sequence[SearchHit], on: d
     """``hits`` with ``superseded`` and ``not_yet_in_force`` set by effective date on ``on``.
 
     A hit is superseded when a later reviewed version of its document is in force on ``on``
-    (:func:`citewise.evidence.versions.version_in_force`), and not yet in force when its own version
+    (:func:`citewise.records.versions.version_in_force`), and not yet in force when its own version
     takes effect after ``on``. The ``superseded`` review status is not read: a newer version that
     is approved but not yet in effect supersedes nothing until its effective date. Of identical
     texts collapsed into one hit, the hit shows the version in force when it is one of them.

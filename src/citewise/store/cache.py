@@ -29,7 +29,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Connection
 
 from citewise.config import redact_data
-from citewise.providers.cached import CacheKind, CacheRecord
+from citewise.records.cache import CacheKind, CacheRecord
 from citewise.store.connect import write_retrying
 from citewise.store.evidence import EvidenceStore
 from citewise.store.schema import provider_cache

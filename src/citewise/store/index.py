@@ -1,6 +1,6 @@
 """The search index of the evidence store: BM25 over the analysed terms of every section.
 
-citewise does the language-aware analysis itself (:mod:`citewise.search.analyze`); the database
+citewise does the language-aware analysis itself (:mod:`citewise.text.analyze`); the database
 only counts. Each backend keeps the index its own way behind one small protocol:
 
 * SQLite: an FTS5 table whose columns hold the analysed terms (:mod:`citewise.store.index_fts5`),
@@ -22,7 +22,7 @@ instead of 114 ms; ``benchmarks/scale.py``). Below the budget (each of the 49 Ko
 benchmark questions at 1x), the search is exact.
 
 The index is derived data: the analyzer's id (with the versions of Kiwi and its model, see
-:func:`~citewise.search.analyze.analyzer_id`) is stored with it, and an index built by another
+:func:`~citewise.text.analyze.analyzer_id`) is stored with it, and an index built by another
 analyzer — or by another Kiwi release — is rebuilt before it is used.
 """
 
@@ -37,8 +37,8 @@ from typing import Protocol
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
-from citewise.search.analyze import analyzer_id
 from citewise.store.schema import store_meta
+from citewise.text.analyze import analyzer_id
 
 __all__ = [
     "ANALYZER_KEY",

@@ -21,7 +21,6 @@ from collections.abc import Iterable, Sequence
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
-from citewise.search.analyze import analyze_many
 from citewise.store.index import (
     COLUMN_WEIGHTS,
     FieldCounts,
@@ -31,6 +30,7 @@ from citewise.store.index import (
     TermHits,
     staged_match,
 )
+from citewise.text.analyze import analyze_many
 
 __all__ = ["Fts5Index", "varints"]
 

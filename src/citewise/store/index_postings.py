@@ -23,7 +23,6 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
-from citewise.search.analyze import analyze, analyze_many
 from citewise.store.index import (
     BM25_B,
     BM25_K1,
@@ -35,6 +34,7 @@ from citewise.store.index import (
     TermHits,
     staged_match,
 )
+from citewise.text.analyze import analyze, analyze_many
 
 __all__ = ["PostingsIndex"]
 

@@ -16,9 +16,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from citewise.audit.events import AnswerGiven, ReportMade
-from citewise.research.records import ReportStatus
+from citewise.records.research import ReportStatus
+from citewise.records.verify import Acceptance, ClaimKind, Decision, LedgerEntry
 from citewise.store.runs import RunRecord
-from citewise.verify.records import Acceptance, ClaimKind, Decision, LedgerEntry
 
 __all__ = ["VERIFIER_VERSION", "decide_acceptance", "delivered_answer"]
 

@@ -6,7 +6,7 @@
   Headings, tables, code blocks and the sections citewise writes itself — "Sources", "References",
   "Gaps and limitations", "Not answered by the sources", 출처, 참고 문헌, 한계 — are skipped: they
   are citewise's own records, not claims of the writer.
-* **Sentences** come from :func:`citewise.answer.validate.split_answer_sentences` (full stops in
+* **Sentences** come from :func:`citewise.text.sentences.split_answer_sentences` (full stops in
   numbers, dates and abbreviations do not end a sentence; citation markers stay with the sentence
   they close). ``[S#]`` and ``[E#]`` markers, also grouped as ``[S1, S2]``, become the cited ids of
   every claim of the sentence and are removed from the claim text. A sentence citation ``[S1.3]``
@@ -35,8 +35,8 @@ import unicodedata
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from citewise.answer.validate import split_answer_sentences
-from citewise.verify.records import Claim, ClaimKind, ClaimScope
+from citewise.records.verify import Claim, ClaimKind, ClaimScope
+from citewise.text.sentences import split_answer_sentences
 
 __all__ = [
     "CONDITION_WORDS",

@@ -24,10 +24,10 @@ from dataclasses import dataclass
 from itertools import combinations
 from typing import Final
 
-from citewise.search.analyze import analyze
+from citewise.records.verify import Claim, ClaimKind, Conflict, Decision, SupportCheck
+from citewise.text.analyze import analyze
 from citewise.verify.claims import claim_scope
 from citewise.verify.figures import Figure, date_parts, figures
-from citewise.verify.records import Claim, ClaimKind, Conflict, Decision, SupportCheck
 
 __all__ = [
     "DUPLICATE_SIMILARITY",
@@ -137,7 +137,7 @@ def _described(a: _Reading, b: _Reading, fa: Figure, fb: Figure) -> Conflict:
 def find_conflicts(claims_with_checks: Sequence[tuple[Claim, Sequence[SupportCheck]]]) -> list[Conflict]:
     """Pairs of factual claims, resting on different sources, whose figures disagree.
 
-    >>> from citewise.verify.records import Claim, ClaimKind
+    >>> from citewise.records.verify import Claim, ClaimKind
     >>> a = Claim("C1", "In 2023 Seoul's average rent rose 5.2%", "", ClaimKind.FACT, ("S1",))
     >>> b = Claim("C2", "In 2023 Seoul's average rent rose 3.1 percent", "", ClaimKind.FACT, ("S2",))
     >>> [c.describe() for c in find_conflicts([(a, ()), (b, ())])]

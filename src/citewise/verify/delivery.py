@@ -20,11 +20,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
-from citewise.verify.acceptance import decide_acceptance
-from citewise.verify.claims import claim_lines, extract_claims
-from citewise.verify.conflicts import find_conflicts
-from citewise.verify.ledger import CitedText, Judge, ledger_for_text
-from citewise.verify.records import (
+from citewise.records.verify import (
     Acceptance,
     ClaimKind,
     Conflict,
@@ -33,6 +29,10 @@ from citewise.verify.records import (
     LedgerEntry,
     UnsupportedAction,
 )
+from citewise.verify.acceptance import decide_acceptance
+from citewise.verify.claims import claim_lines, extract_claims
+from citewise.verify.conflicts import find_conflicts
+from citewise.verify.ledger import CitedText, Judge, ledger_for_text
 
 __all__ = [
     "MARK",

@@ -13,14 +13,14 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from citewise.answer.deterministic import strip_deleted_parts
 from citewise.audit.events import AnswerGiven, ReportMade, SourceStored
 from citewise.llm.errors import ModelError
+from citewise.records.verify import Claim, ClaimKind, Decision, LedgerAction, LedgerEntry, SupportCheck
 from citewise.store.evidence import EvidenceStore
 from citewise.store.runs import RunRecord
+from citewise.text.articles import strip_deleted_parts
 from citewise.verify.claims import claim_scope, extract_claims
 from citewise.verify.pinpoint import check_cited_sentences
-from citewise.verify.records import Claim, ClaimKind, Decision, LedgerAction, LedgerEntry, SupportCheck
 from citewise.verify.support import check_support, judge_failure
 
 __all__ = ["CitedText", "Judge", "build_ledger", "cited_texts", "decide", "ledger_for_text", "report_text"]

@@ -1,6 +1,6 @@
 """Claims that cite sentences: ``[S1.3]`` is checked against exactly the third sentence of ``S1``'s excerpt.
 
-A writer that cites a sentence id (:mod:`citewise.research.sentences`) says which stored sentence a
+A writer that cites a sentence id (:mod:`citewise.text.sentences`) says which stored sentence a
 claim rests on, so the ledger does not have to guess the span: :func:`check_cited_sentences` checks
 the claim against the cited sentences (consecutive ones together, with a proviso that follows them,
 as :func:`~citewise.verify.support.check_support` reads a rule with its exceptions) and keeps their
@@ -15,8 +15,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
-from citewise.research.sentences import SourceSentence, split_sentences
-from citewise.verify.records import Claim, Decision, SupportCheck
+from citewise.records.verify import Claim, Decision, SupportCheck
+from citewise.text.sentences import SourceSentence, split_sentences
 from citewise.verify.support import check_support
 
 __all__ = ["check_cited_sentences"]

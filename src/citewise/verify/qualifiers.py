@@ -19,7 +19,7 @@ import re
 import unicodedata
 from typing import Final
 
-from citewise.search.analyze import analyze
+from citewise.text.analyze import analyze
 from citewise.verify.claims import NUMBER_PATTERN
 from citewise.verify.figures import Figure, as_digits, parse_figure
 

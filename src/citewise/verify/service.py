@@ -10,12 +10,12 @@ from typing import Any
 
 from citewise.audit.events import ClaimReviewed, Verified
 from citewise.errors import InputError, NotFoundError
+from citewise.records.verify import Acceptance, Decision, LedgerEntry
 from citewise.store.evidence import EvidenceStore
 from citewise.store.runs import RunRecord, RunStore
 from citewise.verify.acceptance import decide_acceptance, delivered_answer
 from citewise.verify.conflicts import Conflict, find_conflicts
 from citewise.verify.ledger import Judge, build_ledger, cited_texts
-from citewise.verify.records import Acceptance, Decision, LedgerEntry
 
 __all__ = ["Verification", "model_judge", "review_claim", "verify_run"]
 

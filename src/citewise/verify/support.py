@@ -5,11 +5,11 @@ source's stored page text that the claim rests on and checks it, rule by rule, i
 first rule that fails decides, and its reason names what failed:
 
 1. **Span.** :func:`best_span` picks the sentence (or two adjacent sentences) sharing the most
-   Korean-aware terms (:func:`citewise.search.analyze.analyze`) with the claim; the question, when
+   Korean-aware terms (:func:`citewise.text.analyze.analyze`) with the claim; the question, when
    given as ``context``, breaks ties between sentences at half weight. A proviso that follows the
    span (다만, 단, However, Provided that, except) is part of it: a rule is read with its
    exceptions. The span is an exact substring of the page text and must pass
-   :func:`~citewise.research.review.quote_occurs`; no span → *unsupported*.
+   :func:`~citewise.text.quotes.quote_occurs`; no span → *unsupported*.
 2. **Term overlap.** At least :data:`MIN_OVERLAP` of the claim's distinct terms must occur in the
    span. Terms the claim shares with the question are left out when the claim has others: the
    question's words are given, the claim's new words are what it asserts. Reply boilerplate
@@ -48,14 +48,14 @@ import unicodedata
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
 
-from citewise.answer.validate import split_answer_sentences
 from citewise.llm.errors import ModelError
-from citewise.research.review import normalise_for_match, quote_occurs
-from citewise.search.analyze import analyze
+from citewise.records.verify import Claim, Decision, SupportCheck
+from citewise.text.analyze import analyze
+from citewise.text.quotes import normalise_for_match, quote_occurs
+from citewise.text.sentences import split_answer_sentences
 from citewise.verify.claims import DATE_PATTERN, PARAGRAPH_MARKS, claim_scope
 from citewise.verify.figures import Figure, as_digits, date_parts, date_supported, figures
 from citewise.verify.qualifiers import negated_keys, negation_mismatch, scope_problem
-from citewise.verify.records import Claim, Decision, SupportCheck
 
 if TYPE_CHECKING:
     from citewise.llm import ChatClient

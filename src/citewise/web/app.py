@@ -12,7 +12,6 @@ queue, new research with live progress (:mod:`~citewise.web.jobs`). Security is 
 
 from __future__ import annotations
 
-from importlib import resources
 from urllib.parse import urlencode
 
 from starlette.applications import Starlette
@@ -25,8 +24,8 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from citewise.api import Citewise
 from citewise.config import Secret, redact
-from citewise.cost.prices import load_prices
 from citewise.errors import CitewiseError, NotFoundError, UserError
+from citewise.prices import load_prices
 from citewise.web import jobs, pages
 from citewise.web.context import ServeState, page
 from citewise.web.security import COOKIE, SECURITY_HEADERS, Guard
@@ -102,7 +101,7 @@ def create_app(
     """The web app over the store at ``store_url``; writes need ``token``."""
     Secret(token)  # registered: redaction removes it from any page, log or record
     guard = Guard(token, frozenset(hosts), reads_need_token=remote)
-    static = StaticFiles(directory=str(resources.files("citewise.web").joinpath("static")))
+    static = StaticFiles(packages=[("citewise.web", "static"), ("citewise.export", "static")])
     routes = [
         *pages.routes(),
         *jobs.routes(),

@@ -12,8 +12,8 @@ from starlette.responses import HTMLResponse
 from starlette.routing import Route
 
 from citewise.api import Citewise
-from citewise.cost.prices import PriceTable
-from citewise.web.render import render_page
+from citewise.export.html import render_page
+from citewise.prices import PriceTable
 from citewise.web.security import COOKIE, Guard
 
 __all__ = ["ServeState", "WriteRefused", "page", "require_write", "route", "state_of"]

@@ -22,10 +22,10 @@ from starlette.routing import Route
 from citewise.api import Citewise
 from citewise.config import redact
 from citewise.errors import CitewiseError, InputError
-from citewise.research.budget import budget_from_env
+from citewise.export.view import event_summary
+from citewise.records.budget import budget_from_env
 from citewise.store.runs import RunStatus, RunStore
 from citewise.web.context import page, require_write, route, state_of
-from citewise.web.view import event_summary
 
 __all__ = ["ResearchJob", "ResearchRequest", "routes", "start_job"]
 

@@ -14,13 +14,13 @@ from starlette.responses import HTMLResponse, RedirectResponse, Response
 from starlette.routing import Route
 
 from citewise.audit.events import Verified
-from citewise.audit.export import export_run
 from citewise.cost import cost_report, ledger_for_run
 from citewise.errors import InputError
+from citewise.export.html import run_html
+from citewise.export.run import export_run
 from citewise.records import ReviewStatus
 from citewise.store.runs import RunRecord, RunStatus, RunStore
 from citewise.web.context import page, require_write, route, state_of
-from citewise.web.render import run_html
 
 __all__ = ["PAGE_SIZE", "RunRow", "cost_points", "routes"]
 

@@ -13,7 +13,7 @@ what the caps leave; when less than :data:`MIN_REPLY_TOKENS` would be left, the 
 >>> usage.spend("searches")  # doctest: +IGNORE_EXCEPTION_DETAIL
 Traceback (most recent call last):
 ...
-citewise.research.budget.BudgetExhausted: search budget exhausted: 1 of 1 used
+citewise.records.budget.BudgetExhausted: search budget exhausted: 1 of 1 used
 
 >>> usage = BudgetUsage(Budget(max_tokens=3000))
 >>> usage.admit("m", prompt_tokens=1200, max_reply=8192).max_reply  # lowered to what the cap leaves
@@ -21,7 +21,7 @@ citewise.research.budget.BudgetExhausted: search budget exhausted: 1 of 1 used
 >>> usage.admit("m", prompt_tokens=2500, max_reply=8192)  # doctest: +IGNORE_EXCEPTION_DETAIL
 Traceback (most recent call last):
 ...
-citewise.research.budget.BudgetExhausted: token budget exhausted: 0 of 3,000 used; the next call needs up to 3,524
+citewise.records.budget.BudgetExhausted: token budget exhausted: 0 of 3,000 used; the next call needs up to 3,524
 """
 
 from __future__ import annotations
@@ -32,10 +32,10 @@ from typing import TYPE_CHECKING, Final
 
 from citewise.config import env
 from citewise.errors import ConfigError, InputError, RunError
-from citewise.research.records import StopReason
+from citewise.records.research import StopReason
 
 if TYPE_CHECKING:  # a type only: the price table is handed in, never imported at run time
-    from citewise.cost.prices import ModelPrice, PriceTable
+    from citewise.prices import ModelPrice, PriceTable
 
 __all__ = [
     "BUDGET_ENVS",

@@ -1,7 +1,7 @@
 """What a run page shows, read from the run's typed events: the report, its citations with the
 quote each one rests on, the sources, gaps, claim ledger, conflicts, injection flags and timeline.
 
-The same view feeds the web UI and the HTML export (:mod:`citewise.web.render`). Every string here
+The same view feeds the web UI and the HTML export (:mod:`citewise.export.html`). Every string here
 is data — page text, titles and URLs come from the web and are attacker-controlled — and is escaped
 by the templates; :func:`safe_href` decides which URLs may become links.
 """
@@ -20,9 +20,9 @@ from citewise.audit.events import (
     SourceStored,
     Verified,
 )
-from citewise.research.sentences import sentence_text, split_sentences
+from citewise.records.verify import Acceptance, Conflict, LedgerEntry
 from citewise.store.runs import RunRecord
-from citewise.verify.records import Acceptance, Conflict, LedgerEntry
+from citewise.text.sentences import sentence_text, split_sentences
 
 __all__ = [
     "CitationTip",

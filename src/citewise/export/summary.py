@@ -25,7 +25,7 @@ from citewise.audit.events import (
     SourceStored,
     Verified,
 )
-from citewise.research.records import CoverageStatus
+from citewise.records.research import CoverageStatus
 from citewise.store.runs import RunRecord
 
 __all__ = ["AttemptFailures", "Gap", "RunSummary", "summarise"]

@@ -1,7 +1,7 @@
 """Export a recorded run as Markdown, JSON or HTML.
 
 The export is made from the audit record alone — what citewise stored — never from a model's memory
-of the run. The HTML export is the web UI's run page (:mod:`citewise.web.render`, the same templates)
+of the run. The HTML export is the web UI's run page (:mod:`citewise.export.html`, the same templates)
 as one standalone file with no script: every citation (``[S1]``, ``[S1.3]``, ``[E1]``) links to its
 source entry and shows the verbatim quote, the source and the claim's ledger decision on hover or
 keyboard focus; the ledger is a table; Markdown is rendered by markdown-it-py with raw HTML escaped.
@@ -15,9 +15,9 @@ from typing import Any
 from citewise.audit.events import AnswerGiven, ReportMade, SourceStored, Verified
 from citewise.config import redact, redact_data
 from citewise.errors import InputError
+from citewise.export.html import run_html
 from citewise.serial import to_data
 from citewise.store.runs import RunRecord
-from citewise.web.render import run_html
 
 __all__ = ["FORMATS", "export_run", "run_data"]
 

@@ -17,7 +17,7 @@ from markdown_it import MarkdownIt
 from markdown_it.rules_core import StateCore
 from markdown_it.token import Token
 
-from citewise.web.view import CitationTip, RunView, safe_href
+from citewise.export.view import CitationTip, RunView, safe_href
 
 __all__ = ["CITATION", "render_markdown"]
 

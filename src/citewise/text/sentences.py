@@ -10,7 +10,7 @@ record at any time. How the excerpt is cut:
 * a blank line ends a block, and so does a line that opens one in Markdown or in a statute (a
   heading, a list item, a table row, a quote, ``①``, ``제3조``); a single line break inside a
   paragraph does not end a sentence, since extracted pages are often hard-wrapped;
-* inside a block, sentences end where :func:`citewise.answer.validate.split_answer_sentences` ends
+* inside a block, sentences end where :func:`split_answer_sentences` ends
   them: at ``. ! ? 。`` followed by a space, and at a Korean ``다.`` run straight into the next
   sentence, but not inside numbers, dates (``2020. 3. 24.``) or after abbreviations;
 * every visible character belongs to exactly one sentence: a piece without a letter (a list number,
@@ -31,8 +31,6 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Final
 
-from citewise.answer.validate import split_answer_sentences
-
 __all__ = [
     "SENTENCE_ID",
     "SourceSentence",
@@ -40,11 +38,50 @@ __all__ = [
     "sentence_id",
     "sentence_of",
     "sentence_text",
+    "split_answer_sentences",
     "split_sentences",
 ]
 
 SENTENCE_ID: Final = re.compile(r"([A-Za-z]{1,3}\d+)\.(\d+)")
 """A sentence id: a source id, a full stop, the sentence's 1-based number (``S1.3``)."""
+
+_MARKER = re.compile(r"\[(E\d+)\]")
+# A sentence ends at . ? ! or 。 (with closing quotes and any markers placed after it) followed by
+# a space or the end of the line, or at a Korean "다." run straight into the next sentence.
+_SENTENCE_END = re.compile(r"[.?!。][\"'”’)」』]*(?:\s*\[E\d+\])*(?=\s|\Z)|다\.(?:\[E\d+\])*(?=[가-힣])")
+# Full stops that do not end a sentence: before a digit or lower-case word, after an abbreviation,
+# and inside or at the end of a date written "2023. 7. 19.".
+_CONTINUES = re.compile(r"\s*[0-9a-z]")
+_ABBREVIATION = re.compile(r"(?:^|[\s(])(?:e\.g|i\.e|cf|vs|no|art|sec|para|u\.s)\.$", re.IGNORECASE)
+_DATE = re.compile(r"\d{2,4}\.\s?\d{1,2}\.\s?\d{1,2}\.$")
+_LETTER = re.compile(r"[^\W\d_]")
+
+
+def split_answer_sentences(text: str) -> list[str]:
+    """The sentences of an answer, markers kept with the sentence they close; line breaks split.
+
+    Full stops inside numbers and dates (``2.5``, ``2023. 7. 19.``), before a lower-case word and
+    after common abbreviations do not end a sentence. Pieces without a letter (list numbers, a
+    line of markers) are dropped.
+
+    >>> split_answer_sentences("2년으로 본다[E1]. 다만, 유효함을 주장할 수 있다.[E1] See Art. 4 [E2].")
+    ['2년으로 본다[E1].', '다만, 유효함을 주장할 수 있다.[E1]', 'See Art. 4 [E2].']
+    """
+    sentences: list[str] = []
+    for line in text.splitlines():
+        start = 0
+        for end in _SENTENCE_END.finditer(line):
+            if end.group().startswith(".") and _not_an_end(line, end.start(), end.end()):
+                continue
+            sentences.append(line[start : end.end()])
+            start = end.end()
+        sentences.append(line[start:])
+    return [s.strip() for s in sentences if _LETTER.search(_MARKER.sub("", s))]
+
+
+def _not_an_end(line: str, dot: int, after: int) -> bool:
+    return any((_CONTINUES.match(line, after), _ABBREVIATION.search(line, 0, dot + 1), _DATE.search(line, 0, dot + 1)))
+
 
 # A line that opens a block of its own: a Markdown heading, rule, list item, table row or quote, a
 # numbered paragraph of a statute (①, 1., 가.) or an article heading (제3조).

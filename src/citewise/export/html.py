@@ -2,7 +2,7 @@
 
 Jinja2 with autoescaping on for every template: page text, titles and URLs are attacker-controlled
 and reach the page only escaped. Only two values are marked safe: the report body, which
-markdown-it renders with raw HTML escaped and unsafe links dropped (:mod:`citewise.web.markdown`),
+markdown-it renders with raw HTML escaped and unsafe links dropped (:mod:`citewise.export.markdown`),
 and the stylesheet the package ships. A standalone page (the export) carries its own
 Content-Security-Policy: no script at all, and only its own stylesheet by hash.
 """
@@ -19,10 +19,10 @@ from jinja2 import Environment, PackageLoader, select_autoescape
 from markupsafe import Markup
 
 from citewise.config import REDACTED, redact
+from citewise.export.markdown import render_markdown
+from citewise.export.view import CitationTip, RunView, run_view
+from citewise.records.verify import Decision
 from citewise.store.runs import RunRecord
-from citewise.verify.records import Decision
-from citewise.web.markdown import render_markdown
-from citewise.web.view import CitationTip, RunView, run_view
 
 __all__ = ["DECISIONS", "environment", "export_csp", "render_page", "run_html", "stylesheet"]
 
@@ -32,9 +32,9 @@ DECISIONS = tuple(d.value for d in Decision)
 
 @cache
 def environment() -> Environment:
-    """The Jinja environment over ``citewise/web/templates`` (autoescaped)."""
+    """The Jinja environment over ``citewise/export/templates`` (autoescaped)."""
     return Environment(
-        loader=PackageLoader("citewise.web", "templates"),
+        loader=PackageLoader("citewise.export", "templates"),
         autoescape=select_autoescape(default=True, default_for_string=True),
         trim_blocks=False,
         lstrip_blocks=False,
@@ -44,7 +44,7 @@ def environment() -> Environment:
 @cache
 def stylesheet() -> str:
     """The stylesheet the package ships."""
-    return resources.files("citewise.web").joinpath("static/app.css").read_text(encoding="utf-8")
+    return resources.files("citewise.export").joinpath("static/app.css").read_text(encoding="utf-8")
 
 
 def export_csp() -> str:

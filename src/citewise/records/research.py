@@ -169,7 +169,7 @@ class Quote:
     a sentence id, when the excerpt has that sentence."""
     sentence_id: str | None = None
     """The sentence id the reviewer cited (``S1.3``: the third sentence of ``S1``'s excerpt, see
-    :mod:`citewise.research.sentences`); None for a quote given as text."""
+    :mod:`citewise.text.sentences`); None for a quote given as text."""
 
 
 @dataclass(frozen=True, slots=True)

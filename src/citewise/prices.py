@@ -72,7 +72,13 @@ MILLION = Decimal(1_000_000)
 SECONDS_PER_HOUR = Decimal(3600)
 
 _TOP_KEYS = {
-    "currency", "as_of", "models", "tavily_credit", "extraction_per_page", "assumptions", "native_search_per_1000"
+    "currency",
+    "as_of",
+    "models",
+    "tavily_credit",
+    "extraction_per_page",
+    "assumptions",
+    "native_search_per_1000",
 }
 _REQUIRED_TOP = _TOP_KEYS - {"currency", "as_of", "native_search_per_1000"}
 _RATE_KEYS = {"input", "output", "cached_input"}

@@ -69,7 +69,7 @@ class Claim:
     (``[S1.3]``) cites its source here and the sentence in ``cited_sentences``."""
     cited_sentences: tuple[str, ...] = ()
     """Sentence ids the sentence cites (``S1.3``: the third sentence of ``S1``'s excerpt, see
-    :mod:`citewise.research.sentences`); the claim is checked against exactly those sentences."""
+    :mod:`citewise.text.sentences`); the claim is checked against exactly those sentences."""
 
 
 @dataclass(frozen=True, slots=True)
