@@ -11,7 +11,11 @@ import pytest
 from citewise.ingest.base import ParsedDocument, ParsedSection
 from citewise.records import SectionKind
 from citewise.store.evidence import EvidenceStore
+from citewise.testing.netguard import forbid_remote_connections
 from citewise.testing.postgres import postgres_cluster, postgres_url  # noqa: F401  (fixtures)
+
+# A test that opens a connection to anything but this machine fails before a packet leaves it.
+forbid_remote_connections()
 
 # Dense embedding at ingest is on by default where an embedder is installed; tests that want it
 # say so (tests/test_dense_search.py), the rest keep the suite fast on two cores.

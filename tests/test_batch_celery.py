@@ -13,7 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from citewise.store.batches import BatchStore, ItemStatus
+from citewise.records.batch import ItemStatus
+from citewise.store.batches import BatchStore
 from citewise.store.evidence import EvidenceStore
 from citewise.store.runs import RunStore
 from citewise.testing.redis import redis_url  # noqa: F401  (fixture)

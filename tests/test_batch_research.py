@@ -20,7 +20,8 @@ from typing import Any
 import pytest
 
 from citewise.audit.events import AttemptInterrupted, ModelCallStarted, RunResumed, SourceStored
-from citewise.store.batches import BatchStore, ItemStatus
+from citewise.records.batch import ItemStatus
+from citewise.store.batches import BatchStore
 from citewise.store.evidence import EvidenceStore
 from citewise.store.runs import RunStore
 from citewise.testing.fake_openai import FakeOpenAIServer

@@ -13,7 +13,8 @@ import pytest
 from citewise.batch.limits import RateLimiter, parse_rates
 from citewise.batch.questions import read_questions
 from citewise.errors import InputError, NotFoundError
-from citewise.store.batches import BatchLine, BatchStatus, BatchStore, ItemStatus
+from citewise.records.batch import BatchLine, BatchStatus, ItemStatus
+from citewise.store.batches import BatchStore
 from citewise.store.evidence import EvidenceStore
 
 

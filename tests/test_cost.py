@@ -33,6 +33,7 @@ from citewise.cost import (
     parse_prices,
 )
 from citewise.errors import ConfigError
+from citewise.records.runs import run_outcome
 from citewise.records.verify import Acceptance
 from citewise.store.evidence import EvidenceStore
 from citewise.store.runs import RunStatus, RunStore
@@ -122,7 +123,7 @@ def _finish(
     if acceptance is not None:
         decision = Acceptance(acceptance["accepted"], tuple(acceptance["reasons"]), "verify-1")
         runs.append(run_id, Verified("verify-1", (), (), decision))
-    runs.finish(run_id, status=RunStatus(status), outcome=outcome)
+    runs.finish(run_id, status=RunStatus(status), outcome=run_outcome(kind, outcome))
 
 
 def _worked_run(runs: RunStore, accepted: bool | None, status: str = "finished") -> str:

@@ -38,7 +38,7 @@ from citewise.cli.progress import ResearchProgress
 from citewise.prices import default_prices
 from citewise.providers.local import LocalExtractor, LocalSearch
 from citewise.records.budget import Budget, BudgetUsage, ModelUsage
-from citewise.records.research import Attempt, AttemptKind, Draft, ResearchPlan, Skip, SkipReason
+from citewise.records.research import Attempt, AttemptKind, Draft, ModelPurpose, ResearchPlan, Skip, SkipReason
 from citewise.research.loop import research
 from citewise.research.progress import (
     Step,
@@ -113,8 +113,9 @@ def test_each_model_call_names_its_step_not_the_one_before() -> None:
 
 @pytest.mark.unit
 def test_a_call_of_another_purpose_and_a_retry_say_what_they_are_for() -> None:
-    assert steps(fresh(), ModelCallStarted("judge", "m", 10), ModelRetried("review", "ModelRateLimited", 1.0)) == [
-        "waiting for the model (judge)",
+    started_call = ModelCallStarted(ModelPurpose.UNKNOWN, "m", 10)
+    assert steps(fresh(), started_call, ModelRetried(ModelPurpose.REVIEW, "ModelRateLimited", 1.0)) == [
+        "waiting for the model (unknown)",
         "retrying the model call (review)",
     ]
 

@@ -13,9 +13,10 @@ import pytest
 from typer.testing import CliRunner
 
 from citewise.api import Citewise
-from citewise.audit.events import Rechecked, RecheckStatus, SourceStored
+from citewise.audit.events import Rechecked, SourceStored
 from citewise.cli import app
 from citewise.errors import InputError
+from citewise.records.research import RecheckStatus
 from citewise.research.recheck import recheck_run
 from citewise.store.runs import RunStore
 from citewise.testing.fake_tavily import FakeTavilyError

@@ -129,7 +129,7 @@ def _research_run(store: EvidenceStore, body: str, pages: dict[str, str]) -> str
         }
         runs.append(run_id, SourceStored(from_data(Source, source)))
     runs.append(run_id, _report(body))
-    runs.finish(run_id, status=RunStatus.FINISHED, outcome="report")
+    runs.finish(run_id, status=RunStatus.FINISHED, outcome=ReportStatus.REPORT)
     return run_id
 
 

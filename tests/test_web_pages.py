@@ -12,6 +12,7 @@ import pytest
 from starlette.testclient import TestClient
 
 from citewise.ingest.pipeline import IngestOptions, store_document
+from citewise.records.answer import AskOutcome
 from citewise.store.evidence import EvidenceStore
 from citewise.store.runs import RunStatus, RunStore
 from citewise.web.app import create_app
@@ -30,7 +31,7 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
         runs = RunStore(store)
         for i in range(PAGE_SIZE + 5):
             run_id = runs.create("ask", f"ask question {i} with 100% odd_chars")
-            runs.finish(run_id, status=RunStatus.FINISHED, outcome="deterministic_evidence_fallback")
+            runs.finish(run_id, status=RunStatus.FINISHED, outcome=AskOutcome.FALLBACK)
         failed = runs.create("research", "a failed one")
         runs.finish(failed, status=RunStatus.FAILED, outcome=None)
         doc = make_doc("doc-p", {"§ 1": "Scope.", "§ 2": "Repealed."}, title="Act <b>P</b>", deleted=("§ 2",))

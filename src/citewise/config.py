@@ -20,6 +20,8 @@ from urllib.parse import urlsplit, urlunsplit
 from citewise.errors import ConfigError
 
 __all__ = [
+    "CONCURRENCY_ENV",
+    "RATE_ENV",
     "REDACTED",
     "Secret",
     "checked_endpoint",
@@ -258,3 +260,9 @@ def origin(url: str) -> str:
     parts = urlsplit(url)
     port = parts.port or {"http": 80, "https": 443}.get(parts.scheme, 0)
     return f"{parts.scheme}://{(parts.hostname or '').lower()}:{port}"
+
+
+CONCURRENCY_ENV = "CITEWISE_CONCURRENCY_LIMITS"
+"""Provider concurrency limits for batches, e.g. ``tavily=4,model=8``."""
+RATE_ENV = "CITEWISE_RATE_LIMITS"
+"""Provider rate limits for batches, e.g. ``tavily=5/s,model=60/m``."""

@@ -46,8 +46,6 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-import yaml
-
 from citewise.errors import ConfigError
 
 __all__ = [
@@ -231,6 +229,8 @@ def load_prices(path: Path | str | None = None) -> PriceTable:
         if not named:
             return default_prices()
         path = named
+    import yaml  # loaded when a table is read: starting the CLI does not need it
+
     path = Path(path)
     try:
         raw = path.read_text(encoding="utf-8")
@@ -247,6 +247,8 @@ def default_prices() -> PriceTable:
     >>> table.model("gpt-4o-mini").rates.input, table.model("no-such-model") is None
     (Decimal('0.15'), True)
     """
+    import yaml
+
     resource = resources.files("citewise").joinpath(DEFAULT_PRICES)
     try:
         data = yaml.safe_load(resource.read_text(encoding="utf-8"))

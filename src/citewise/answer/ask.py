@@ -35,6 +35,7 @@ from citewise.evidence.plan import RetrievalPlan
 from citewise.evidence.rank import RankingOutcome, apply_ranker
 from citewise.records.answer import Evidence
 from citewise.records.gate import Candidate, SourceRef
+from citewise.records.runs import RunKind
 from citewise.search.local import search
 from citewise.store.evidence import EvidenceStore
 from citewise.store.runs import RunStore
@@ -76,7 +77,7 @@ def ask(store: EvidenceStore, question: str, plan: RetrievalPlan, settings: AskS
     """Answer ``question`` from eligible evidence only, and record the run."""
     settings = settings or AskSettings()
     runs = RunStore(store)
-    run_id = runs.create("ask", question, settings.mode)
+    run_id = runs.create(RunKind.ASK, question, settings.mode)
     runs.append(run_id, _planned(plan))
     named = resolve_named(store, question)
     items = _retrieve(store, question, plan, settings.candidates, named)

@@ -185,4 +185,4 @@ def record_run(runs: RunStore, result: AskResult, gated: GateOutcome, ranking: R
             version_notes=result.version_notes,
         ),
     )
-    runs.finish(result.run_id, status=RunStatus.FINISHED, outcome=result.outcome.value)
+    runs.finish(result.run_id, status=RunStatus.FINISHED, outcome=result.outcome)

@@ -48,6 +48,8 @@ from citewise.records.research import (
     AttemptKind,
     CoverageReview,
     Draft,
+    ModelPurpose,
+    RecheckStatus,
     ReportStatus,
     ResearchPlan,
     Skip,
@@ -92,7 +94,6 @@ __all__ = [
     "PlanMade",
     "RankViolation",
     "Ranked",
-    "RecheckStatus",
     "Rechecked",
     "RepairAsked",
     "ReportMade",
@@ -189,6 +190,17 @@ class RunConfigured(Event):
     """The search provider's settings that change its answers (depth, topic ...)."""
     extract_options: dict[str, str] | None = None
     """The extractor's settings that change its answers."""
+    engine: str | None = None
+    """The native search engine that searched and wrote (``openai``, ``anthropic``, ``gemini``); None
+    for citewise's own loop."""
+
+    def __post_init__(self) -> None:
+        # Records written before the engine had a field of their own named it in ``search`` as
+        # "NAME (native)"; they are read into the same shape as new ones, so no reader parses it.
+        if self.engine is None and self.search.endswith(" (native)"):
+            engine = self.search.removesuffix(" (native)")
+            object.__setattr__(self, "engine", engine)
+            object.__setattr__(self, "search", engine)
 
 
 @dataclass(frozen=True, slots=True)
@@ -302,8 +314,8 @@ class ModelCallStarted(Event):
     have charged for it (see :class:`ModelCallInterrupted`)."""
 
     kind: ClassVar[EventKind] = EventKind.MODEL_CALL_STARTED
-    purpose: str
-    """``plan``, ``review``, ``draft`` or ``repair``."""
+    purpose: ModelPurpose
+    """What the call is for."""
     model: str
     """The requested model id."""
     estimated_prompt_tokens: int
@@ -318,8 +330,8 @@ class ModelCallEnded(Event):
     """A model call answered or failed, with its usage."""
 
     kind: ClassVar[EventKind] = EventKind.MODEL_CALL_ENDED
-    purpose: str
-    """``plan``, ``review``, ``draft``, ``repair`` (or ``answer`` for ask)."""
+    purpose: ModelPurpose
+    """What the call was for."""
     requested_model: str | None
     """The model id citewise asked for."""
     model: str | None
@@ -342,7 +354,7 @@ class ModelCallInterrupted(Event):
     cost ledger with its estimated prompt tokens, since the provider may have charged for it."""
 
     kind: ClassVar[EventKind] = EventKind.MODEL_CALL_INTERRUPTED
-    purpose: str
+    purpose: ModelPurpose
     """What the call was for."""
     model: str
     """The requested model id."""
@@ -355,7 +367,7 @@ class ModelRetried(Event):
     """A transient model failure is retried once, inside the budget."""
 
     kind: ClassVar[EventKind] = EventKind.MODEL_RETRIED
-    purpose: str
+    purpose: ModelPurpose
     """What the call was for."""
     error: str
     """The failure's class name (for people reading the record)."""
@@ -710,15 +722,6 @@ class ExtractFellBack(Event):
 # -- recheck (issue 12, point 5: `citewise recheck RUN`) ---------------------------------------------
 # (A cache hit is not an event of its own: it is an AttemptEnded whose attempt has cached=True and no
 # AttemptStarted before it, so it spends no budget; see citewise.research.collect.)
-
-
-class RecheckStatus(str, enum.Enum):
-    """How a cited page, and a claim resting on it, stand when read again."""
-
-    UNCHANGED = "unchanged"  #: the page reads as it did (same content hash)
-    PAGE_CHANGED = "page_changed"  #: the page changed; the claim's quote is still in it
-    QUOTE_GONE = "quote_gone"  #: the page changed and the claim's quote is no longer in it
-    PAGE_GONE = "page_gone"  #: the page could not be read again (or came back empty)
 
 
 @dataclass(frozen=True, slots=True)

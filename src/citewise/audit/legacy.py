@@ -56,6 +56,7 @@ from citewise.records.research import (
     AttemptKind,
     CoverageReview,
     Draft,
+    ModelPurpose,
     ReportStatus,
     ResearchPlan,
     Skip,
@@ -107,6 +108,14 @@ def _settings(p: Mapping[str, Any]) -> Event:
     )
 
 
+def _purpose(value: object) -> ModelPurpose:
+    """A legacy row's purpose; one outside today's closed set (or none) is ``unknown``."""
+    try:
+        return ModelPurpose(str(value))
+    except ValueError:
+        return ModelPurpose.UNKNOWN
+
+
 def _plan(p: Mapping[str, Any]) -> Event:
     if "topics" in p:
         return PlanMade(from_data(ResearchPlan, p))
@@ -136,7 +145,7 @@ _STEPS: dict[str, Callable[[Mapping[str, Any]], Event]] = {
     "draft": lambda p: DraftMade(from_data(Draft, p)),
     "round_end": lambda p: RoundEnded(int(p["round"]), StopReason(p["stop"]) if p.get("stop") else None),
     "model_call": lambda p: ModelCallEnded(
-        p.get("purpose") or "model",
+        _purpose(p.get("purpose")),
         p.get("requested_model"),
         p.get("model"),
         str(p.get("outcome") or "ok"),
@@ -145,7 +154,7 @@ _STEPS: dict[str, Callable[[Mapping[str, Any]], Event]] = {
         p.get("cached_tokens"),
         p.get("latency_s"),
     ),
-    "model_retry": lambda p: ModelRetried(str(p.get("purpose")), str(p.get("error")), float(p.get("wait_s") or 0)),
+    "model_retry": lambda p: ModelRetried(_purpose(p.get("purpose")), str(p.get("error")), float(p.get("wait_s") or 0)),
     "repair": lambda p: RepairAsked(tuple(p.get("problems") or ())),
     "resume": lambda p: RunResumed(int(p.get("from_round") or 0), int(p.get("sources") or 0)),
 }

@@ -75,7 +75,8 @@ def run_line(batch_id: str, line_no: int) -> str:
     """Research one line in this process unless it is finished or held by a live worker; returns
     ``done``, ``skipped`` (finished or cancelled already) or ``held``."""
     from citewise.batch.worker import batch_session
-    from citewise.store.batches import TERMINAL, BatchStore
+    from citewise.records.batch import TERMINAL
+    from citewise.store.batches import BatchStore
     from citewise.store.evidence import EvidenceStore
 
     with EvidenceStore.open(resolve_store_url(None)) as store:

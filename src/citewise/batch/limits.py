@@ -41,8 +41,6 @@ from citewise.store.batches import BatchStore, from_micro, to_micro
 from citewise.store.runs import this_process
 
 __all__ = [
-    "CONCURRENCY_ENV",
-    "RATE_ENV",
     "LimitedClient",
     "LimitedExtractor",
     "LimitedSearch",
@@ -54,12 +52,8 @@ __all__ = [
     "uncapped",
 ]
 
-CONCURRENCY_ENV = "CITEWISE_CONCURRENCY_LIMITS"
-"""Provider concurrency limits for batches, e.g. ``tavily=4,model=8``."""
 SLOT_LEASE_S = 300.0
 """How long a concurrency slot is held at most (longer than any call's timeout)."""
-RATE_ENV = "CITEWISE_RATE_LIMITS"
-"""Provider rate limits for batches, e.g. ``tavily=5/s,model=60/m``."""
 
 _RATE = re.compile(r"^\s*([a-z][a-z0-9_.-]*)\s*=\s*([0-9]*\.?[0-9]+)\s*(?:/\s*(s|sec|m|min|h))?\s*$", re.IGNORECASE)
 _PER = {"s": 1.0, "sec": 1.0, "m": 60.0, "min": 60.0, "h": 3600.0}

@@ -11,7 +11,7 @@ import json
 from pathlib import Path
 
 from citewise.errors import InputError
-from citewise.store.batches import BatchLine
+from citewise.records.batch import BatchLine
 
 __all__ = ["MAX_QUESTION_CHARS", "read_questions"]
 

@@ -23,9 +23,10 @@ from citewise.batch.worker import BatchConfig
 from citewise.cost.ledger import is_accepted, ledger_for_run
 from citewise.errors import InputError
 from citewise.prices import PriceTable, load_prices
+from citewise.records.batch import BatchRecord, BatchStatus, ItemStatus
 from citewise.records.budget import Budget
 from citewise.research.configure import priced_models
-from citewise.store.batches import BatchRecord, BatchStatus, BatchStore, ItemStatus
+from citewise.store.batches import BatchStore
 from citewise.store.evidence import EvidenceStore
 from citewise.store.runs import RunStore
 

@@ -22,11 +22,14 @@ from citewise.batch.limits import Purse, RateLimiter, limited_settings
 from citewise.config import redact
 from citewise.cost.ledger import is_accepted
 from citewise.errors import CitewiseError
+from citewise.records.batch import BatchItem, ItemStatus
 from citewise.records.budget import Budget
+from citewise.records.research import ReportStatus
+from citewise.records.runs import RunKind
 from citewise.records.verify import UnsupportedAction
 from citewise.research.configure import research_settings
 from citewise.research.settings import ResearchSettings
-from citewise.store.batches import BatchItem, BatchStore, ItemStatus
+from citewise.store.batches import BatchStore
 from citewise.store.evidence import EvidenceStore, utcnow
 from citewise.store.runs import STALE_AFTER, RunStatus, RunStore, owner_alive, this_process
 
@@ -184,7 +187,7 @@ def _research(
 
     try:
         if item.run_id is None:
-            run_id = runs.create("research", item.question)
+            run_id = runs.create(RunKind.RESEARCH, item.question)
             if not batches.attach_run(item, run_id, owner):
                 runs.finish(
                     run_id, status=RunStatus.FAILED, outcome=None
@@ -218,7 +221,9 @@ def _outcome(runs: RunStore, run_id: str) -> str:
     record = runs.get(run_id)
     if is_accepted(record):
         return "accepted"
-    return "not_accepted" if record.outcome == "report" else record.outcome or "unknown"
+    if record.outcome is ReportStatus.REPORT:
+        return "not_accepted"
+    return record.outcome.value if record.outcome is not None else "unknown"
 
 
 def spent(store: EvidenceStore, batch_id: str) -> Decimal:

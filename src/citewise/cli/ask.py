@@ -4,17 +4,17 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 from urllib.parse import unquote
 
 import typer
 from rich.markup import escape
 
-from citewise.answer.result import DEFAULT_HANDOFF, AskResult, AskSettings
 from citewise.cli.common import ExitCode, JsonOpt, StoreOpt, console, emit_json, handle_errors, open_api, to_jsonable
-from citewise.cli.research import unsupported_action
 from citewise.errors import CitewiseError, InputError
-from citewise.records.answer import AskOutcome
+
+if TYPE_CHECKING:
+    from citewise.answer.result import AskResult
 
 __all__ = ["ask"]
 
@@ -84,6 +84,8 @@ def ask(
     before it is shown), a clarifying question, a handoff, or "no eligible evidence". Works with no API
     key (deterministic composer)."""
     from citewise.answer.ask import ask as run_ask
+    from citewise.answer.result import DEFAULT_HANDOFF, AskSettings
+    from citewise.cli.research import unsupported_action
     from citewise.evidence.plan import RetrievalPlan, load_plan
     from citewise.records.budget import budget_from_env
     from citewise.research.configure import priced_models
@@ -156,6 +158,8 @@ def ask_exit_code(result: AskResult) -> ExitCode:
     """0 for an accepted answer (and in shadow mode, which returns the existing answer unchanged); 4 when
     nothing was eligible; 3 for anything else delivered (an answer not accepted or not verified, a
     clarification, a handoff)."""
+    from citewise.records.answer import AskOutcome
+
     if result.shadow is not None:
         return ExitCode.ACCEPTED
     if result.outcome is AskOutcome.NO_ELIGIBLE_EVIDENCE:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.live import Live
@@ -13,15 +13,14 @@ from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
-from citewise.batch.distributed import BROKER_ENV, broker_url, enqueue, start_worker
-from citewise.batch.limits import CONCURRENCY_ENV, RATE_ENV, parse_concurrency, parse_rates
-from citewise.batch.runner import BatchSummary, create_batch, run_workers, summarize, watch
-from citewise.batch.worker import BatchConfig, work
 from citewise.cli.common import ExitCode, JsonOpt, StoreOpt, console, emit_json, err_console, handle_errors, open_api
-from citewise.config import env, resolve_store_url
+from citewise.config import CONCURRENCY_ENV, RATE_ENV, env, resolve_store_url
 from citewise.errors import InputError
+from citewise.records.batch import TERMINAL, BatchRecord, BatchStatus, ItemStatus
 from citewise.records.budget import budget_from_env
-from citewise.store.batches import TERMINAL, BatchRecord, BatchStatus, BatchStore, ItemStatus
+
+if TYPE_CHECKING:
+    from citewise.batch.runner import BatchSummary
 
 __all__ = ["batch", "worker"]
 
@@ -67,6 +66,12 @@ def batch(
     json_out: JsonOpt = False,
 ) -> None:
     """Research a file of questions on several workers, with shared rate limits and a money cap."""
+    from citewise.batch.distributed import broker_url, enqueue
+    from citewise.batch.limits import parse_concurrency, parse_rates
+    from citewise.batch.runner import create_batch, run_workers, summarize, watch
+    from citewise.batch.worker import BatchConfig
+    from citewise.store.batches import BatchStore
+
     store_url = resolve_store_url(store)
     verb = target[0] if target[0] in _VERBS and (len(target) == 2 or target[0] == "list") else None
     with open_api(store_url) as api:
@@ -135,6 +140,9 @@ def worker(
 ) -> None:
     """Work on a batch: claim lines, research them, record outcomes, until none is left. Without
     --batch, with CITEWISE_BROKER_URL set: a Celery worker taking any batch's queued lines."""
+    from citewise.batch.distributed import BROKER_ENV, broker_url, start_worker
+    from citewise.batch.worker import work
+
     if batch_id is None:
         broker = broker_url()
         if broker is None:

@@ -7,17 +7,18 @@ import functools
 import json
 import sys
 from collections.abc import Callable
-from typing import Annotated, Any, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 import typer
 from rich.console import Console
 from rich.markup import escape
 
-from citewise.api import Citewise
 from citewise.config import redact, redact_data
 from citewise.errors import CitewiseError, UserError
-from citewise.records.budget import BudgetExhausted
 from citewise.serial import to_data
+
+if TYPE_CHECKING:
+    from citewise.api import Citewise
 
 __all__ = [
     "EXIT_CODES_HELP",
@@ -64,6 +65,7 @@ F = TypeVar("F", bound=Callable[..., Any])
 def handle_errors(func: F) -> F:
     """Report citewise errors as one clear line: exit 2 for user errors, 5 for a budget exhausted before
     anything was delivered, 1 for other run errors."""
+    from citewise.records.budget import BudgetExhausted
 
     @functools.wraps(func)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
@@ -84,7 +86,9 @@ def handle_errors(func: F) -> F:
 
 
 def open_api(store: str | None) -> Citewise:
-    """The API over the chosen store."""
+    """The API over the chosen store (imported here: ``--help`` never loads the store or the models)."""
+    from citewise.api import Citewise
+
     return Citewise(store)
 
 

@@ -5,16 +5,18 @@ from __future__ import annotations
 from datetime import date, datetime
 from decimal import ROUND_HALF_EVEN, Decimal
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.markup import escape
 from rich.table import Table
 
 from citewise.cli.common import JsonOpt, StoreOpt, console, emit_json, handle_errors, open_api
-from citewise.cost.ledger import Component, CostLine, CostReport, cost_report
 from citewise.errors import InputError
 from citewise.prices import PRICES_ENV, load_prices
+
+if TYPE_CHECKING:
+    from citewise.cost.ledger import CostLine, CostReport
 
 __all__ = ["cost"]
 
@@ -39,6 +41,8 @@ def cost(
 ) -> None:
     """Cost of every run (failed runs and rejected drafts included) by component, with measured costs and
     stated assumptions apart, and the cost per accepted report (undefined when none was accepted)."""
+    from citewise.cost.ledger import cost_report
+
     start = parse_since(since)
     table = load_prices(prices)
     with open_api(store) as api:
@@ -73,6 +77,8 @@ def money(amount: Decimal | None, currency: str) -> str:
 
 
 def _quantity(line: CostLine) -> str:
+    from citewise.cost.ledger import Component
+
     if line.tokens is not None and line.note != "usage not reported":
         t = line.tokens
         return f"{_calls(line.count)}: {t.input:,} in, {t.cached_input:,} cached in, {t.output:,} out"

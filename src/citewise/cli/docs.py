@@ -8,7 +8,6 @@ import typer
 from rich.table import Table
 
 from citewise.cli.common import JsonOpt, StoreOpt, console, emit_json, handle_errors, open_api
-from citewise.review import parse_target
 
 __all__ = ["app"]
 
@@ -49,6 +48,8 @@ def show(
     json_out: JsonOpt = False,
 ) -> None:
     """One document: its versions, provenance, review decisions (and sections)."""
+    from citewise.review import parse_target
+
     doc_id, version = parse_target(target)
     with open_api(store) as api:
         chosen = api.store.version(doc_id, version)

@@ -4,30 +4,23 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.markup import escape
 from rich.table import Table
 
-from citewise.api import Citewise
-from citewise.batch.limits import (
-    RATE_ENV,
-    LimitedClient,
-    Purse,
-    RateLimiter,
-    limited_settings,
-    parse_rates,
-    uncapped,
-)
 from citewise.cli.common import JsonOpt, StoreOpt, console, emit_json, err_console, handle_errors, open_api
 from citewise.errors import ConfigError, InputError
-from citewise.eval.experiment import Cell, ContenderSummary
-from citewise.eval.pack import EvidencePack
-from citewise.eval.questions import QuestionSet
 from citewise.records.budget import Budget
-from citewise.research.settings import ResearchSettings
-from citewise.store.batches import BatchStore
+
+if TYPE_CHECKING:
+    from citewise.api import Citewise
+    from citewise.batch.limits import Purse, RateLimiter
+    from citewise.eval.experiment import Cell, ContenderSummary
+    from citewise.eval.pack import EvidencePack
+    from citewise.eval.questions import QuestionSet
+    from citewise.research.settings import ResearchSettings
 
 __all__ = ["end_to_end", "history", "same_evidence"]
 
@@ -56,6 +49,7 @@ def same_evidence(
 ) -> None:
     """One frozen evidence pack per question, the identical pack for every model; every report
     verified by the same ledger; per model: support, citations, sub-questions, tokens, latency, cost."""
+    from citewise.batch.limits import LimitedClient
     from citewise.eval.experiment import contenders, run_same_evidence, summarize
     from citewise.eval.questions import load_question_set
     from citewise.llm import ChatClient, model_configured
@@ -246,6 +240,7 @@ def end_to_end(
     metrics for all, plus search query relevance and sources per accepted report."""
     from contextlib import ExitStack
 
+    from citewise.batch.limits import limited_settings
     from citewise.eval.experiment import Contender, run_end_to_end, summarize
     from citewise.eval.questions import load_question_set
     from citewise.prices import load_prices
@@ -343,7 +338,9 @@ def _native_runner(native: Callable[..., Any], name: str, model: str | None, bud
 def _limits(api: Citewise, rate: list[str] | None) -> tuple[RateLimiter, Purse]:
     """Provider rate limits shared through the store (``--rate`` or ``CITEWISE_RATE_LIMITS``), by every
     concurrent cell and every other process using them; no money cap."""
-    from citewise.config import env
+    from citewise.batch.limits import RateLimiter, parse_rates, uncapped
+    from citewise.config import RATE_ENV, env
+    from citewise.store.batches import BatchStore
 
     rates = parse_rates(rate if rate else env(RATE_ENV) or "")
     batches = BatchStore(api.store)

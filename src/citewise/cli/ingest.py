@@ -16,7 +16,6 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 from rich.table import Table
 
 from citewise.cli.common import JsonOpt, StoreOpt, console, emit_json, err_console, handle_errors, open_api
-from citewise.ingest.pipeline import IngestOptions, discover
 from citewise.records import IngestOutcome, IngestResult
 
 __all__ = ["ingest", "shown"]
@@ -61,6 +60,8 @@ def ingest(
     json_out: JsonOpt = False,
 ) -> None:
     """Ingest documents with provenance. New versions start as review_required."""
+    from citewise.ingest.pipeline import IngestOptions, discover
+
     options = IngestOptions(
         issuing_authority=issuer,
         official_publisher=publisher,

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.console import Console, Group
 from rich.live import Live
@@ -20,9 +20,7 @@ from rich.text import Text
 from citewise.audit.events import (
     Event,
 )
-from citewise.cost.ledger import CostLedger
 from citewise.prices import PriceTable
-from citewise.research.context import ResearchResult
 from citewise.research.progress import (
     Counters,
     Step,
@@ -34,7 +32,10 @@ from citewise.research.progress import (
     worth_a_line,
 )
 from citewise.research.state import ResearchState
-from citewise.research.writer import cited_ids
+
+if TYPE_CHECKING:
+    from citewise.cost.ledger import CostLedger
+    from citewise.research.context import ResearchResult
 
 __all__ = ["ResearchProgress", "research_summary"]
 
@@ -124,6 +125,8 @@ class ResearchProgress:
 
 def research_summary(result: ResearchResult, cost: CostLedger | None, elapsed_s: float) -> str:
     """One line after the report: acceptance, sources, budget used, cost, time and the run id."""
+    from citewise.research.writer import cited_ids
+
     if result.acceptance is None:
         verdict = "not verified"
     else:

@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.markup import escape
 from rich.table import Table
 
-from citewise.audit.events import RecheckStatus
 from citewise.cli.common import ExitCode, JsonOpt, StoreOpt, console, emit_json, handle_errors, open_api
-from citewise.research.recheck import Recheck
+from citewise.records.research import RecheckStatus
+
+if TYPE_CHECKING:
+    from citewise.research.recheck import Recheck
 
 __all__ = ["print_recheck", "recheck"]
 

@@ -5,13 +5,11 @@ from __future__ import annotations
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from rich.markdown import Markdown
 from rich.markup import escape
 
-from citewise.api import Citewise
 from citewise.cli.common import (
     ExitCode,
     JsonOpt,
@@ -23,13 +21,18 @@ from citewise.cli.common import (
     open_api,
     to_jsonable,
 )
-from citewise.cli.progress import ResearchProgress, research_summary
-from citewise.cost.ledger import CostLedger, ledger_for_run
 from citewise.errors import CitewiseError, InputError
-from citewise.prices import PriceTable, load_prices
 from citewise.records.research import ReportStatus, StopReason
 from citewise.records.verify import UnsupportedAction
-from citewise.research.context import ResearchResult
+
+if TYPE_CHECKING:
+    from citewise.prices import PriceTable
+
+if TYPE_CHECKING:
+    from citewise.api import Citewise
+    from citewise.cli.progress import ResearchProgress
+    from citewise.cost.ledger import CostLedger
+    from citewise.research.context import ResearchResult
 
 __all__ = ["research"]
 
@@ -224,6 +227,8 @@ def unsupported_action(value: str) -> UnsupportedAction:
 @contextmanager
 def _display(quiet: bool, prices: PriceTable | None) -> Iterator[ResearchProgress | None]:
     """The step in progress on stderr (nothing with ``--json``)."""
+    from citewise.cli.progress import ResearchProgress
+
     if quiet:
         yield None
         return
@@ -234,6 +239,8 @@ def _display(quiet: bool, prices: PriceTable | None) -> Iterator[ResearchProgres
 def _display_prices(path: str | None) -> PriceTable | None:
     """The price table the display prices model calls with; None when it cannot be read (the run
     itself reports a bad table only when a money cap needs it)."""
+    from citewise.prices import load_prices
+
     try:
         return load_prices(path)
     except CitewiseError:
@@ -241,10 +248,16 @@ def _display_prices(path: str | None) -> PriceTable | None:
 
 
 def _run_cost(api: Citewise, run_id: str, prices: PriceTable | None) -> CostLedger | None:
+    from citewise.cost.ledger import ledger_for_run
+
     return ledger_for_run(api.run(run_id), prices) if prices is not None else None
 
 
 def _print_result(result: ResearchResult, cost: CostLedger | None, elapsed_s: float) -> None:
+    from rich.markdown import Markdown  # markdown-it loads only when a report is shown
+
+    from citewise.cli.progress import research_summary
+
     console.print(Markdown(result.markdown))
     if result.acceptance is not None:
         reasons = "; ".join(result.acceptance.reasons)

@@ -4,19 +4,20 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from rich.markdown import Markdown
 from rich.markup import escape
 from rich.table import Table
 
-from citewise.audit.events import AnswerGiven, ReportMade, SourceStored, Verified
 from citewise.cli.common import JsonOpt, StoreOpt, console, emit_json, handle_errors, open_api
-from citewise.export.run import export_run, run_data
-from citewise.export.summary import RunSummary, summarise
 from citewise.serial import to_data
-from citewise.store.runs import RunStore
+
+if TYPE_CHECKING:
+    from citewise.audit.events import AnswerGiven, Verified
+
+if TYPE_CHECKING:
+    from citewise.export.summary import RunSummary
 
 __all__ = ["app"]
 
@@ -31,6 +32,10 @@ def list_runs(
     json_out: JsonOpt = False,
 ) -> None:
     """Recent runs, newest first."""
+    from citewise.audit.events import Verified
+    from citewise.export.run import run_data
+    from citewise.store.runs import RunStore
+
     with open_api(store) as api:
         runs = RunStore(api.store)
         records = runs.list(limit)
@@ -77,6 +82,11 @@ def show(
 ) -> None:
     """One run: what was delivered (report or answer), acceptance and why, the claim ledger in counts,
     gaps, errors, and (for ask) answer and retrieval provenance."""
+    from citewise.audit.events import AnswerGiven, ReportMade, SourceStored
+    from citewise.export.run import run_data
+    from citewise.export.summary import summarise
+    from citewise.store.runs import RunStore
+
     with open_api(store) as api:
         record = RunStore(api.store).get(run_id)
     if json_out:
@@ -92,6 +102,8 @@ def show(
         _show_answer(answer)
     if report is not None:
         console.print()
+        from rich.markdown import Markdown
+
         console.print(Markdown(report.markdown))
     for stored in record.of(SourceStored):
         if stored.source.injection_flags:
@@ -172,6 +184,9 @@ def export(
     store: StoreOpt = None,
 ) -> None:
     """Export a run (report, citations, provenance) as Markdown, JSON or HTML."""
+    from citewise.export.run import export_run
+    from citewise.store.runs import RunStore
+
     with open_api(store) as api:
         text = export_run(RunStore(api.store).get(run_id), fmt)
     if output is None:

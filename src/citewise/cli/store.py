@@ -6,7 +6,6 @@ import typer
 from rich.markup import escape
 
 from citewise.cli.common import JsonOpt, StoreOpt, console, emit_json, err_console, handle_errors, open_api
-from citewise.store.migrations import applied
 
 __all__ = ["app"]
 
@@ -61,6 +60,8 @@ def verify(store: StoreOpt = None, json_out: JsonOpt = False) -> None:
 @handle_errors
 def info(store: StoreOpt = None, json_out: JsonOpt = False) -> None:
     """Where the store is, its migrations and what it holds."""
+    from citewise.store.migrations import applied
+
     with open_api(store) as api:
         data = {
             "store": api.store.url,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 from contextlib import ExitStack
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.markup import escape
@@ -12,7 +12,9 @@ from rich.table import Table
 
 from citewise.cli.common import JsonOpt, StoreOpt, console, emit_json, handle_errors, open_api
 from citewise.errors import ConfigError
-from citewise.verify.service import Verification, verify_run
+
+if TYPE_CHECKING:
+    from citewise.verify.service import Verification
 
 __all__ = ["print_verification", "verify"]
 
@@ -28,6 +30,8 @@ def verify(
 ) -> None:
     """Split the run's report into claims, check each against the stored page text of its cited
     sources, find conflicts, and record the ledger and the acceptance decision (exit 1 if not accepted)."""
+    from citewise.verify.service import verify_run
+
     with ExitStack() as stack, open_api(store) as api:
         judge, name = _judge(stack) if llm else (None, None)
         result = verify_run(api.store, run_id, judge, name)

@@ -399,8 +399,7 @@ def engine_of(record: RunRecord) -> str:
     if answered is not None:
         return answered.engine
     configured = record.last(RunConfigured)
-    native = configured.search.removesuffix(" (native)") if configured is not None else "citewise"
-    return native if configured is not None and configured.search.endswith(" (native)") else "citewise"
+    return configured.engine if configured is not None and configured.engine is not None else "citewise"
 
 
 def _native_search_lines(record: RunRecord, prices: PriceTable) -> list[CostLine]:

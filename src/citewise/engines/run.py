@@ -53,7 +53,8 @@ from citewise.records.engines import (
     ProgressCallback,
 )
 from citewise.records.providers import SearchResponse, SearchResult
-from citewise.records.research import Draft, ResearchPlan, Source, StopReason
+from citewise.records.research import Draft, ModelPurpose, ResearchPlan, Source, StopReason
+from citewise.records.runs import RunKind
 from citewise.research import steps
 from citewise.research.context import ResearchResult, ResearchRun
 from citewise.research.extraction import build_source, choose_pages, extract_pages
@@ -82,7 +83,7 @@ def research_with_engine(
 ) -> ResearchResult:
     """Answer ``question`` with ``engine`` and deliver only what citewise verified (module docstring)."""
     runs = RunStore(store)
-    run_id = runs.create("research", question)
+    run_id = runs.create(RunKind.RESEARCH, question)
     state = ResearchState(question, BudgetUsage(settings.budget))
     run = ResearchRun(run_id, settings, Recorder(lambda e: runs.append(run_id, e), state, progress))
     with _closing(runs, run):
@@ -107,7 +108,7 @@ def research_with_engine(
 def _configured(engine: NativeEngine, settings: ResearchSettings) -> RunConfigured:
     extractor = settings.extractor
     return RunConfigured(
-        search=f"{engine.name} (native)",
+        search=engine.name,
         extract=getattr(extractor, "name", type(extractor).__name__),
         planner_model=engine.model,
         writer_model=engine.model,
@@ -116,6 +117,7 @@ def _configured(engine: NativeEngine, settings: ResearchSettings) -> RunConfigur
         pages_per_query=settings.budget.max_extractions,
         search_options={**engine.options, "max_searches": str(settings.budget.max_searches)},
         extract_options={str(k): str(v) for k, v in (getattr(extractor, "options", None) or {}).items()},
+        engine=engine.name,
     )
 
 
@@ -132,17 +134,17 @@ def _ask(run: ResearchRun, engine: NativeEngine, progress: ProgressCallback | No
             engine.model, prompt_tokens=estimate, max_reply=request.max_output_tokens, prices=run.settings.prices
         )
         request = EngineRequest(run.question, budget.max_searches, admitted.max_reply)
-        run.record(ModelCallStarted("engine", engine.model, estimate, admitted.max_reply))
+        run.record(ModelCallStarted(ModelPurpose.ENGINE, engine.model, estimate, admitted.max_reply))
         try:
             answer = engine.answer(request, progress)
         except EngineToolUnavailable:
-            run.record(ModelCallEnded("engine", engine.model, None, "tool_unavailable"))
+            run.record(ModelCallEnded(ModelPurpose.ENGINE, engine.model, None, "tool_unavailable"))
             raise
         except EngineError as exc:
             usage = exc.usage
             run.record(
                 ModelCallEnded(
-                    "engine",
+                    ModelPurpose.ENGINE,
                     engine.model,
                     None,
                     exc.kind.value,
@@ -173,7 +175,7 @@ def _record_answer(run: ResearchRun, answer: EngineAnswer) -> None:
     u = answer.usage
     run.record(
         ModelCallEnded(
-            "engine",
+            ModelPurpose.ENGINE,
             answer.requested_model,
             answer.model,
             "ok",

@@ -26,6 +26,7 @@ from citewise.audit.events import (
     Verified,
 )
 from citewise.records.research import CoverageStatus
+from citewise.records.runs import RunKind
 from citewise.store.runs import RunRecord
 
 __all__ = ["AttemptFailures", "Gap", "RunSummary", "summarise"]
@@ -116,7 +117,9 @@ def summarise(record: RunRecord) -> RunSummary:
         ledger=dict(sorted(ledger.items())),
         conflicts=len(verified.conflicts) if verified is not None else 0,
         claim_reviews=len(record.of(ClaimReviewed)),
-        sources=len(record.of(SourceStored)) if record.kind == "research" else len(answer.evidence if answer else ()),
+        sources=len(record.of(SourceStored))
+        if record.kind is RunKind.RESEARCH
+        else len(answer.evidence if answer else ()),
         stop_reason=report.stop_reason.value if report is not None else None,
         usage=_usage(report),
         gaps=_gaps(record),

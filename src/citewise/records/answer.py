@@ -22,8 +22,8 @@ __all__ = [
 ]
 
 
-class AskOutcome(str, enum.Enum):
-    """The five outcomes of ``citewise ask``, each recorded as such."""
+class AskOutcome(enum.StrEnum):
+    """The five outcomes of ``citewise ask``, each recorded as such. A ``StrEnum``: it renders as its value in text."""
 
     MODEL_ANSWER = "model_answer_accepted"
     """A model wrote the answer from gated passages and citewise validated it."""

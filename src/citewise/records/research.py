@@ -12,6 +12,8 @@ from dataclasses import dataclass
 from datetime import datetime
 
 __all__ = [
+    "ModelPurpose",
+    "RecheckStatus",
     "Attempt",
     "AttemptError",
     "AttemptKind",
@@ -266,9 +268,34 @@ class Skip:
     """For a URL: the query that found it."""
 
 
-class ReportStatus(str, enum.Enum):
-    """What the loop delivered (acceptance is a separate, later decision)."""
+class ReportStatus(enum.StrEnum):
+    """What the loop delivered (acceptance is a separate, later decision).
+
+    A ``StrEnum``: it renders as its value in text."""
 
     REPORT = "report"  #: a draft whose citations citewise validated
     REJECTED = "rejected"  #: the draft's citations could not be validated
     NO_EVIDENCE = "no_evidence"  #: no usable page content was obtained
+
+
+class RecheckStatus(str, enum.Enum):
+    """How a cited page, and a claim resting on it, stand when read again."""
+
+    UNCHANGED = "unchanged"  #: the page reads as it did (same content hash)
+    PAGE_CHANGED = "page_changed"  #: the page changed; the claim's quote is still in it
+    QUOTE_GONE = "quote_gone"  #: the page changed and the claim's quote is no longer in it
+    PAGE_GONE = "page_gone"  #: the page could not be read again (or came back empty)
+
+
+class ModelPurpose(enum.StrEnum):
+    """What a model call of a research run was for (the audit record's ``purpose``).
+
+    A ``StrEnum``: it renders as its value in text."""
+
+    PLAN = "plan"  #: the planner's checklist of sub-questions and queries
+    REVIEW = "review"  #: a round's coverage review
+    DRAFT = "draft"  #: the writer's report
+    REPAIR = "repair"  #: the writer asked again after its citations failed validation
+    REVISE = "revise"  #: the writer asked to revise the sentences verification did not support
+    ENGINE = "engine"  #: a native search engine's answer (searching and writing in one call)
+    UNKNOWN = "unknown"  #: a call in a record written before purposes were recorded as this closed set

@@ -19,7 +19,7 @@ from typing import TypeVar
 from citewise.audit.events import DraftMade
 from citewise.llm import ModelError
 from citewise.records.budget import BudgetExhausted
-from citewise.records.research import Draft, ReportStatus
+from citewise.records.research import Draft, ModelPurpose, ReportStatus
 from citewise.records.verify import Finding
 from citewise.research import writer as writing
 from citewise.research.context import ResearchRun
@@ -31,7 +31,7 @@ __all__ = ["Delivered", "deliver_report"]
 
 T = TypeVar("T")
 
-ModelCall = Callable[[ResearchRun, str, str, Callable[[], T]], T]
+ModelCall = Callable[[ResearchRun, ModelPurpose, str, Callable[[], T]], T]
 
 
 @dataclass(frozen=True)
@@ -108,7 +108,7 @@ def _revise(run: ResearchRun, draft: Draft, delivery: Delivery, model_call: Mode
     try:
         revised = model_call(
             run,
-            "revise",
+            ModelPurpose.REVISE,
             model,
             lambda: revise_with_model(settings.client, model, run.question, plan, sources, review, draft, found),
         )

@@ -32,6 +32,7 @@ from citewise.audit.events import (
 )
 from citewise.records.budget import BudgetExhausted, BudgetUsage
 from citewise.records.research import ResearchPlan, StopReason
+from citewise.records.runs import RunKind
 from citewise.research import steps
 from citewise.research.collect import collect_round
 from citewise.research.context import ResearchResult, ResearchRun
@@ -66,7 +67,7 @@ def research(
     question (:meth:`RunStore.create`) and not started yet, so that a caller can record which run it
     is before the first paid call (a batch)."""
     runs = RunStore(store)
-    run_id = run_id or runs.create("research", question)
+    run_id = run_id or runs.create(RunKind.RESEARCH, question)
     if started is not None:
         started(run_id)
     state = ResearchState(question, BudgetUsage(settings.budget))
@@ -112,7 +113,7 @@ def _closing(runs: RunStore, run: ResearchRun) -> Iterator[None]:
         stop.set()
         beat.join(timeout=5)
     report = run.state.report
-    runs.finish(run.run_id, status=RunStatus.FINISHED, outcome=report.status.value if report else None)
+    runs.finish(run.run_id, status=RunStatus.FINISHED, outcome=report.status if report else None)
 
 
 def _heartbeat(runs: RunStore, run_id: str, stop: threading.Event) -> None:

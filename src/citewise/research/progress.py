@@ -43,7 +43,7 @@ from citewise.audit.events import (
     Verified,
 )
 from citewise.prices import PriceTable
-from citewise.records.research import AttemptKind
+from citewise.records.research import AttemptKind, ModelPurpose
 from citewise.research.state import ResearchState
 
 __all__ = [
@@ -126,13 +126,13 @@ _WORDS = {
 
 # A model call's purpose -> the step it is; after it answers, the step that follows its answer.
 _CALL_STEP = {
-    "plan": StepKind.PLANNING,
-    "review": StepKind.REVIEWING,
-    "draft": StepKind.DRAFTING,
-    "repair": StepKind.REPAIRING,
-    "revise": StepKind.REVISING,
+    ModelPurpose.PLAN: StepKind.PLANNING,
+    ModelPurpose.REVIEW: StepKind.REVIEWING,
+    ModelPurpose.DRAFT: StepKind.DRAFTING,
+    ModelPurpose.REPAIR: StepKind.REPAIRING,
+    ModelPurpose.REVISE: StepKind.REVISING,
 }
-_AFTER_CALL = {"repair": StepKind.VERIFYING, "revise": StepKind.VERIFYING}
+_AFTER_CALL = {ModelPurpose.REPAIR: StepKind.VERIFYING, ModelPurpose.REVISE: StepKind.VERIFYING}
 
 
 def _counted(verb: str, count: int | None, one: str, many: str) -> str:
@@ -165,9 +165,9 @@ def worth_a_line(shown: Step | None, step: Step) -> bool:
     return (step.count or 0) > (shown.count or 0)
 
 
-def _model_step(purpose: str) -> Step:
+def _model_step(purpose: ModelPurpose) -> Step:
     kind = _CALL_STEP.get(purpose)
-    return Step(kind) if kind is not None else Step(StepKind.WAITING, detail=purpose)
+    return Step(kind) if kind is not None else Step(StepKind.WAITING, detail=purpose.value)
 
 
 def step_after(event: Event, state: ResearchState) -> Step | None:
@@ -183,7 +183,7 @@ def step_after(event: Event, state: ResearchState) -> Step | None:
         after = _AFTER_CALL.get(event.purpose)
         return Step(after) if after is not None else _model_step(event.purpose)
     if isinstance(event, ModelRetried):
-        return Step(StepKind.RETRYING, detail=event.purpose)
+        return Step(StepKind.RETRYING, detail=event.purpose.value)
     if isinstance(event, PlanMade):
         return Step(StepKind.SEARCHING, len(event.plan.queries))
     if isinstance(event, RoundStarted):

@@ -3,7 +3,7 @@
 For periodic reports whose sources move under them: every source the report cites is extracted
 again with the extractor the run used (through the store's cache unless ``fresh``), its content hash
 compared with the stored one, and the claim ledger re-run on the stored report against the new text.
-Each claim is then one of (:class:`~citewise.audit.events.RecheckStatus`):
+Each claim is then one of (:class:`~citewise.records.research.RecheckStatus`):
 
 - ``unchanged``: the page it rests on reads as it did;
 - ``page_changed``: the page changed, but the claim's quote is still in it;
@@ -31,21 +31,14 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from citewise.audit.events import (
-    ClaimRecheck,
-    Rechecked,
-    RecheckStatus,
-    ReportMade,
-    RunConfigured,
-    SourceRecheck,
-    SourceStored,
-)
+from citewise.audit.events import ClaimRecheck, Rechecked, ReportMade, RunConfigured, SourceRecheck, SourceStored
 from citewise.errors import InputError
 from citewise.hashing import content_hash
 from citewise.providers.cached import CachedExtractor
 from citewise.providers.registry import registry
 from citewise.records.providers import Extractor
-from citewise.records.research import Source
+from citewise.records.research import RecheckStatus, Source
+from citewise.records.runs import RunKind
 from citewise.records.verify import Decision, LedgerEntry, SupportCheck
 from citewise.research.caching import cache_ttl, cached_extractor
 from citewise.research.extraction import answer_key
@@ -135,7 +128,7 @@ def recheck_run(
 
 
 def _delivered_body(record: RunRecord) -> str:
-    if record.kind != "research":
+    if record.kind is not RunKind.RESEARCH:
         raise InputError(f"run {record.run_id} is an {record.kind} run; recheck reads research reports")
     report = record.last(ReportMade)
     if report is None or not report.body:

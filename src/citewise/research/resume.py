@@ -29,6 +29,7 @@ from citewise.audit.events import (
 from citewise.errors import InputError
 from citewise.records.budget import BudgetUsage
 from citewise.records.research import StopReason
+from citewise.records.runs import RunKind
 from citewise.research.settings import ResearchSettings
 from citewise.research.state import ResearchState, fold
 from citewise.store.runs import RunRecord, RunStatus
@@ -52,13 +53,13 @@ class Restored:
 
 def restore(record: RunRecord, settings: ResearchSettings) -> Restored:
     """The state of ``record``; refuse runs that are not research runs or already finished."""
-    if record.kind != "research":
+    if record.kind is not RunKind.RESEARCH:
         raise InputError(f"run {record.run_id} is an {record.kind} run; only research runs can be resumed")
     events = [r.event for r in record.events]
     configured = next((e for e in events if isinstance(e, RunConfigured)), None)
-    if configured is not None and configured.search.endswith(" (native)"):
+    if configured is not None and configured.engine is not None:
         raise InputError(
-            f"run {record.run_id} was answered by a native engine ({configured.search}), which cannot be "
+            f"run {record.run_id} was answered by a native engine ({configured.engine}), which cannot be "
             "resumed: ask the question again with --engine"
         )
     if record.status is RunStatus.RUNNING:

@@ -23,7 +23,7 @@ from citewise.audit.events import (
 )
 from citewise.llm import ModelError, ModelRateLimited, ModelTruncated, PendingRequest
 from citewise.records.budget import BudgetExhausted
-from citewise.records.research import CoverageReview, Draft, ReportStatus, ResearchPlan, StopReason
+from citewise.records.research import CoverageReview, Draft, ModelPurpose, ReportStatus, ResearchPlan, StopReason
 from citewise.research import planner as planning
 from citewise.research import prompts
 from citewise.research import review as reviewing
@@ -38,7 +38,7 @@ __all__ = ["draft", "finish", "make_plan", "review"]
 T = TypeVar("T")
 
 
-def _model_call(run: ResearchRun, purpose: str, model: str, call: Callable[[], T]) -> T:
+def _model_call(run: ResearchRun, purpose: ModelPurpose, model: str, call: Callable[[], T]) -> T:
     """Make one model call inside the budget, with one bounded retry for transient failures (rate
     limit, server error, timeout); every call is recorded with its usage, failed ones too.
 
@@ -66,7 +66,7 @@ class _Admission:
     lower the reply cap to what they leave, and record the call's start."""
 
     run: ResearchRun
-    purpose: str
+    purpose: ModelPurpose
     lowered_by: str | None = None
     """``tokens`` or ``cost`` when a cap lowered the reply cap of the last request."""
     sent: int = 0
@@ -86,7 +86,7 @@ class _Admission:
         return admitted.max_reply
 
 
-def _recorded(run: ResearchRun, purpose: str, model: str, call: Callable[[], T]) -> T:
+def _recorded(run: ResearchRun, purpose: ModelPurpose, model: str, call: Callable[[], T]) -> T:
     admission = _Admission(run, purpose)
     try:
         return _sent(run, purpose, model, call, admission)
@@ -97,7 +97,7 @@ def _recorded(run: ResearchRun, purpose: str, model: str, call: Callable[[], T])
         raise
 
 
-def _sent(run: ResearchRun, purpose: str, model: str, call: Callable[[], T], admission: _Admission) -> T:
+def _sent(run: ResearchRun, purpose: ModelPurpose, model: str, call: Callable[[], T], admission: _Admission) -> T:
     client = run.settings.client
     seen = len(client.calls)
     try:
@@ -148,7 +148,9 @@ def make_plan(run: ResearchRun) -> ResearchPlan:
     if not run.settings.uses_models:
         return planning.plan_deterministic(run.question)
     model = run.settings.planner_model or ""
-    return _model_call(run, "plan", model, lambda: planning.plan_with_model(run.settings.client, model, run.question))
+    return _model_call(
+        run, ModelPurpose.PLAN, model, lambda: planning.plan_with_model(run.settings.client, model, run.question)
+    )
 
 
 def _tried(run: ResearchRun) -> tuple[str, ...]:
@@ -170,7 +172,7 @@ def review(run: ResearchRun, round_no: int) -> CoverageReview:
     model = run.settings.planner_model or ""
     return _model_call(
         run,
-        "review",
+        ModelPurpose.REVIEW,
         model,
         lambda: reviewing.review_with_model(
             run.settings.client, model, run.question, plan, sources, round_no, tried_queries=_tried(run)
@@ -187,7 +189,7 @@ def draft(run: ResearchRun, round_no: int, coverage: CoverageReview) -> Draft:
     model = run.settings.writer_model or ""
     return _model_call(
         run,
-        "draft",
+        ModelPurpose.DRAFT,
         model,
         lambda: writing.write_with_model(run.settings.client, model, run.question, plan, sources, coverage, round_no),
     )
@@ -212,7 +214,7 @@ def _final_draft(run: ResearchRun) -> tuple[Draft | None, list[str], list[str]]:
         try:
             repaired = _model_call(
                 run,
-                "repair",
+                ModelPurpose.REPAIR,
                 model,
                 lambda: writing.repair_with_model(
                     run.settings.client, model, run.question, plan, sources, state.reviews[-1], checked.draft, problems

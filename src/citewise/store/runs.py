@@ -29,6 +29,7 @@ from citewise.audit import legacy
 from citewise.audit.events import Event, RunConfigured, decode, encode
 from citewise.config import redact_data, redact_url_credentials
 from citewise.errors import NotFoundError, StoreError
+from citewise.records.runs import RunKind, RunOutcome, run_outcome
 from citewise.serial import SerialError
 from citewise.store.evidence import EvidenceStore, utcnow
 from citewise.store.schema import claim_ledgers, claim_reviews, run_events, runs
@@ -69,16 +70,16 @@ class RunRecord:
 
     run_id: str
     """Identifier (``ask-YYYYMMDD-HHMMSS-xxxxxx``)."""
-    kind: str
-    """``ask`` or ``research``."""
+    kind: RunKind
+    """Which command made the run."""
     question: str
     """The question, verbatim."""
     mode: str
     """``active`` or ``shadow``."""
     status: RunStatus
     """Running, finished, failed or interrupted."""
-    outcome: str | None
-    """The recorded outcome (e.g. ``deterministic_evidence_fallback``, ``report``)."""
+    outcome: RunOutcome | None
+    """The outcome it closed with (a :class:`ReportStatus` or an :class:`AskOutcome`); None while open."""
     created_at: datetime
     """When the run started (UTC)."""
     finished_at: datetime | None
@@ -130,15 +131,16 @@ class RunStore:
     def __init__(self, store: EvidenceStore) -> None:
         self.store = store
 
-    def create(self, kind: str, question: str, mode: str = "active") -> str:
+    def create(self, kind: RunKind, question: str, mode: str = "active") -> str:
         """Start a run owned by this process; returns its id."""
+        kind = RunKind(kind)
         now = utcnow()
-        run_id = f"{kind}-{now:%Y%m%d-%H%M%S}-{secrets.token_hex(3)}"
+        run_id = f"{kind.value}-{now:%Y%m%d-%H%M%S}-{secrets.token_hex(3)}"
         with self.store.transaction() as conn:
             conn.execute(
                 sa.insert(runs).values(
                     id=run_id,
-                    kind=kind,
+                    kind=kind.value,
                     question=question,
                     mode=mode,
                     status=RunStatus.RUNNING.value,
@@ -191,13 +193,17 @@ class RunStore:
                 )
             )
 
-    def finish(self, run_id: str, *, status: RunStatus, outcome: str | None) -> None:
+    def finish(self, run_id: str, *, status: RunStatus, outcome: RunOutcome | None) -> None:
         """Close a run with its status and outcome (the outcome's details are its events)."""
         with self.store.transaction() as conn:
             conn.execute(
                 sa.update(runs)
                 .where(runs.c.id == run_id)
-                .values(status=status.value, outcome=outcome, finished_at=utcnow().isoformat())
+                .values(
+                    status=status.value,
+                    outcome=outcome.value if outcome is not None else None,
+                    finished_at=utcnow().isoformat(),
+                )
             )
 
     def list(self, limit: int = 50) -> list[RunRecord]:
@@ -212,7 +218,7 @@ class RunStore:
         offset: int = 0,
         limit: int = 50,
         text: str | None = None,
-        kind: str | None = None,
+        kind: RunKind | None = None,
         status: RunStatus | None = None,
     ) -> tuple[int, tuple[RunRecord, ...]]:
         """One page of runs, newest first (without events), filtered in the database: ``text`` within
@@ -227,7 +233,7 @@ class RunStore:
                 )
             )
         if kind:
-            query = query.where(runs.c.kind == kind)
+            query = query.where(runs.c.kind == RunKind(kind).value)
         newest = (runs.c.created_at.desc(), runs.c.id.desc())
         live = (RunStatus.RUNNING, RunStatus.INTERRUPTED)
         with self.store.engine.connect() as conn:
@@ -355,13 +361,14 @@ def _status(r: RowMapping) -> RunStatus:
 
 
 def _record(r: RowMapping) -> RunRecord:
+    kind = RunKind(r["kind"])
     return RunRecord(
         run_id=r["id"],
-        kind=r["kind"],
+        kind=kind,
         question=r["question"],
         mode=r["mode"],
         status=_status(r),
-        outcome=r["outcome"],
+        outcome=run_outcome(kind, r["outcome"]),
         created_at=datetime.fromisoformat(r["created_at"]),
         finished_at=datetime.fromisoformat(r["finished_at"]) if r["finished_at"] else None,
         heartbeat_at=datetime.fromisoformat(r["heartbeat_at"]) if r.get("heartbeat_at") else None,

@@ -17,6 +17,7 @@ from collections.abc import Sequence
 
 from citewise.audit.events import AnswerGiven, ReportMade
 from citewise.records.research import ReportStatus
+from citewise.records.runs import RunKind
 from citewise.records.verify import Acceptance, ClaimKind, Decision, LedgerEntry
 from citewise.store.runs import RunRecord
 
@@ -29,7 +30,7 @@ _ANSWERED = {"model_answer_accepted", "deterministic_evidence_fallback"}
 
 def delivered_answer(record: RunRecord) -> tuple[bool, str]:
     """Whether the run delivered an answer to verify, and what it ended in."""
-    if record.kind == "research":
+    if record.kind is RunKind.RESEARCH:
         report = record.last(ReportMade)
         status = report.status.value if report else "none"
         return report is not None and report.status is ReportStatus.REPORT, status

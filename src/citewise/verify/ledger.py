@@ -15,6 +15,7 @@ from typing import Any
 
 from citewise.audit.events import AnswerGiven, ReportMade, SourceStored
 from citewise.llm.errors import ModelError
+from citewise.records.runs import RunKind
 from citewise.records.verify import Claim, ClaimKind, Decision, LedgerAction, LedgerEntry, SupportCheck
 from citewise.store.evidence import EvidenceStore
 from citewise.store.runs import RunRecord
@@ -60,7 +61,7 @@ def cited_texts(store: EvidenceStore, record: RunRecord) -> dict[str, CitedText]
 
 def report_text(record: RunRecord) -> str:
     """The text whose claims are verified: the validated research body, or the ask answer."""
-    if record.kind == "research":
+    if record.kind is RunKind.RESEARCH:
         report = record.last(ReportMade)
         return (report.body or "") if report is not None else ""
     answer = record.last(AnswerGiven)

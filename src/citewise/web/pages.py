@@ -19,6 +19,7 @@ from citewise.errors import InputError
 from citewise.export.html import run_html
 from citewise.export.run import export_run
 from citewise.records import ReviewStatus
+from citewise.records.runs import RunKind
 from citewise.store.runs import RunRecord, RunStatus, RunStore
 from citewise.web.context import page, require_write, route, state_of
 
@@ -74,11 +75,13 @@ def runs_page(request: Request) -> HTMLResponse:
     number = int(params["page"]) if params.get("page", "").isdigit() and int(params["page"]) > 0 else 1
     if status and status not in {s.value for s in RunStatus}:
         raise InputError(f"unknown status {status!r}; valid: {', '.join(s.value for s in RunStatus)}")
+    if kind and kind not in {k.value for k in RunKind}:
+        raise InputError(f"unknown kind {kind!r}; valid: {', '.join(k.value for k in RunKind)}")
     total, shown = RunStore(state_of(request).api.store).page(
         offset=(number - 1) * PAGE_SIZE,
         limit=PAGE_SIZE,
         text=q or None,
-        kind=kind or None,
+        kind=RunKind(kind) if kind else None,
         status=RunStatus(status) if status else None,
     )
     return page(
