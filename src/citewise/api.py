@@ -34,6 +34,7 @@ from citewise.records import (
     SearchHit,
     Section,
 )
+from citewise.records.engines import ProgressCallback as EngineProgressCallback
 from citewise.research.configure import research_settings
 from citewise.research.context import ResearchResult
 from citewise.research.recheck import Recheck
@@ -211,9 +212,13 @@ class Citewise:
         question: str,
         settings: ResearchSettings | None = None,
         progress: Progress | None = None,
+        started: Callable[[str], None] | None = None,
         **configure: Any,
     ) -> ResearchResult:
         """Run the research loop (see ``citewise research``); the run is recorded as it goes.
+
+        ``progress`` receives every event as it is recorded; ``started(run_id)`` is called once the
+        run exists, before any work (a caller following the run by its id while it works).
 
         Without ``settings``, they come from the environment and ``configure`` (``search``,
         ``extract``, ``planner_model``, ``writer_model``, ``no_model``, ``budget``, ``prices``,
@@ -223,9 +228,9 @@ class Citewise:
         from citewise.research.loop import research
 
         if settings is not None:
-            return research(self.store, question, settings, progress)
+            return research(self.store, question, settings, progress, started)
         with research_settings(self.store, **configure) as configured:
-            return research(self.store, question, configured, progress)
+            return research(self.store, question, configured, progress, started)
 
     def research_with_engine(
         self,
@@ -235,6 +240,7 @@ class Citewise:
         model: str | None = None,
         settings: ResearchSettings | None = None,
         progress: Progress | None = None,
+        engine_progress: EngineProgressCallback | None = None,
         **configure: Any,
     ) -> ResearchResult:
         """A native engine answers (``engine``: ``openai``, ``anthropic``, ``gemini``, or a
@@ -246,9 +252,9 @@ class Citewise:
         from citewise.engines.run import research_with_engine
 
         if settings is not None:
-            return research_with_engine(self.store, question, engine, settings, progress)
+            return research_with_engine(self.store, question, engine, settings, progress, engine_progress)
         with native_settings(self.store, engine, model=model, **configure) as (chosen, configured):
-            return research_with_engine(self.store, question, chosen, configured, progress)
+            return research_with_engine(self.store, question, chosen, configured, progress, engine_progress)
 
     def resume(
         self,

@@ -100,7 +100,6 @@ def _packs(api: Citewise, qset: QuestionSet, evidence: list[str], collector: str
     configured search and ``collector`` planning and writing."""
     from citewise.eval.pack import pack_from_run
     from citewise.research.configure import research_settings
-    from citewise.research.loop import research
 
     store = api.store
     packs: dict[str, EvidencePack] = {}
@@ -115,7 +114,7 @@ def _packs(api: Citewise, qset: QuestionSet, evidence: list[str], collector: str
         with research_settings(store, planner_model=collector, writer_model=collector, verify=False) as settings:
             for q in missing:
                 err_console.print(f"collecting the evidence pack for {escape(q.id)}")
-                result = research(store, q.question, settings)
+                result = api.research(q.question, settings)
                 try:
                     packs[q.id] = pack_from_run(api.run(result.run_id))
                 except InputError as exc:
@@ -320,10 +319,8 @@ def end_to_end(
 
 
 def _loop_runner(api: Citewise, settings: ResearchSettings) -> Callable[[str], str]:
-    from citewise.research.loop import research
-
     def run(question: str) -> str:
-        return research(api.store, question, settings).run_id
+        return api.research(question, settings).run_id
 
     return run
 

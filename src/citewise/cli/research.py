@@ -98,8 +98,6 @@ def research(
     says so in the report."""
     from citewise.records.budget import budget_from_env
     from citewise.research.configure import research_settings
-    from citewise.research.loop import research as run_research
-    from citewise.research.loop import resume
 
     started = time.monotonic()
     if (question is None) == (resume_run is None):
@@ -136,10 +134,10 @@ def research(
     ):
         progress = display.update if display is not None else None
         if resume_run:
-            result = resume(api.store, resume_run, settings, progress)
+            result = api.resume(resume_run, settings, progress)
         else:
             assert question is not None
-            result = run_research(api.store, question, settings, progress)
+            result = api.research(question, settings, progress)
         cost = _run_cost(api, result.run_id, display.prices) if display is not None else None
     _show(result, json_out, cost, time.monotonic() - started)
 
@@ -159,7 +157,6 @@ def _native(
 ) -> None:
     """``--engine``: the native engine answers; citewise reads, checks and verifies (engines.run)."""
     from citewise.engines.registry import native_settings
-    from citewise.engines.run import research_with_engine
 
     started = time.monotonic()
     with (
@@ -179,7 +176,7 @@ def _native(
     ):
         progress = display.update if display is not None else None
         live = display.engine if display is not None else None
-        result = research_with_engine(api.store, question, chosen, settings, progress, live)
+        result = api.research_with_engine(question, chosen, settings=settings, progress=progress, engine_progress=live)
         cost = _run_cost(api, result.run_id, display.prices) if display is not None else None
     _show(result, json_out, cost, time.monotonic() - started)
 

