@@ -16,8 +16,8 @@ from citewise.cli import app
 from citewise.ingest.pipeline import IngestOptions, store_document
 from citewise.store.schema import run_events, sections
 from tests.conftest import make_doc
-from tests.test_research_loop import Env
-from tests.test_research_loop import env as env  # noqa: F401 - the loop tests' fixture, by its name
+from tests.loop_harness import Env
+from tests.loop_harness import env as env  # noqa: F401 - the loop tests' fixture, by its name
 from tests.test_store_verify_sources import _research
 
 pytestmark = pytest.mark.integration

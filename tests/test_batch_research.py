@@ -27,7 +27,7 @@ from citewise.store.runs import RunStore
 from citewise.testing.fake_openai import FakeOpenAIServer
 from citewise.testing.fake_tavily import FakeTavilyServer
 from tests.conftest import REPO
-from tests.test_research_loop import Brain, Web, covered, draft_citing, plan_reply
+from tests.loop_harness import Brain, Web, covered, draft_citing, plan_reply
 
 pytestmark = [pytest.mark.integration, pytest.mark.slow]
 

@@ -37,12 +37,12 @@ from citewise.research.loop import resume
 from citewise.store.evidence import EvidenceStore
 from citewise.store.runs import RunStatus, RunStore
 from citewise.testing.fake_openai import FakeOpenAIServer, FakeReply
-from tests import test_research_loop
-from tests.test_research_loop import PLANNER, WRITER, Env, covered, plan_reply, two_pages
+from tests import loop_harness
+from tests.loop_harness import PLANNER, WRITER, Env, covered, plan_reply, two_pages
 
 pytestmark = pytest.mark.integration
 
-env = test_research_loop.env  # the loop's harness: real Tavily and OpenAI clients against the fakes
+env = loop_harness.env  # the loop's harness: real Tavily and OpenAI clients against the fakes
 
 GOOD = "## Deposits\n\nDeposits are protected here [S1].\n\nMore background on deposit returns [S2]."
 # 1 USD per million prompt tokens, 10 per million completion tokens, for both test models

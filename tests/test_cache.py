@@ -41,7 +41,7 @@ from citewise.store.cache import ProviderCache
 from citewise.store.evidence import EvidenceStore
 from citewise.store.runs import RunStore
 from citewise.testing.fake_tavily import FakeTavilyServer
-from tests.test_research_loop import Web, page
+from tests.loop_harness import Web, page
 
 pytestmark = pytest.mark.integration
 

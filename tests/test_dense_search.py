@@ -27,8 +27,8 @@ from citewise.search.embedders import (
 from citewise.store.evidence import EvidenceStore
 from citewise.store.records import IndexMatch
 from citewise.testing.embedder import HashingEmbedder
+from citewise.testing.store_conformance import new_version
 from citewise.text.analyze import query_terms
-from tests.store_conformance import new_version
 
 pytestmark = pytest.mark.integration
 

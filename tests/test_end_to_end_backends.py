@@ -22,7 +22,7 @@ from citewise.store.runs import RunRecord
 from citewise.testing.fake_openai import FakeOpenAIServer
 from citewise.testing.fake_tavily import FakeTavilyServer
 from tests.conftest import REPO
-from tests.test_research_loop import Brain, Web, covered, draft_citing, page, plan_reply
+from tests.loop_harness import Brain, Web, covered, draft_citing, page, plan_reply
 
 pytestmark = pytest.mark.integration
 

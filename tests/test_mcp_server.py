@@ -18,7 +18,7 @@ from mcp.types import CallToolResult, TextContent
 from citewise.testing.fake_openai import FakeOpenAIServer
 from citewise.testing.fake_tavily import FakeTavilyError, FakeTavilyServer
 from tests.conftest import REPO
-from tests.test_research_loop import Brain, Web, covered, draft_citing, page, plan_reply
+from tests.loop_harness import Brain, Web, covered, draft_citing, page, plan_reply
 
 pytestmark = pytest.mark.integration
 

@@ -54,9 +54,9 @@ from citewise.research.state import ResearchState, apply
 from citewise.store.evidence import EvidenceStore
 from citewise.testing.fake_openai import FakeOpenAIServer
 from citewise.testing.fake_tavily import FakeTavilyServer
-from tests.test_research_loop import MODEL_KEY as RESEARCH_MODEL_KEY
-from tests.test_research_loop import TAVILY_KEY as RESEARCH_TAVILY_KEY
-from tests.test_research_loop import Brain, Web, covered, draft_citing, page, plan_reply
+from tests.loop_harness import MODEL_KEY as RESEARCH_MODEL_KEY
+from tests.loop_harness import TAVILY_KEY as RESEARCH_TAVILY_KEY
+from tests.loop_harness import Brain, Web, covered, draft_citing, page, plan_reply
 
 NOW = datetime(2026, 1, 1, tzinfo=UTC)
 

@@ -20,8 +20,8 @@ from citewise.records.research import RecheckStatus
 from citewise.research.recheck import recheck_run
 from citewise.store.runs import RunStore
 from citewise.testing.fake_tavily import FakeTavilyError
+from tests.loop_harness import page
 from tests.test_cache import KEY, PAGES, Harness, open_harness
-from tests.test_research_loop import page
 
 pytestmark = pytest.mark.integration
 

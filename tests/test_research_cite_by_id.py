@@ -16,8 +16,8 @@ from citewise.export.run import export_run
 from citewise.records.research import CoverageStatus
 from citewise.text.sentences import split_sentences
 from citewise.verify.service import verify_run
-from tests.test_research_loop import Env, covered, plan_reply, title_of, two_pages, verdict
-from tests.test_research_loop import env as env  # noqa: F401 - the loop tests' fixture, by its name
+from tests.loop_harness import Env, covered, plan_reply, title_of, two_pages, verdict
+from tests.loop_harness import env as env  # noqa: F401 - the loop tests' fixture, by its name
 
 pytestmark = pytest.mark.integration
 

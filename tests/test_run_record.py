@@ -142,7 +142,7 @@ def test_a_killed_research_process_resumes_without_repeating_a_recorded_call(
     from citewise.research.settings import ResearchSettings
     from citewise.testing.fake_openai import FakeOpenAIServer
     from citewise.testing.fake_tavily import FakeTavilyServer
-    from tests.test_research_loop import TOPICS, Brain, Web, covered, draft_citing, page, plan_reply
+    from tests.loop_harness import TOPICS, Brain, Web, covered, draft_citing, page, plan_reply
 
     web, brain = Web(), Brain()
     child: list[subprocess.Popen[bytes]] = []

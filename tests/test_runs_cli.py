@@ -19,7 +19,7 @@ from citewise.store.evidence import EvidenceStore
 from citewise.store.runs import RunStore
 from citewise.testing.fake_openai import FakeOpenAIServer
 from citewise.testing.fake_tavily import FakeTavilyError, FakeTavilyServer
-from tests.test_research_loop import Brain, Web, draft_citing, page, plan_reply, verdict
+from tests.loop_harness import Brain, Web, draft_citing, page, plan_reply, verdict
 
 pytestmark = pytest.mark.integration
 

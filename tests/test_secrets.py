@@ -28,8 +28,8 @@ from citewise.store.runs import RunStore
 from citewise.testing import FakeOpenAIServer
 from citewise.testing.fake_tavily import FakeTavilyError
 from tests.conftest import REPO
-from tests.test_research_loop import TAVILY_KEY, Env, plan_reply
-from tests.test_research_loop import env as env  # noqa: F401 - the loop tests' fixture, by its name
+from tests.loop_harness import TAVILY_KEY, Env, plan_reply
+from tests.loop_harness import env as env  # noqa: F401 - the loop tests' fixture, by its name
 
 pytestmark = pytest.mark.integration
 

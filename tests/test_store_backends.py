@@ -20,8 +20,8 @@ from citewise.search.local import search
 from citewise.store import migrations
 from citewise.store.evidence import EvidenceStore, store_engine
 from citewise.testing.postgres import PostgresCluster
+from citewise.testing.store_conformance import StoreConformance, new_version
 from tests.conftest import REPO
-from tests.store_conformance import StoreConformance, new_version
 
 pytestmark = pytest.mark.integration
 

@@ -14,8 +14,8 @@ from citewise.cli import app
 from citewise.hashing import content_hash
 from citewise.store.schema import run_events
 from citewise.store.source_hashes import verify_sources
-from tests.test_research_loop import Env, covered, draft_citing, plan_reply, two_pages
-from tests.test_research_loop import env as env  # noqa: F401 - the loop tests' fixture, by its name
+from tests.loop_harness import Env, covered, draft_citing, plan_reply, two_pages
+from tests.loop_harness import env as env  # noqa: F401 - the loop tests' fixture, by its name
 
 pytestmark = pytest.mark.integration
 

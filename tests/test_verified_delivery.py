@@ -19,7 +19,7 @@ from citewise.export.run import export_run
 from citewise.records.research import ReportStatus, ResearchPlan, StopReason
 from citewise.records.verify import Acceptance, UnsupportedAction
 from citewise.research.context import ResearchResult
-from tests.test_research_loop import Env, covered, env, plan_reply, report_body, two_pages, verdict  # noqa: F401
+from tests.loop_harness import Env, covered, env, plan_reply, report_body, two_pages, verdict  # noqa: F401
 
 pytestmark = pytest.mark.integration
 

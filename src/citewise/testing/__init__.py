@@ -10,7 +10,10 @@ client libraries run unpatched against it. They need only the standard library (
 
 Beside them, :mod:`citewise.testing.postgres` starts a real, throwaway PostgreSQL server (initdb into
 a temporary directory, a loopback port) for testing against a PostgreSQL store; as a pytest plugin it
-gives the fixtures ``postgres_cluster`` and ``postgres_url``.
+gives the fixtures ``postgres_cluster`` and ``postgres_url``. :mod:`citewise.testing.netguard` makes a
+suite's connections to anything but this machine fail before they leave it, and
+:class:`~citewise.testing.store_conformance.StoreConformance` is the conformance test class every
+evidence-store backend must pass (subclass it and give a ``store_url`` fixture; it needs pytest).
 """
 
 from citewise.testing.fake_native import (

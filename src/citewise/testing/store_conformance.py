@@ -3,8 +3,10 @@
 Modelled on haystack's ``testing/document_store.py``: :class:`StoreConformance` holds the tests and
 asks for a ``store_url`` fixture (the URL of a new, empty database); a backend's test class
 subclasses it and provides that fixture (``tests/test_store_backends.py`` does so for SQLite and
-PostgreSQL). Everything here goes through :class:`~citewise.store.protocol.EvidenceStoreProtocol`
-except where a test must reach under it (tampering with a stored text, building an old schema).
+PostgreSQL; a third-party backend does the same in its own suite). Everything here goes through
+:class:`~citewise.store.protocol.EvidenceStoreProtocol` except where a test must reach under it
+(tampering with a stored text, building an old schema): :mod:`citewise.store.tampering` does that.
+Unlike the fakes, it needs pytest.
 """
 
 from __future__ import annotations
@@ -15,17 +17,23 @@ from collections.abc import Iterator
 from datetime import date
 
 import pytest
-import sqlalchemy as sa
 
 from citewise.errors import NotFoundError, ReviewError, StoreError
-from citewise.hashing import content_hash
 from citewise.records import IngestOutcome, Provenance, ReviewStatus, SectionKind
 from citewise.search.local import search
 from citewise.store import index, migrations
-from citewise.store.evidence import EvidenceStore, section_hash, store_engine
+from citewise.store.evidence import EvidenceStore, section_hash
 from citewise.store.protocol import EvidenceStoreProtocol
 from citewise.store.records import NewSection, NewVersion
-from citewise.store.schema import metadata as schema_metadata
+from citewise.store.tampering import (
+    OLD_DOCUMENT,
+    mark_index_built_by,
+    mark_written_by_a_newer_citewise,
+    migrate_blank,
+    schema_differences,
+    store_at_schema,
+    tamper_with_texts,
+)
 
 APPROVED, REJECTED = ReviewStatus.APPROVED, ReviewStatus.REJECTED
 
@@ -114,16 +122,11 @@ class StoreConformance:
     # -- migrations ---------------------------------------------------------------------------
 
     def test_a_blank_store_gets_every_migration_once(self, store_url: str) -> None:
-        engine = store_engine(store_url)
-        try:
-            assert migrations.migrate(engine) == [m.id for m in migrations.MIGRATIONS]
-            assert migrations.applied(engine) == [m.id for m in migrations.MIGRATIONS]
-            assert migrations.migrate(engine) == []
-        finally:
-            engine.dispose()
+        every = [m.id for m in migrations.MIGRATIONS]
+        assert migrate_blank(store_url) == (every, every, [])
         with EvidenceStore.open(store_url) as store:
             assert isinstance(store, EvidenceStoreProtocol)
-            assert store.migrations() == [m.id for m in migrations.MIGRATIONS]
+            assert store.migrations() == every
 
     def test_concurrent_first_openings_apply_each_migration_once(self, store_url: str) -> None:
         opened: list[list[str]] = []
@@ -145,24 +148,16 @@ class StoreConformance:
         assert opened == [[m.id for m in migrations.MIGRATIONS]] * 6
 
     def test_the_migrated_schema_matches_the_declared_tables(self, evidence_store: EvidenceStore) -> None:
-        inspector = sa.inspect(evidence_store.engine)
-        for table in schema_metadata.sorted_tables:
-            actual = {c["name"] for c in inspector.get_columns(table.name)}
-            assert actual == {c.name for c in table.columns}, table.name
+        assert schema_differences(evidence_store) == []
 
     @pytest.mark.parametrize("previous", [m.id for m in migrations.MIGRATIONS[:-1]])
     def test_upgrade_from_each_previous_schema_keeps_data_and_builds_the_index(
         self, store_url: str, previous: str
     ) -> None:
-        engine = store_engine(store_url)
-        migrations.migrate(engine, upto=previous)
-        assert migrations.applied(engine)[-1] == previous
-        with engine.begin() as conn:  # written by that schema, before any index existed
-            _write_old_document(conn)
-        engine.dispose()
+        assert store_at_schema(store_url, previous)[-1] == previous  # written before any index existed
         with EvidenceStore.open(store_url) as store:
             assert store.migrations()[-1] == migrations.MIGRATIONS[-1].id
-            assert [(h.doc_id, h.section_id) for h in search(store, "landlord", k=3)] == [("old-doc", "s1")]
+            assert [(h.doc_id, h.section_id) for h in search(store, "landlord", k=3)] == [OLD_DOCUMENT]
             added = store.store_version(new_version("new-doc", {"s1": "Landlords and tenants, again."}))
             assert added.outcome is IngestOutcome.NEW_DOCUMENT
             assert {h.doc_id for h in search(store, "landlord", k=3)} == {"old-doc", "new-doc"}
@@ -170,10 +165,7 @@ class StoreConformance:
 
     def test_a_store_written_by_a_newer_citewise_is_refused(self, store_url: str) -> None:
         EvidenceStore.open(store_url).close()
-        engine = store_engine(store_url)
-        with engine.begin() as conn:
-            conn.execute(sa.text("INSERT INTO schema_migrations VALUES ('m999_future', '2030-01-01')"))
-        engine.dispose()
+        mark_written_by_a_newer_citewise(store_url)
         with pytest.raises(StoreError, match="newer version"):
             EvidenceStore.open(store_url)
 
@@ -362,9 +354,7 @@ class StoreConformance:
         evidence_store.store_version(new_version())
         assert evidence_store.version("doc-a").content_hash.startswith("sha256:")
         assert evidence_store.verify() == (3, [])
-        with evidence_store.transaction() as conn:
-            conn.execute(sa.text("UPDATE sections SET text = 'Scope of another act.' WHERE section_id = '§ 1'"))
-            conn.execute(sa.text("UPDATE document_versions SET full_text = full_text || ' extra'"))
+        tamper_with_texts(evidence_store, "§ 1", "Scope of another act.")
         _, mismatches = evidence_store.verify()
         assert {(m.doc_id, m.section_id) for m in mismatches} == {("doc-a", "§ 1"), ("doc-a", None)}
 
@@ -458,9 +448,7 @@ class StoreConformance:
         with EvidenceStore.open(store_url) as store:
             self._ranking_corpus(store)
             before = search(store, "보증금 반환", k=5)
-            with store.transaction() as conn:
-                conn.execute(sa.text("UPDATE store_meta SET value = 'old-analyzer' WHERE key = 'index_analyzer'"))
-                store.index.clear(conn)
+            mark_index_built_by(store, "old-analyzer")
         with EvidenceStore.open(store_url) as store:
             assert search(store, "보증금 반환", k=5) == before
 
@@ -548,30 +536,3 @@ class StoreConformance:
             (1, False, True),
             (2, False, False),
         }
-
-
-def _write_old_document(conn: sa.Connection) -> None:
-    """One approved document with one section, as the first schema stored it."""
-    text = "Tenants and landlords"
-    conn.execute(
-        sa.text(
-            "INSERT INTO documents (doc_id, title, created_at) VALUES ('old-doc', 'Old', '2025-01-01T00:00:00+00:00')"
-        )
-    )
-    version_id = conn.execute(
-        sa.text(
-            "INSERT INTO document_versions (doc_id, version, title, content_hash, format, status, source, "
-            "full_text, permitted_uses, metadata_json, section_count, ingested_at) VALUES "
-            "('old-doc', 1, 'Old', :h, 'text', 'approved', 'old.txt', :text, '[]', '{}', 1, "
-            "'2025-01-01T00:00:00+00:00') RETURNING id"
-        ),
-        {"h": content_hash(text), "text": text},
-    ).scalar_one()
-    conn.execute(
-        sa.text(
-            "INSERT INTO sections (version_id, section_id, ordinal, heading, text, content_hash, kind, status, "
-            "deleted, reserved, deleted_parts) VALUES (:v, 's1', 0, 'Tenancy', :text, :h, 'article', 'approved', "
-            ":no, :no, '[]')"
-        ),
-        {"v": version_id, "text": text, "h": section_hash("Tenancy", text), "no": False},
-    )
