@@ -110,7 +110,7 @@ def _revise(run: ResearchRun, draft: Draft, delivery: Delivery, model_call: Mode
             run,
             ModelPurpose.REVISE,
             model,
-            lambda: revise_with_model(settings.client, model, run.question, plan, sources, review, draft, found),
+            lambda: revise_with_model(settings.chat, model, run.question, plan, sources, review, draft, found),
         )
     except (BudgetExhausted, ModelError):
         return None  # the failed call is recorded; the verified first draft is delivered

@@ -30,6 +30,7 @@ from citewise.audit.events import (
     RunConfigured,
     RunFailed,
 )
+from citewise.errors import ConfigError
 from citewise.records.budget import BudgetExhausted, BudgetUsage
 from citewise.records.research import ResearchPlan, StopReason
 from citewise.records.runs import RunKind
@@ -203,6 +204,8 @@ def _round(run: ResearchRun, round_no: int, queries: list[str], replay: Sequence
 
 def _collect(run: ResearchRun, round_no: int, queries: list[str], replay: Sequence[Event] | None) -> None:
     settings = run.settings
+    if settings.search is None:  # a native engine's settings: that engine searches, not this loop
+        raise ConfigError(f"no search provider is configured (the run is set up for {settings.engine})")
     recorded = list(replay or ())
     with run.recorder.replaying(recorded):
         result = collect_round(

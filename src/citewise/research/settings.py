@@ -3,12 +3,19 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import timedelta
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from citewise.errors import ConfigError
 from citewise.records.budget import Budget
+from citewise.records.providers import Extractor, SearchProvider
 from citewise.records.verify import UnsupportedAction
+
+if TYPE_CHECKING:
+    from citewise.llm import ChatClient
+    from citewise.prices import PriceTable
 
 __all__ = ["ResearchSettings"]
 
@@ -17,16 +24,17 @@ __all__ = ["ResearchSettings"]
 class ResearchSettings:
     """Settings of one run. ``client`` absent means the deterministic planner, reviewer and writer."""
 
-    search: Any
-    """A :class:`~citewise.records.providers.SearchProvider`."""
-    extractor: Any
-    """An :class:`~citewise.records.providers.Extractor`."""
+    search: SearchProvider | None
+    """Where queries are searched (Tavily, the local store ...); None when a native engine searches
+    (:attr:`engine` says which)."""
+    extractor: Extractor
+    """What reads the pages found."""
     budget: Budget = field(default_factory=Budget)
     """Hard limits (rounds, searches, page extractions, optional tokens and money)."""
-    prices: Any = None
-    """The :class:`~citewise.prices.PriceTable` a money cap is priced from (needed with one)."""
-    client: Any = None
-    """A :class:`citewise.llm.ChatClient`, or None: deterministic planning, review and writing."""
+    prices: PriceTable | None = None
+    """The price table a money cap is priced from (needed with one)."""
+    client: ChatClient | None = None
+    """The model client, or None: deterministic planning, review and writing."""
     planner_model: str | None = None
     """Model that plans and reviews coverage."""
     writer_model: str | None = None
@@ -35,7 +43,7 @@ class ResearchSettings:
     """Run independent searches and extractions of a round concurrently (same accounting either way)."""
     pages_per_query: int = 2
     """New pages tried per query, so later queries keep budget."""
-    sleep: Any = time.sleep
+    sleep: Callable[[float], None] = time.sleep
     """How the loop waits before a bounded retry (injectable for tests)."""
     verify: bool = True
     """Verify the final draft claim by claim before it is delivered (``--no-verify``: the record says so)."""
@@ -46,6 +54,13 @@ class ResearchSettings:
     above are already wrapped in the cache when it is on (:mod:`citewise.research.caching`)."""
     engine: str | None = None
     """The native engine that searched and wrote (``openai:MODEL`` ...); None for citewise's own loop."""
+
+    @property
+    def chat(self) -> ChatClient:
+        """The model client; asked for only where :attr:`uses_models` holds."""
+        if self.client is None:
+            raise ConfigError("no model client is configured: set COMETAPI_KEY (or run without models)")
+        return self.client
 
     @property
     def uses_models(self) -> bool:

@@ -98,7 +98,7 @@ def _recorded(run: ResearchRun, purpose: ModelPurpose, model: str, call: Callabl
 
 
 def _sent(run: ResearchRun, purpose: ModelPurpose, model: str, call: Callable[[], T], admission: _Admission) -> T:
-    client = run.settings.client
+    client = run.settings.chat
     seen = len(client.calls)
     try:
         with client.admitting(admission):
@@ -149,7 +149,7 @@ def make_plan(run: ResearchRun) -> ResearchPlan:
         return planning.plan_deterministic(run.question)
     model = run.settings.planner_model or ""
     return _model_call(
-        run, ModelPurpose.PLAN, model, lambda: planning.plan_with_model(run.settings.client, model, run.question)
+        run, ModelPurpose.PLAN, model, lambda: planning.plan_with_model(run.settings.chat, model, run.question)
     )
 
 
@@ -175,7 +175,7 @@ def review(run: ResearchRun, round_no: int) -> CoverageReview:
         ModelPurpose.REVIEW,
         model,
         lambda: reviewing.review_with_model(
-            run.settings.client, model, run.question, plan, sources, round_no, tried_queries=_tried(run)
+            run.settings.chat, model, run.question, plan, sources, round_no, tried_queries=_tried(run)
         ),
     )
 
@@ -191,7 +191,7 @@ def draft(run: ResearchRun, round_no: int, coverage: CoverageReview) -> Draft:
         run,
         ModelPurpose.DRAFT,
         model,
-        lambda: writing.write_with_model(run.settings.client, model, run.question, plan, sources, coverage, round_no),
+        lambda: writing.write_with_model(run.settings.chat, model, run.question, plan, sources, coverage, round_no),
     )
 
 
@@ -217,7 +217,7 @@ def _final_draft(run: ResearchRun) -> tuple[Draft | None, list[str], list[str]]:
                 ModelPurpose.REPAIR,
                 model,
                 lambda: writing.repair_with_model(
-                    run.settings.client, model, run.question, plan, sources, state.reviews[-1], checked.draft, problems
+                    run.settings.chat, model, run.question, plan, sources, state.reviews[-1], checked.draft, problems
                 ),
             )
         except BudgetExhausted as exhausted:  # the repair would cross a cap: not made
