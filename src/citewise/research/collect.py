@@ -68,7 +68,7 @@ from citewise.research.extraction import (
 )
 from citewise.research.recorder import Recorder
 from citewise.research.round import Call, RecordedCalls, Round, make_attempt
-from citewise.research.select import DEFAULT_EXCERPT_CHARS
+from citewise.research.select import DEFAULT_EXCERPT_CHARS, selection_terms
 from citewise.research.state import CollectionState
 from citewise.research.urls import WEB_SCHEMES, query_key, without_credentials
 
@@ -130,11 +130,12 @@ def collect_round(
     pages = extract_pages(step, groups, extractor, retry_rate_limited)
     sources: list[Source] = []
     for (query, wanted), found in zip(groups, pages, strict=True):
+        terms = selection_terms(question, query) if any(w.normalized_url in found for w in wanted) else ()
         for want in wanted:
             if want.normalized_url in found:
                 page, response = found[want.normalized_url]
                 number = step.collection.next_source_number
-                source = build_source(step, number, want, page, response, query, question, excerpt_chars)
+                source = build_source(step, number, want, page, response, query, question, excerpt_chars, terms)
                 recorder.record(SourceStored(source))
                 sources.append(source)
     return RoundResult(

@@ -241,8 +241,9 @@ def build_source(
     query: str,
     question: str,
     excerpt_chars: int,
+    terms: Sequence[str] | None = None,
 ) -> Source:
-    excerpt = select_passages(page.raw_content, question, query, excerpt_chars)
+    excerpt = select_passages(page.raw_content, question, query, excerpt_chars, terms=terms)
     return Source(
         source_id=f"S{number}",
         url=want.hit.url,

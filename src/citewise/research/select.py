@@ -20,12 +20,13 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from citewise.errors import InputError
 from citewise.text.analyze import analyze, query_terms
 
-__all__ = ["DEFAULT_EXCERPT_CHARS", "select_passages"]
+__all__ = ["DEFAULT_EXCERPT_CHARS", "select_passages", "selection_terms"]
 
 DEFAULT_EXCERPT_CHARS = 6000
 """Characters of each source given to models (SPEC 4.5)."""
@@ -47,17 +48,31 @@ class _Piece:
     paragraph: int
 
 
-def select_passages(page_text: str, question: str, query: str, max_chars: int = DEFAULT_EXCERPT_CHARS) -> str:
+def selection_terms(question: str, query: str) -> tuple[str, ...]:
+    """The terms pages are scored by for ``question`` searched as ``query``: analysed once per query,
+    then given to :func:`select_passages` for every page the query found."""
+    return tuple(query_terms(f"{question}\n{query}"))
+
+
+def select_passages(
+    page_text: str,
+    question: str,
+    query: str,
+    max_chars: int = DEFAULT_EXCERPT_CHARS,
+    *,
+    terms: Sequence[str] | None = None,
+) -> str:
     """The most relevant paragraphs of ``page_text`` for ``question`` and ``query``, in page order,
     joined by blank lines; never longer than ``max_chars``. A page that fits is returned whole
-    (without surrounding whitespace)."""
+    (without surrounding whitespace). ``terms``: :func:`selection_terms` of the two, when the caller
+    selects from several pages for one query (the question is then not analysed again per page)."""
     if max_chars < 1:
         raise InputError(f"max_chars must be at least 1, got {max_chars}")
     text = page_text.strip()
     if len(text) <= max_chars:
         return text
     pieces = _pieces(text, min(_CHUNK_CHARS, max_chars))
-    scores = _scores(text, pieces, query_terms(f"{question}\n{query}"))
+    scores = _scores(text, pieces, list(terms) if terms is not None else list(selection_terms(question, query)))
     # Best first; ties (and pieces matching nothing) in page order, so leftover room is filled with
     # the page's opening context rather than at random.
     order = sorted(range(len(pieces)), key=lambda i: (-scores[i], i))

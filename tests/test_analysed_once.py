@@ -1,0 +1,46 @@
+"""The question is analysed once per search query in research, not again for every page it found
+(issue 20: analyse once). Counted at the analyser's door: every call of ``query_terms`` made by
+passage selection during a real run against the fakes."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from citewise.records.budget import Budget
+from citewise.research import select
+from tests.loop_harness import Env, covered, draft_citing, plan_reply
+from tests.loop_harness import env as env  # noqa: F401 - the harness fixture, used by name
+
+pytestmark = pytest.mark.integration
+
+
+def _long_page(topic: str) -> str:
+    filler = "\n\n".join(f"Paragraph {i} about other matters of {topic} and its history." for i in range(60))
+    return f"# {topic}\n\n{filler}\n\nThe deposit is protected by the {topic} act.\n\n{filler}"
+
+
+def test_selection_analyses_the_question_once_per_query_however_many_pages(
+    env: Env, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    urls = [f"https://site{i}.example/deposits" for i in range(3)]
+    env.web.hits["rental deposit law"] = urls
+    env.web.pages.update({u: _long_page(f"tenancy {i}") for i, u in enumerate(urls)})
+    env.brain.script("plan", plan_reply())
+    env.brain.script("review", covered)
+    env.brain.script("write", draft_citing("S1", "S2"))
+    env.brain.script("revise", draft_citing("S1", "S2"))
+    analysed: list[str] = []
+    real = select.query_terms
+
+    def counted(text: str) -> Any:
+        analysed.append(text)
+        return real(text)
+
+    monkeypatch.setattr(select, "query_terms", counted)
+    result = env.run(budget=Budget(max_rounds=1, excerpt_chars=800), pages_per_query=3)
+
+    assert [len(s.page_text) > 800 for s in result.sources] == [True, True, True]  # each excerpt was selected
+    assert all(len(s.content) <= 800 for s in result.sources)
+    assert analysed == [f"{result.question}\nrental deposit law"]  # one query, three pages: analysed once
