@@ -3,6 +3,7 @@ Celery workers as separate processes and the fake Tavily and model servers behin
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -94,3 +95,37 @@ def _running_owner(store_url: str, timeout: float = 120) -> int:
                     if runs.get(item.run_id).of(SourceStored):
                         return int(item.owner.rpartition(":")[2])
     raise AssertionError("no distributed run reached a stored source in time")
+
+
+def test_a_worker_killed_whole_has_its_lines_taken_over_by_lease_not_by_the_broker_timeout(
+    world: World,  # noqa: F811
+    celery_env: dict[str, str],
+    tmp_path: Path,
+) -> None:
+    # The whole worker dies (its main process and children), so nothing rejects its tasks: Redis
+    # would deliver them again only after the visibility timeout, set to an hour here. The waiting
+    # batch re-queues the lines instead.
+    world.tavily.latency_s = 0.3
+    world.model.latency_s = 0.3
+    env = {**celery_env, "CITEWISE_BROKER_VISIBILITY_S": "3600"}
+    store = env["CITEWISE_STORE"]
+    workers = _workers(env, 2, tmp_path / "workers.log")
+    try:
+        command = [sys.executable, "-m", "citewise", "batch", str(questions(tmp_path / "q.jsonl", 8)), "--json"]
+        proc = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        child = _running_owner(store)
+        victim = next(w for w in workers if os.getpgid(w.pid) == os.getpgid(child))
+        killed_at = time.monotonic()
+        os.killpg(victim.pid, signal.SIGKILL)  # main process and children: no task is rejected
+        out, err = proc.communicate(timeout=300)
+        took = time.monotonic() - killed_at
+    finally:
+        _stop(workers)
+    log = (tmp_path / "workers.log").read_text(errors="replace")
+    assert proc.returncode == 0, err[-3000:] + log[-2000:]
+    summary = json.loads(out)
+    assert summary["counts"]["done"] == 8 and summary["accepted"] == 8, err[-3000:]
+    assert "re-queued line" in err and "the worker holding it stopped" in err
+    assert took < 240  # far inside the broker's hour
+    assert any(i["claims"] > 1 for i in summary["items"])
+    no_recorded_call_repeated(world, store)

@@ -233,3 +233,56 @@ def test_a_run_still_running_elsewhere_is_not_resumed_twice(store: EvidenceStore
     settings = ResearchSettings(search=LocalSearch(store), extractor=LocalExtractor(store))
     with pytest.raises(InputError, match="still running"):
         resume(store, run_id, settings)
+
+
+def test_a_run_killed_after_its_revision_was_recorded_resumes_without_asking_for_it_again(tmp_path: Path) -> None:
+    """Killed during the second verification (the revision answered and its draft recorded): the
+    resumed run delivers from the recorded revision; the revision prompt is not sent twice."""
+    from citewise.config import Secret
+    from citewise.llm import ChatClient, ModelSettings
+    from citewise.providers.tavily import TavilyConnection, TavilyExtract, TavilySearch, TavilySettings
+    from citewise.records.budget import Budget
+    from citewise.research.loop import resume
+    from citewise.research.settings import ResearchSettings
+    from citewise.testing.fake_openai import FakeOpenAIServer
+    from citewise.testing.fake_tavily import FakeTavilyServer
+    from tests.loop_harness import Brain, Web, covered, draft_citing, page, plan_reply
+
+    web, brain = Web(), Brain()
+    path = tmp_path / "s.sqlite"
+    with (
+        FakeTavilyServer(api_key="tvly-kill", search_responder=web.search, extract_responder=web.extract) as tavily,
+        FakeOpenAIServer(api_key="sk-kill") as model,
+    ):
+        model.responder = brain
+        a, b = "https://law.example/deposits", "https://gov.example/return"
+        web.hits["rental deposit law"] = [a, b]
+        web.pages.update({a: page("the deposit act"), b: page("deposit returns")})
+        brain.script("plan", plan_reply())
+        brain.script("review", covered)
+        # a sentence that cites nothing: verification removes it and the writer is asked to revise once
+        brain.script("write", draft_citing("S1", "S2", extra="\n\nLandlords usually comply within a week."))
+        brain.script("revise", draft_citing("S1", "S2", extra="\n\nRevised: deposits are protected here [S1]."))
+        script = CHILD.format(repo=str(REPO), store=str(path), tavily=tavily.base_url, model=model.base_url)
+        child = subprocess.Popen([sys.executable, "-c", script, "draft_made", "2"], stderr=subprocess.PIPE)
+        _, err = child.communicate(timeout=60)
+        assert child.returncode == -signal.SIGKILL, err.decode()[-2000:]
+        assert [p for p, _ in brain.seen] == ["plan", "review", "write", "revise"]
+        with EvidenceStore.open(str(path)) as store:
+            (listed,) = RunStore(store).list()
+            ts = TavilySettings(api_key=Secret("tvly-kill"), base_url=tavily.base_url, timeout_s=10)
+            ms = ModelSettings(api_key=Secret("sk-kill"), base_url=model.base_url, timeout_s=10)
+            with TavilyConnection(ts) as connection, ChatClient(ms) as client:
+                settings = ResearchSettings(
+                    search=TavilySearch(connection=connection),
+                    extractor=TavilyExtract(connection=connection),
+                    budget=Budget(),
+                    client=client,
+                    planner_model="planner-x",
+                    writer_model="writer-y",
+                    concurrent=False,
+                    sleep=lambda s: None,
+                )
+                result = resume(store, listed.run_id, settings)
+    assert [p for p, _ in brain.seen] == ["plan", "review", "write", "revise"]  # nothing asked twice
+    assert result.status == "report" and "Revised: deposits are protected here [S1]." in result.markdown

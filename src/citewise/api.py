@@ -9,7 +9,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import replace
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
@@ -19,6 +20,7 @@ from citewise.answer.result import AskResult, AskSettings
 from citewise.batch.runner import BatchSummary
 from citewise.config import resolve_store_url
 from citewise.cost import CostReport, cost_report
+from citewise.errors import InputError
 from citewise.eval.retrieval import RetrievalReport, evaluate, load_queries
 from citewise.evidence.plan import RetrievalPlan
 from citewise.export.run import export_run
@@ -263,13 +265,38 @@ class Citewise:
         progress: Progress | None = None,
         **configure: Any,
     ) -> ResearchResult:
-        """Continue a research run that stopped part-way, repeating no recorded call."""
+        """Continue a research run that stopped part-way, repeating no recorded call. Without
+        ``settings``, with the configuration the run recorded (see :meth:`resume_settings`;
+        ``configure`` may set ``prices``, ``verify``, ``unsupported``, ``cache_ttl``, ``no_cache``)."""
         from citewise.research.loop import resume
 
         if settings is not None:
             return resume(self.store, run_id, settings, progress)
-        with research_settings(self.store, **configure) as configured:
+        with self.resume_settings(run_id, **configure) as configured:
             return resume(self.store, run_id, configured, progress)
+
+    @contextmanager
+    def resume_settings(self, run_id: str, **options: Any) -> Iterator[ResearchSettings]:
+        """The settings run ``run_id`` was configured with (search provider, extractor and fallback,
+        models, budget), rebuilt; a key or extra they need and this process lacks is a
+        :class:`~citewise.errors.ConfigError`, never a substitute. ``options``: ``prices``,
+        ``verify``, ``unsupported``, ``cache_ttl``, ``no_cache``."""
+        from citewise.audit.events import RunConfigured
+        from citewise.research.configure import resume_settings
+
+        allowed = {"prices", "verify", "unsupported", "cache_ttl", "no_cache"}
+        if unknown := sorted(set(options) - allowed):
+            raise InputError(
+                f"a resumed run keeps its recorded configuration; {', '.join(unknown)} cannot change "
+                f"(only {', '.join(sorted(allowed))} can)"
+            )
+        configured = self.run(run_id).last(RunConfigured)
+        if configured is None:  # it stopped before its configuration was recorded: nothing ran yet
+            with research_settings(self.store, **options) as settings:
+                yield settings
+            return
+        with resume_settings(self.store, configured, **options) as settings:
+            yield settings
 
     def verify(self, run_id: str, judge: Judge | None = None, judge_name: str | None = None) -> Verification:
         """Claim ledger, conflicts and acceptance of a run (see ``citewise verify``), recorded on the run."""

@@ -12,24 +12,43 @@ a worker that is gone is taken over and its run resumed from the audit record (n
 repeated), and a line held by a live worker is checked again later (the task retries itself), so a
 redelivered copy never races the original. Rate limits and the money cap are the store's, shared by
 every worker as in the embedded mode.
+
+A worker killed whole (its main process too) cannot reject its tasks: the broker would deliver them
+again only after its visibility timeout. The waiting ``citewise batch`` does not wait for that: its
+:class:`Takeover` re-queues a running line as soon as the line's holder is gone (a dead process on
+this host, or a lease that expired: the run's heartbeat, or the claim's, older than a lease lasts),
+and a pending line that nobody holds while the broker's queue is empty (its message was taken by a
+worker that died before claiming it). Re-queued copies are harmless: each task claims its line. The
+visibility timeout (``CITEWISE_BROKER_VISIBILITY_S``, default 900 s) stays as the backstop for a
+batch nobody is waiting on.
 """
 
 from __future__ import annotations
 
 import os
 import sys
+import time
+from collections.abc import Callable
 from typing import Any
 
 from citewise.config import env, resolve_store_url
 from citewise.errors import ConfigError
+from citewise.records.batch import BatchItem, BatchRecord, ItemStatus
 
-__all__ = ["BROKER_ENV", "RECHECK_S", "broker_url", "celery_app", "enqueue", "start_worker"]
+__all__ = ["BROKER_ENV", "RECHECK_S", "Takeover", "broker_url", "celery_app", "enqueue", "queued", "start_worker"]
 
 BROKER_ENV = "CITEWISE_BROKER_URL"
 """The Celery broker for distributed batches (``redis://HOST:PORT/DB``)."""
 VISIBILITY_ENV = "CITEWISE_BROKER_VISIBILITY_S"
-"""Seconds before Redis delivers an unacknowledged task again (default 3600; a lost worker's tasks
-come back through ``task_reject_on_worker_lost`` at once)."""
+"""Seconds before Redis delivers an unacknowledged task again (default 900): the backstop. A lost
+child's tasks come back through ``task_reject_on_worker_lost`` at once, and a whole worker's through
+the waiting batch's :class:`Takeover`."""
+VISIBILITY_S = 900
+"""The visibility timeout when ``CITEWISE_BROKER_VISIBILITY_S`` is not set."""
+QUIET_S = 10.0
+"""A pending line nobody claimed while the broker's queue stayed empty this long is re-queued."""
+QUEUE = "celery"
+"""The broker queue the tasks go to (Celery's default)."""
 RECHECK_S = 15
 """A task whose line is held by a live worker looks again after this many seconds."""
 TASK = "citewise.batch.research_line"
@@ -57,7 +76,7 @@ def celery_app(url: str) -> Any:
         task_serializer="json",
         accept_content=["json"],
         broker_connection_retry_on_startup=True,
-        broker_transport_options={"visibility_timeout": int(env(VISIBILITY_ENV) or 3600)},
+        broker_transport_options={"visibility_timeout": int(env(VISIBILITY_ENV) or VISIBILITY_S)},
         worker_hijack_root_logger=False,
     )
 
@@ -97,6 +116,68 @@ def enqueue(url: str, batch_id: str, line_numbers: list[int]) -> int:
     for line_no in line_numbers:
         app.send_task(TASK, args=[batch_id, line_no])
     return len(line_numbers)
+
+
+def queued(url: str) -> int:
+    """Tasks waiting in the broker's queue (delivered ones, acknowledged or not, are not counted)."""
+    import redis
+
+    client = redis.Redis.from_url(url)
+    try:
+        return int(client.llen(QUEUE))
+    finally:
+        client.close()
+
+
+class Takeover:
+    """Re-queue the lines of a distributed batch whose worker is gone (see the module docstring).
+
+    Called with the batch as it stands on every poll of :func:`~citewise.batch.runner.watch`; returns
+    the lines it re-queued. A running line is re-queued once per holder it is lost by; a pending one
+    at most once per :data:`QUIET_S` while the queue stays empty.
+    """
+
+    def __init__(
+        self,
+        url: str,
+        abandoned: Callable[[BatchItem], bool],
+        *,
+        quiet_s: float = QUIET_S,
+        clock: Callable[[], float] = time.monotonic,
+        send: Callable[[str, list[int]], int] | None = None,
+        waiting: Callable[[], int] | None = None,
+    ) -> None:
+        self.url = url
+        self.abandoned = abandoned
+        self.quiet_s = quiet_s
+        self.clock = clock
+        self.send = send or (lambda batch_id, lines: enqueue(url, batch_id, lines))
+        self.waiting = waiting or (lambda: queued(url))
+        self._lost: set[tuple[int, str | None, int]] = set()
+        self._pending_since: dict[int, float] = {}
+
+    def __call__(self, record: BatchRecord) -> list[int]:
+        now = self.clock()
+        lines = [i.line_no for i in record.items if i.status is ItemStatus.RUNNING and self._lost_running(i)]
+        pending = [i.line_no for i in record.items if i.status is ItemStatus.PENDING]
+        if pending and self.waiting() == 0:
+            for line in pending:
+                since = self._pending_since.setdefault(line, now)
+                if now - since >= self.quiet_s:
+                    lines.append(line)
+                    self._pending_since[line] = now  # once more only after another quiet spell
+        else:
+            self._pending_since.clear()
+        if lines:
+            self.send(record.batch_id, sorted(lines))
+        return sorted(lines)
+
+    def _lost_running(self, item: BatchItem) -> bool:
+        key = (item.line_no, item.owner, item.claims)
+        if key in self._lost or not self.abandoned(item):
+            return False
+        self._lost.add(key)
+        return True
 
 
 def start_worker(url: str, concurrency: int) -> None:

@@ -129,9 +129,17 @@ def run_workers(
 
 
 def watch(
-    store: EvidenceStore, batch_id: str, on_update: Callable[[BatchRecord], None] | None = None, poll_s: float = 1.0
+    store: EvidenceStore,
+    batch_id: str,
+    on_update: Callable[[BatchRecord], None] | None = None,
+    poll_s: float = 1.0,
+    takeover: Callable[[BatchRecord], list[int]] | None = None,
+    on_takeover: Callable[[list[int]], None] | None = None,
 ) -> BatchRecord:
-    """Wait until every line of the batch is finished (distributed mode: the workers are elsewhere)."""
+    """Wait until every line of the batch is finished (distributed mode: the workers are elsewhere).
+
+    ``takeover`` sees the batch on every poll and re-queues the lines whose worker is gone
+    (:class:`~citewise.batch.distributed.Takeover`); ``on_takeover`` hears which."""
     batches = BatchStore(store)
     while True:
         record = batches.get(batch_id)
@@ -139,6 +147,8 @@ def watch(
             on_update(record)
         if record.status is not BatchStatus.OPEN and not record.count(ItemStatus.RUNNING):
             return record
+        if takeover is not None and (requeued := takeover(record)) and on_takeover is not None:
+            on_takeover(requeued)
         time.sleep(poll_s)
 
 

@@ -113,8 +113,8 @@ class BatchSession:
     say: Callable[[str], None]
 
     def abandoned(self, item: BatchItem) -> bool:
-        """True when the worker holding ``item`` is gone (see :func:`_abandoned`)."""
-        return _abandoned(self.runs, item)
+        """True when the worker holding ``item`` is gone (see :func:`line_abandoned`)."""
+        return line_abandoned(self.runs, item)
 
     def research(self, item: BatchItem) -> None:
         """Research a line this process holds, and record its outcome on the line."""
@@ -161,7 +161,7 @@ def _prices(settings: ResearchSettings, config: BatchConfig) -> Any:
     return load_prices(config.prices)
 
 
-def _abandoned(runs: RunStore, item: BatchItem) -> bool:
+def line_abandoned(runs: RunStore, item: BatchItem) -> bool:
     """True when the worker holding ``item`` is gone: dead on this host, or its run (or, before the
     run started, its claim) shows no sign of life for longer than a lease lasts."""
     alive = owner_alive(item.owner)

@@ -66,11 +66,12 @@ def batch(
     json_out: JsonOpt = False,
 ) -> None:
     """Research a file of questions on several workers, with shared rate limits and a money cap."""
-    from citewise.batch.distributed import broker_url, enqueue
+    from citewise.batch.distributed import Takeover, broker_url, enqueue
     from citewise.batch.limits import parse_concurrency, parse_rates
     from citewise.batch.runner import create_batch, run_workers, summarize, watch
-    from citewise.batch.worker import BatchConfig
+    from citewise.batch.worker import BatchConfig, line_abandoned
     from citewise.store.batches import BatchStore
+    from citewise.store.runs import RunStore
 
     store_url = resolve_store_url(store)
     verb = target[0] if target[0] in _VERBS and (len(target) == 2 or target[0] == "list") else None
@@ -120,8 +121,15 @@ def batch(
             else:  # distributed: queue the lines, let `citewise worker` processes anywhere take them
                 lines = [i.line_no for i in BatchStore(api.store).get(batch_id).items if i.status not in TERMINAL]
                 err_console.print(f"queued {enqueue(broker, batch_id, lines)} lines on the broker; waiting for workers")
-                watch(api.store, batch_id, progress.update)
+                runs = RunStore(api.store)
+                takeover = Takeover(broker, lambda item: line_abandoned(runs, item))
+                watch(api.store, batch_id, progress.update, takeover=takeover, on_takeover=_said_requeued)
         _finish(summarize(api.store, batch_id), json_out, exit_on_result=True)
+
+
+def _said_requeued(lines: list[int]) -> None:
+    shown = ", ".join(str(n) for n in lines)
+    err_console.print(f"re-queued line{'s' if len(lines) > 1 else ''} {shown}: the worker holding it stopped")
 
 
 def _budget_data(budget: object) -> dict[str, object]:

@@ -112,6 +112,27 @@ def research(
         options = (budget, prices, store, not sequential, not no_verify, action, json_out)
         _native(question, engine, model, extract, *options)
         return
+    if resume_run:
+        given = {
+            "--search": search,
+            "--extract": extract,
+            "--extract-fallback": extract_fallback,
+            "--planner-model": planner_model,
+            "--writer-model": writer_model,
+            "--no-model": no_model or None,
+            "--rounds": rounds,
+            "--searches": searches,
+            "--pages": pages,
+            "--max-tokens": max_tokens,
+            "--max-cost": max_cost,
+            "--sequential": sequential or None,
+        }
+        if changed := [name for name, value in given.items() if value is not None]:
+            raise InputError(
+                f"--resume continues with the run's recorded configuration; leave out {', '.join(changed)}"
+            )
+        _resume(resume_run, store, prices, not no_verify, action, cache_ttl, no_cache, json_out, started)
+        return
     with (
         open_api(store) as api,
         research_settings(
@@ -133,11 +154,32 @@ def research(
         _display(json_out, settings.prices or _display_prices(prices)) as display,  # None with --json
     ):
         progress = display.update if display is not None else None
-        if resume_run:
-            result = api.resume(resume_run, settings, progress)
-        else:
-            assert question is not None
-            result = api.research(question, settings, progress)
+        assert question is not None
+        result = api.research(question, settings, progress)
+        cost = _run_cost(api, result.run_id, display.prices) if display is not None else None
+    _show(result, json_out, cost, time.monotonic() - started)
+
+
+def _resume(
+    run_id: str,
+    store: str | None,
+    prices: str | None,
+    verify: bool,
+    action: UnsupportedAction,
+    cache_ttl: str | None,
+    no_cache: bool,
+    json_out: bool,
+    started: float,
+) -> None:
+    """``--resume RUN``: the run goes on with the configuration it recorded."""
+    with (
+        open_api(store) as api,
+        api.resume_settings(
+            run_id, prices=prices, verify=verify, unsupported=action, cache_ttl=cache_ttl, no_cache=no_cache
+        ) as settings,
+        _display(json_out, settings.prices or _display_prices(prices)) as display,  # None with --json
+    ):
+        result = api.resume(run_id, settings, display.update if display is not None else None)
         cost = _run_cost(api, result.run_id, display.prices) if display is not None else None
     _show(result, json_out, cost, time.monotonic() - started)
 

@@ -19,6 +19,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+from citewise.audit.events import RunConfigured
 from citewise.errors import ConfigError, InputError
 from citewise.prices import PRICES_ENV, PriceTable, load_prices
 from citewise.records.budget import Budget, budget_from_env
@@ -29,7 +30,7 @@ from citewise.research.caching import cached_extractor, cached_providers
 from citewise.research.settings import ResearchSettings
 from citewise.store.evidence import EvidenceStore
 
-__all__ = ["NoExtraction", "WithFallback", "priced_models", "research_settings"]
+__all__ = ["NoExtraction", "WithFallback", "priced_models", "research_settings", "resume_settings"]
 
 
 class NoExtraction:
@@ -209,3 +210,48 @@ def research_settings(
             unsupported=unsupported,
             cache_ttl=ttl,
         )
+
+
+@contextmanager
+def resume_settings(
+    store: EvidenceStore,
+    configured: RunConfigured,
+    *,
+    prices: str | Path | PriceTable | None = None,
+    verify: bool = True,
+    unsupported: UnsupportedAction = UnsupportedAction.REMOVE,
+    cache_ttl: timedelta | str | None = None,
+    no_cache: bool = False,
+) -> Iterator[ResearchSettings]:
+    """The settings a stopped run was configured with, rebuilt from its :class:`RunConfigured`
+    record: the same search provider, extractor and fallback, models and budget. What cannot be
+    rebuilt here (a model key or a provider key not set, an extractor not installed) is a
+    :class:`ConfigError` naming what to set; nothing is silently replaced by another provider or by
+    the deterministic components."""
+    used_models = configured.planner_model != "deterministic"
+    if used_models:
+        from citewise.llm import model_configured
+
+        if not model_configured():
+            raise ConfigError(
+                f"the run was planned and written by models ({configured.planner_model}, "
+                f"{configured.writer_model}); set COMETAPI_KEY (or another model key) to resume it with them"
+            )
+    options = configured.extract_options or {}
+    with research_settings(
+        store,
+        search=configured.search,
+        extract=configured.extract if configured.search != "local" else None,
+        extract_fallback=options.get("fallback"),
+        planner_model=configured.planner_model if used_models else None,
+        writer_model=configured.writer_model if used_models else None,
+        no_model=not used_models,
+        budget=configured.budget,
+        concurrent=configured.concurrent,
+        prices=prices,
+        verify=verify,
+        unsupported=unsupported,
+        cache_ttl=cache_ttl,
+        no_cache=no_cache,
+    ) as settings:
+        yield settings

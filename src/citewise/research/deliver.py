@@ -74,7 +74,9 @@ def deliver_report(run: ResearchRun, draft: Draft | None, model_call: ModelCall[
         s.source_id: CitedText(s.source_id, s.url, s.page_text or s.content, s.content, s.published_at) for s in sources
     }
     delivery = deliver(draft.markdown, texts, kind="research", action=run.settings.unsupported)
-    revised = _revise(run, draft, delivery, model_call) if (delivery.removed or delivery.marked) else None
+    revised = None
+    if delivery.removed or delivery.marked:  # a resumed run whose revision was recorded asks for none
+        revised = run.state.revision if run.state.revision is not None else _revise(run, draft, delivery, model_call)
     if revised is not None:
         again = deliver(revised.markdown, texts, kind="research", action=run.settings.unsupported)
         if len(again.removed) + len(again.marked) <= len(delivery.removed) + len(delivery.marked):

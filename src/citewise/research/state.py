@@ -44,6 +44,7 @@ from citewise.records.research import (
     AttemptKind,
     CoverageReview,
     Draft,
+    ModelPurpose,
     ResearchPlan,
     Source,
     StopReason,
@@ -95,6 +96,11 @@ class ResearchState:
     """One per round that had sources."""
     drafts: list[Draft] = field(default_factory=list)
     """One per reviewed round, plus a repaired one."""
+    revision: Draft | None = None
+    """The writer's revision of the final draft, once its call was answered and the draft recorded: a
+    resumed run delivers from it instead of asking for it again."""
+    answered: ModelPurpose | None = None
+    """The purpose of the latest model call that was answered (a draft recorded next is its answer)."""
     round: int | None = None
     """The latest round started."""
     round_queries: tuple[str, ...] = ()
@@ -208,6 +214,7 @@ def _model_ended(state: ResearchState, e: ModelCallEnded) -> None:
         if started.purpose == e.purpose:
             del state.open_model_calls[i]
             break
+    state.answered = e.purpose if e.outcome == "ok" else None
 
 
 def _model_interrupted(state: ResearchState, e: ModelCallInterrupted) -> None:
@@ -230,7 +237,11 @@ def _review(state: ResearchState, e: ReviewMade) -> None:
 
 
 def _draft(state: ResearchState, e: DraftMade) -> None:
-    state.drafts.append(e.draft)
+    if state.answered is ModelPurpose.REVISE:
+        state.revision = e.draft  # the revision of the final draft, not a draft of its own
+    else:
+        state.drafts.append(e.draft)
+    state.answered = None
 
 
 def _round_ended(state: ResearchState, e: RoundEnded) -> None:

@@ -1,0 +1,85 @@
+"""A resumed run goes on with the configuration it recorded (issue 23): the same search provider,
+extractor and fallback, models and budget; what this process cannot rebuild is a clear error, never a
+silent substitute."""
+
+from __future__ import annotations
+
+import pytest
+from typer.testing import CliRunner
+
+from citewise.api import Citewise
+from citewise.audit.events import RunConfigured
+from citewise.cli import app
+from citewise.errors import ConfigError, InputError
+from citewise.records.budget import Budget
+from citewise.records.runs import RunKind
+from citewise.store.runs import RunStore
+
+pytestmark = pytest.mark.integration
+
+BUDGET = Budget(max_rounds=2, max_searches=5, max_extractions=7)
+
+
+def _stopped_run(api: Citewise, **fields: object) -> str:
+    run_id = RunStore(api.store).create(RunKind.RESEARCH, "How are rental deposits protected?")
+    values: dict[str, object] = {
+        "search": "tavily",
+        "extract": "own",
+        "planner_model": "deterministic",
+        "writer_model": "deterministic",
+        "budget": BUDGET,
+        "concurrent": False,
+        "pages_per_query": 2,
+        "extract_options": {"fallback": "tavily"},
+    }
+    values.update(fields)
+    RunStore(api.store).append(run_id, RunConfigured(**values))  # type: ignore[arg-type]
+    return run_id
+
+
+def test_the_recorded_extractor_fallback_and_budget_come_back(
+    tmp_path: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("TAVILY_API_KEY", "tvly-resume-test")
+    with Citewise(str(tmp_path / "s.sqlite")) as api:
+        run_id = _stopped_run(api)
+        with api.resume_settings(run_id) as settings:
+            assert settings.search is not None and settings.search.name == "tavily"
+            assert settings.extractor.name == "own"  # not Tavily Extract, the default
+            assert dict(settings.extractor.options)["fallback"] == "tavily"
+            assert settings.budget == BUDGET and settings.concurrent is False
+            assert not settings.uses_models
+
+
+def test_a_run_made_with_models_does_not_resume_without_a_model_key(
+    tmp_path: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("TAVILY_API_KEY", "tvly-resume-test")
+    with Citewise(str(tmp_path / "s.sqlite")) as api:
+        run_id = _stopped_run(api, planner_model="planner-x", writer_model="writer-y")
+        with pytest.raises(ConfigError, match="COMETAPI_KEY"), api.resume_settings(run_id):
+            pass
+
+
+def test_a_run_searched_with_tavily_does_not_resume_on_the_local_store_without_its_key(
+    tmp_path: pytest.TempPathFactory,
+) -> None:
+    with Citewise(str(tmp_path / "s.sqlite")) as api:
+        run_id = _stopped_run(api, extract="tavily", extract_options={})
+        with pytest.raises(ConfigError, match="TAVILY_API_KEY"), api.resume_settings(run_id):
+            pass
+
+
+def test_the_configuration_cannot_be_changed_on_resume(tmp_path: pytest.TempPathFactory) -> None:
+    with Citewise(str(tmp_path / "s.sqlite")) as api:
+        run_id = _stopped_run(api)
+        with (
+            pytest.raises(InputError, match="recorded configuration; search"),
+            api.resume_settings(run_id, search="local"),
+        ):
+            pass
+    done = CliRunner().invoke(
+        app, ["research", "--resume", run_id, "--extract", "tavily", "--store", str(tmp_path / "s.sqlite")]
+    )
+    assert done.exit_code == 2
+    assert "recorded configuration; leave out --extract" in " ".join(done.output.split())
