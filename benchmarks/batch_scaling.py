@@ -28,8 +28,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "src"))
 
+from tests.loop_harness import Brain, Web, covered, draft_citing, plan_reply  # noqa: E402
 from tests.test_batch_research import MODEL_KEY, TAVILY_KEY, query_for  # noqa: E402
-from tests.test_research_loop import Brain, Web, covered, draft_citing, plan_reply  # noqa: E402
 
 from citewise.testing.fake_openai import FakeOpenAIServer  # noqa: E402
 from citewise.testing.fake_tavily import FakeTavilyServer  # noqa: E402

@@ -22,7 +22,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "src"))
 
-from tests.test_research_loop import Brain, Web, covered, draft_citing, plan_reply  # noqa: E402
+from tests.loop_harness import Brain, Web, covered, draft_citing, plan_reply  # noqa: E402
 from typer.testing import CliRunner  # noqa: E402
 
 from citewise.cli import app  # noqa: E402

@@ -83,3 +83,14 @@ def test_the_configuration_cannot_be_changed_on_resume(tmp_path: pytest.TempPath
     )
     assert done.exit_code == 2
     assert "recorded configuration; leave out --extract" in " ".join(done.output.split())
+
+
+def test_a_budget_limit_can_be_raised_to_go_on(
+    tmp_path: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("TAVILY_API_KEY", "tvly-resume-test")
+    with Citewise(str(tmp_path / "s.sqlite")) as api:
+        run_id = _stopped_run(api)
+        with api.resume_settings(run_id, budget_changes={"max_searches": 9}) as settings:
+            assert settings.budget.max_searches == 9
+            assert (settings.budget.max_rounds, settings.budget.max_extractions) == (2, 7)  # the rest as recorded

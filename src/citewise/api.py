@@ -280,11 +280,12 @@ class Citewise:
         """The settings run ``run_id`` was configured with (search provider, extractor and fallback,
         models, budget), rebuilt; a key or extra they need and this process lacks is a
         :class:`~citewise.errors.ConfigError`, never a substitute. ``options``: ``prices``,
-        ``verify``, ``unsupported``, ``cache_ttl``, ``no_cache``."""
+        ``verify``, ``unsupported``, ``cache_ttl``, ``no_cache``, and ``budget_changes`` (limits of the
+        recorded budget to raise or lower, e.g. ``{"max_tokens": 50_000}``)."""
         from citewise.audit.events import RunConfigured
         from citewise.research.configure import resume_settings
 
-        allowed = {"prices", "verify", "unsupported", "cache_ttl", "no_cache"}
+        allowed = {"budget_changes", "prices", "verify", "unsupported", "cache_ttl", "no_cache"}
         if unknown := sorted(set(options) - allowed):
             raise InputError(
                 f"a resumed run keeps its recorded configuration; {', '.join(unknown)} cannot change "
@@ -292,6 +293,7 @@ class Citewise:
             )
         configured = self.run(run_id).last(RunConfigured)
         if configured is None:  # it stopped before its configuration was recorded: nothing ran yet
+            options.pop("budget_changes", None)
             with research_settings(self.store, **options) as settings:
                 yield settings
             return

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -120,18 +120,17 @@ def research(
             "--planner-model": planner_model,
             "--writer-model": writer_model,
             "--no-model": no_model or None,
-            "--rounds": rounds,
-            "--searches": searches,
-            "--pages": pages,
-            "--max-tokens": max_tokens,
-            "--max-cost": max_cost,
             "--sequential": sequential or None,
         }
         if changed := [name for name, value in given.items() if value is not None]:
             raise InputError(
-                f"--resume continues with the run's recorded configuration; leave out {', '.join(changed)}"
+                f"--resume continues with the run's recorded configuration; leave out {', '.join(changed)} "
+                "(budget flags may raise a limit)"
             )
-        _resume(resume_run, store, prices, not no_verify, action, cache_ttl, no_cache, json_out, started)
+        limits: dict[str, int | float | None] = {"max_rounds": rounds, "max_searches": searches}
+        limits.update(max_extractions=pages, max_tokens=max_tokens, max_cost_usd=max_cost)
+        changes = {name: value for name, value in limits.items() if value is not None}
+        _resume(resume_run, store, changes, prices, not no_verify, action, cache_ttl, no_cache, json_out, started)
         return
     with (
         open_api(store) as api,
@@ -163,6 +162,7 @@ def research(
 def _resume(
     run_id: str,
     store: str | None,
+    budget_changes: Mapping[str, int | float],
     prices: str | None,
     verify: bool,
     action: UnsupportedAction,
@@ -175,7 +175,13 @@ def _resume(
     with (
         open_api(store) as api,
         api.resume_settings(
-            run_id, prices=prices, verify=verify, unsupported=action, cache_ttl=cache_ttl, no_cache=no_cache
+            run_id,
+            budget_changes=budget_changes,
+            prices=prices,
+            verify=verify,
+            unsupported=action,
+            cache_ttl=cache_ttl,
+            no_cache=no_cache,
         ) as settings,
         _display(json_out, settings.prices or _display_prices(prices)) as display,  # None with --json
     ):

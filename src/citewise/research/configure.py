@@ -13,8 +13,9 @@ deterministic planner, reviewer and writer otherwise. Connections are closed on 
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from contextlib import ExitStack, contextmanager
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -217,6 +218,7 @@ def resume_settings(
     store: EvidenceStore,
     configured: RunConfigured,
     *,
+    budget_changes: Mapping[str, Any] | None = None,
     prices: str | Path | PriceTable | None = None,
     verify: bool = True,
     unsupported: UnsupportedAction = UnsupportedAction.REMOVE,
@@ -227,7 +229,8 @@ def resume_settings(
     record: the same search provider, extractor and fallback, models and budget. What cannot be
     rebuilt here (a model key or a provider key not set, an extractor not installed) is a
     :class:`ConfigError` naming what to set; nothing is silently replaced by another provider or by
-    the deterministic components."""
+    the deterministic components. ``budget_changes`` (e.g. ``{"max_tokens": 50_000}``) raise or lower
+    limits of the recorded budget, to go on after one ran out."""
     used_models = configured.planner_model != "deterministic"
     if used_models:
         from citewise.llm import model_configured
@@ -246,7 +249,7 @@ def resume_settings(
         planner_model=configured.planner_model if used_models else None,
         writer_model=configured.writer_model if used_models else None,
         no_model=not used_models,
-        budget=configured.budget,
+        budget=replace(configured.budget, **dict(budget_changes or {})),
         concurrent=configured.concurrent,
         prices=prices,
         verify=verify,
