@@ -16,9 +16,12 @@ from tests.loop_harness import env as env  # noqa: F401 - the harness fixture, u
 pytestmark = pytest.mark.integration
 
 
-def _long_page(topic: str) -> str:
-    filler = "\n\n".join(f"Paragraph {i} about other matters of {topic} and its history." for i in range(60))
-    return f"# {topic}\n\n{filler}\n\nThe deposit is protected by the {topic} act.\n\n{filler}"
+def _long_page(n: int) -> str:
+    words = ["harbour", "orchard", "railway", "granite", "lantern", "meadow"]
+    filler = "\n\n".join(
+        f"Note {i * (n + 3)}: the {words[(i + n) % 6]} of site {n} in year {1900 + i * n}." for i in range(60)
+    )
+    return f"# Site {n}\n\n{filler}\n\nThe deposit is protected by act number {n}.\n\n{filler}"
 
 
 def test_selection_analyses_the_question_once_per_query_however_many_pages(
@@ -26,7 +29,7 @@ def test_selection_analyses_the_question_once_per_query_however_many_pages(
 ) -> None:
     urls = [f"https://site{i}.example/deposits" for i in range(3)]
     env.web.hits["rental deposit law"] = urls
-    env.web.pages.update({u: _long_page(f"tenancy {i}") for i, u in enumerate(urls)})
+    env.web.pages.update({u: _long_page(i) for i, u in enumerate(urls)})
     env.brain.script("plan", plan_reply())
     env.brain.script("review", covered)
     env.brain.script("write", draft_citing("S1", "S2"))

@@ -321,8 +321,8 @@ def test_no_model_call_starts_once_the_token_cap_is_reached(env: Env) -> None:
 
 
 def test_failed_and_empty_pages_get_no_source_id(env: Env) -> None:
-    broken, good1 = "https://broken.example/a", "https://good.example/1"
-    empty, good2 = "https://empty.example/b", "https://good.example/2"
+    broken, good1 = "https://broken.example/a", "https://good-one.example/1"
+    empty, good2 = "https://empty.example/b", "https://good-two.example/2"  # two sites: both read
     env.web.hits.update({"query one": [broken, good1], "query two": [empty, good2]})
     env.web.pages.update({good1: page("one"), good2: page("two"), empty: ""})
     env.brain.script("plan", plan_reply(queries=["query one", "query two"]))

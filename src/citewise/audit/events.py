@@ -52,6 +52,7 @@ from citewise.records.research import (
     RecheckStatus,
     ReportStatus,
     ResearchPlan,
+    SiteFigures,
     Skip,
     Source,
     StopReason,
@@ -110,6 +111,7 @@ __all__ = [
     "Verified",
     "decode",
     "encode",
+    "MirrorFound",
 ]
 
 SCHEMA_VERSION = 1
@@ -148,6 +150,7 @@ class EventKind(str, enum.Enum):
     CLAIM_REVIEWED = "claim_reviewed"
     LEGACY_STEP = "legacy_step"
     EXTRACT_FELL_BACK = "extract_fell_back"
+    MIRROR_FOUND = "mirror_found"
     RECHECKED = "rechecked"
     ENGINE_SEARCHED = "engine_searched"
     ENGINE_TOOL_FAILED = "engine_tool_failed"
@@ -476,6 +479,8 @@ class ReportMade(Event):
     event follows); False for ``--no-verify`` and for runs recorded before verified delivery."""
     removed: tuple[Finding, ...] = ()
     """Claims taken out of the draft before delivery (unsupported, or citing no stored source)."""
+    sites: SiteFigures | None = None
+    """How the sources spread over sites; None for runs recorded before sites were kept."""
     marked: tuple[Finding, ...] = ()
     """Claims kept but marked as unverified (``--unsupported mark``)."""
     salvaged: bool = False
@@ -719,6 +724,23 @@ class ExtractFellBack(Event):
     """The URLs given a fallback attempt, in order."""
 
 
+@dataclass(frozen=True, slots=True)
+class MirrorFound(Event):
+    """A page read for a query has the same (or nearly the same) text as a stored source: it is
+    kept as that source's mirror, not as a source of its own (two sites repeating one text are not
+    two confirmations)."""
+
+    kind: ClassVar[EventKind] = EventKind.MIRROR_FOUND
+    source_id: str
+    """The stored source the page repeats."""
+    url: str
+    """The mirror's URL, as the search provider returned it."""
+    domain: str | None
+    """The mirror's site."""
+    similarity: float
+    """Jaccard similarity of the two texts' shingles (1.0: the same text)."""
+
+
 # -- recheck (issue 12, point 5: `citewise recheck RUN`) ---------------------------------------------
 # (A cache hit is not an event of its own: it is an AttemptEnded whose attempt has cached=True and no
 # AttemptStarted before it, so it spends no budget; see citewise.research.collect.)
@@ -920,6 +942,7 @@ EVENT_TYPES: dict[EventKind, type[Event]] = {
         ClaimReviewed,
         LegacyStep,
         ExtractFellBack,
+        MirrorFound,
         Rechecked,
         EngineSearched,
         EngineToolFailed,

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 __all__ = [
+    "SiteFigures",
     "ModelPurpose",
     "RecheckStatus",
     "Attempt",
@@ -143,6 +144,38 @@ class Source:
     content_hash: str | None = None
     """``sha256:...`` of ``content`` (normalised), computed when the source was built; None for
     sources recorded before hashes were kept."""
+    domain: str | None = None
+    """The site the page is on: its registrable domain (public-suffix aware); None for a store
+    reference and for sources recorded before sites were kept."""
+    mirrors: tuple[str, ...] = ()
+    """Other URLs found with the same (or nearly the same) text: one source, several sites. They are
+    not independent confirmations of it."""
+
+
+@dataclass(frozen=True, slots=True)
+class SiteFigures:
+    """How a run's sources spread over sites (SPEC 4.3, domain diversity)."""
+
+    sources: int
+    """Sources stored (each counted once, on its own site; mirrors are not sources)."""
+    distinct_domains: int
+    """Sites the sources come from."""
+    largest_domain: str | None
+    """The site that supplied the most sources (None without sources)."""
+    largest_count: int
+    """How many it supplied."""
+    primary_count: int = 0
+    """Sources from the sites named primary (the issuer's or official publisher's)."""
+
+    @property
+    def largest_share(self) -> float:
+        """The largest site's share of the sources (0 without sources)."""
+        return self.largest_count / self.sources if self.sources else 0.0
+
+    @property
+    def primary_share(self) -> float:
+        """The primary sites' share of the sources (0 without sources)."""
+        return self.primary_count / self.sources if self.sources else 0.0
 
 
 class CoverageStatus(str, enum.Enum):
@@ -248,6 +281,7 @@ class SkipReason(str, enum.Enum):
     EMPTY_QUERY = "empty_query"
     ALREADY_TRIED = "already_tried"  #: earlier in the run or the round
     UNUSABLE_URL = "unusable_url"  #: the URL could not be normalised or is not allowed
+    SAME_SITE = "same_site"  #: its site already supplies a page this round, or its share, while others answer
 
 
 @dataclass(frozen=True, slots=True)

@@ -53,7 +53,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
-from citewise.audit.events import SourceStored
+from citewise.audit.events import MirrorFound, SourceStored
 from citewise.errors import InputError
 from citewise.providers.cached import CachedSearch
 from citewise.providers.errors import ProviderRateLimited
@@ -69,8 +69,10 @@ from citewise.research.extraction import (
 from citewise.research.recorder import Recorder
 from citewise.research.round import Call, RecordedCalls, Round, make_attempt
 from citewise.research.select import DEFAULT_EXCERPT_CHARS, selection_terms
+from citewise.research.sites import RoundSites, SitePolicy, twin_of
 from citewise.research.state import CollectionState
 from citewise.research.urls import WEB_SCHEMES, query_key, without_credentials
+from citewise.text.domains import registrable_domain
 
 __all__ = [
     "EMPTY_PAGE",
@@ -115,6 +117,7 @@ def collect_round(
     retry_rate_limited: int = 1,
     sleep: Callable[[float], object] = time.sleep,
     replay: RecordedCalls | None = None,
+    sites: SitePolicy | None = None,
 ) -> RoundResult:
     """Run one collection round; see the module docstring for the rules.
 
@@ -126,7 +129,8 @@ def collect_round(
     step = Round(round, recorder.state, recorder, concurrent, sleep, replay)
     searched = _search(step, queries, search, retry_rate_limited)
     schemes = getattr(extractor, "url_schemes", WEB_SCHEMES)
-    groups = choose_pages(step, searched.answered, pages_per_query, schemes, extractor)
+    spread = RoundSites(step.collection.sources, sites) if sites is not None else None
+    groups = choose_pages(step, searched.answered, pages_per_query, schemes, extractor, spread)
     pages = extract_pages(step, groups, extractor, retry_rate_limited)
     sources: list[Source] = []
     for (query, wanted), found in zip(groups, pages, strict=True):
@@ -134,6 +138,12 @@ def collect_round(
         for want in wanted:
             if want.normalized_url in found:
                 page, response = found[want.normalized_url]
+                twin = twin_of(page.raw_content, step.collection.sources) if sites is not None else None
+                if twin is not None:  # the same text on another site: one source, both URLs
+                    recorder.record(
+                        MirrorFound(twin[0].source_id, want.hit.url, registrable_domain(want.normalized_url), twin[1])
+                    )
+                    continue
                 number = step.collection.next_source_number
                 source = build_source(step, number, want, page, response, query, question, excerpt_chars, terms)
                 recorder.record(SourceStored(source))

@@ -21,7 +21,9 @@ from citewise.records.research import AttemptError, AttemptKind, Skip, SkipReaso
 from citewise.research.injection import injection_flags
 from citewise.research.round import Call, Outcome, Round, make_attempt
 from citewise.research.select import select_passages
+from citewise.research.sites import RoundSites
 from citewise.research.urls import WEB_SCHEMES, UnusableURL, normalize_url, without_credentials
+from citewise.text.domains import registrable_domain
 
 __all__ = [
     "EMPTY_PAGE",
@@ -60,15 +62,18 @@ def choose_pages(
     per_query: int,
     schemes: Sequence[str],
     extractor: Extractor | None = None,
+    sites: RoundSites | None = None,
 ) -> list[tuple[str, list[Wanted]]]:
     """Which URLs each query gets (budget spent here, in query then rank order). A URL the
     extractor's cache answers is taken from it and spends no budget (it still counts towards
-    ``per_query``: it is a page tried for that query)."""
+    ``per_query``: it is a page tried for that query). With ``sites``, a hit whose site already
+    gives enough while others answer is passed over (:mod:`citewise.research.sites`)."""
     groups: list[tuple[str, list[Wanted]]] = []
     primary = getattr(extractor, "primary", extractor)  # with --extract-fallback: the first extractor's cache
     lookup = primary.lookup if isinstance(primary, CachedExtractor) else None
     for query, response in answered:
         wanted: list[Wanted] = []
+        answering = RoundSites.answering(h.url for h in response.results) if sites is not None else frozenset()
         for hit in response.results:
             if len(wanted) >= per_query:
                 break
@@ -82,17 +87,26 @@ def choose_pages(
                 skip = Skip(AttemptKind.EXTRACT, hit.url, step.number, SkipReason.ALREADY_TRIED, normalized, query)
                 step.skip(skip)
                 continue
+            domain = registrable_domain(normalized)
+            if sites is not None and not sites.allows(domain, answering):
+                detail = f"{domain} already gives enough of the sources while other sites answer"
+                step.skip(Skip(AttemptKind.EXTRACT, hit.url, step.number, SkipReason.SAME_SITE, detail, query))
+                continue
             url = hit.url.strip()
             found = step.from_cache(
                 AttemptKind.EXTRACT, url, _bound_lookup(lookup, url), **_context(Wanted(hit, normalized), query)
             )
             if found is not None and found.page is not None:
                 wanted.append(Wanted(hit, normalized, found))
+                if sites is not None:
+                    sites.take(domain)
                 continue
             exhausted = StopReason.EXTRACTIONS_EXHAUSTED
             if not step.begin(AttemptKind.EXTRACT, url, exhausted, normalized, query):
                 break
             wanted.append(Wanted(hit, normalized))
+            if sites is not None:
+                sites.take(domain)
         if wanted:
             groups.append((query, wanted))
         if step.stop is StopReason.EXTRACTIONS_EXHAUSTED:
@@ -245,6 +259,7 @@ def build_source(
 ) -> Source:
     excerpt = select_passages(page.raw_content, question, query, excerpt_chars, terms=terms)
     return Source(
+        domain=registrable_domain(want.normalized_url),
         source_id=f"S{number}",
         url=want.hit.url,
         normalized_url=want.normalized_url,

@@ -219,6 +219,7 @@ def _collect(run: ResearchRun, round_no: int, queries: list[str], replay: Sequen
             pages_per_query=settings.pages_per_query,
             concurrent=settings.concurrent,
             replay=RecordedCalls(recorded) if replay is not None else None,
+            sites=settings.sites,
         )
     run.record(CollectionEnded(round_no, result.stop))
 

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from citewise.records.research import AttemptKind, ReportStatus, Source, StopReason
 from citewise.records.verify import Decision, Finding
+from citewise.research.sites import dominance_note, site_figures
 from citewise.research.writer import cited_ids, gaps_section, sources_section
 
 if TYPE_CHECKING:
@@ -54,7 +55,9 @@ def render_report(
         parts += [*_verdict(delivered), "", *_flags(state.collection.sources)]
         parts += [delivered.body.strip(), ""]
     if state.reviews:
-        parts += [gaps_section(state.reviews[-1]).strip(), ""]
+        gaps = gaps_section(state.reviews[-1]).strip()
+        spread = dominance_note(site_figures(state.collection.sources, run.settings.sites), run.settings.sites)
+        parts += [gaps + (f"\n- {spread}" if spread else ""), ""]
     if delivered.removed:
         parts += ["### Removed before delivery", "", *[_removed(f) for f in delivered.removed], ""]
     if notes:

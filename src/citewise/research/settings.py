@@ -12,6 +12,7 @@ from citewise.errors import ConfigError
 from citewise.records.budget import Budget
 from citewise.records.providers import Extractor, SearchProvider
 from citewise.records.verify import UnsupportedAction
+from citewise.research.sites import SitePolicy
 
 if TYPE_CHECKING:
     from citewise.llm import ChatClient
@@ -52,6 +53,8 @@ class ResearchSettings:
     cache_ttl: timedelta = timedelta(0)
     """How long cached search answers and pages are used (SPEC 4.5a); zero: no cache. The providers
     above are already wrapped in the cache when it is on (:mod:`citewise.research.caching`)."""
+    sites: SitePolicy = field(default_factory=SitePolicy)
+    """How sources are spread over sites (the largest site's share, the primary sites)."""
     engine: str | None = None
     """The native engine that searched and wrote (``openai:MODEL`` ...); None for citewise's own loop."""
 

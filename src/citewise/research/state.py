@@ -16,7 +16,7 @@ spent, queries and URLs tried, sources, reviews, drafts and token counts all com
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from citewise.audit.events import (
@@ -27,6 +27,7 @@ from citewise.audit.events import (
     DraftMade,
     EngineSearched,
     Event,
+    MirrorFound,
     ModelCallEnded,
     ModelCallInterrupted,
     ModelCallStarted,
@@ -236,6 +237,14 @@ def _review(state: ResearchState, e: ReviewMade) -> None:
     state.reviews.append(e.review)
 
 
+def _mirror(state: ResearchState, e: MirrorFound) -> None:
+    sources = state.collection.sources
+    for i, source in enumerate(sources):
+        if source.source_id == e.source_id:
+            sources[i] = replace(source, mirrors=(*source.mirrors, e.url))
+            break
+
+
 def _draft(state: ResearchState, e: DraftMade) -> None:
     if state.answered is ModelPurpose.REVISE:
         state.revision = e.draft  # the revision of the final draft, not a draft of its own
@@ -260,6 +269,7 @@ _HANDLERS: dict[type[Event], Callable[[ResearchState, Any], None]] = {
     AttemptEnded: _attempt_ended,
     AttemptInterrupted: _attempt_interrupted,
     SourceStored: _source,
+    MirrorFound: _mirror,
     CollectionEnded: _collection_ended,
     ModelCallStarted: _model_started,
     ModelCallEnded: _model_ended,

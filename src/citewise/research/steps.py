@@ -32,6 +32,7 @@ from citewise.research.context import ResearchResult, ResearchRun
 from citewise.research.deliver import Delivered, deliver_report
 from citewise.research.report import render_report
 from citewise.research.revise import REVISE_PROMPT_VERSION
+from citewise.research.sites import site_figures
 
 __all__ = ["draft", "finish", "make_plan", "review"]
 
@@ -311,6 +312,7 @@ def _report_made(
         verified=verification is not None,
         removed=delivered.removed,
         marked=verification.marked if verification is not None else (),
+        sites=site_figures(run.state.collection.sources, run.settings.sites),
         salvaged=delivered.salvaged,
     )
 

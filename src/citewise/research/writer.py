@@ -407,7 +407,8 @@ def sources_section(sources: Sequence[Source], cited_ids: Iterable[str]) -> str:
             else f"retrieved {retrieved}"
         )
         title = _inline(source.title) or "(untitled)"
-        lines.append(f"[{source.source_id}] {title} — {source.url} ({dates})")
+        also = f"; the same text at {', '.join(source.mirrors)}" if source.mirrors else ""
+        lines.append(f"[{source.source_id}] {title} — {source.url} ({dates}{also})")
     if not lines:
         return "## Sources\n\nNo source is cited."
     return "## Sources\n\n" + "\n\n".join(lines)
