@@ -51,7 +51,6 @@ so the embedded text stays heading + text (vectors unchanged, no model version c
 from __future__ import annotations
 
 import math
-import re
 import unicodedata
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -68,6 +67,7 @@ from citewise.store.known_versions import known_versions
 from citewise.store.protocol import EvidenceStoreProtocol
 from citewise.store.records import IndexMatch
 from citewise.text.analyze import query_terms
+from citewise.text.sentences import split_answer_sentences
 
 __all__ = [
     "AUTO",
@@ -308,9 +308,6 @@ def _hit(rank: int, score: float, members: list[IndexMatch], terms: Sequence[str
     )
 
 
-_SENTENCE = re.compile(r"[^\n.!?。]+[.!?。]?")
-
-
 def snippet(text: str, terms: Sequence[str], width: int = 240) -> str:
     """The sentence (or line) of ``text`` in which the most query terms occur, trimmed.
 
@@ -323,10 +320,7 @@ def snippet(text: str, terms: Sequence[str], width: int = 240) -> str:
     """
     wanted = [t for t in dict.fromkeys(terms) if t]
     best, best_score = "", -1
-    for match in _SENTENCE.finditer(text):
-        piece = match.group().strip()
-        if not piece:
-            continue
+    for piece in split_answer_sentences(text):
         surface = unicodedata.normalize("NFKC", piece).lower()
         score = sum(1 for term in wanted if term in surface)
         if score > best_score:
