@@ -34,7 +34,7 @@ from citewise.research.progress import (
     worth_a_line,
 )
 from citewise.research.state import ResearchState
-from citewise.research.writer import cited_ids
+from citewise.text.citations import cited_ids
 
 __all__ = ["ResearchProgress", "research_summary"]
 

@@ -37,6 +37,7 @@ from urllib.parse import unquote, urlsplit
 from citewise.llm import ChatClient
 from citewise.records.research import CoverageReview, CoverageStatus, Draft, ResearchPlan, Source
 from citewise.research.prompts import build_repair_messages, build_write_messages
+from citewise.text.citations import QUOTE_REF, cited_ids, cited_sentence_ids
 from citewise.text.sentences import parse_sentence_id, sentence_of, sentence_text, split_sentences
 
 __all__ = [
@@ -57,15 +58,6 @@ __all__ = [
 
 DETERMINISTIC: Final = "deterministic"
 
-# Anything shaped like a citation marker: [S1], [S1, S2], [S1.3], [E3], [s4]. Every id inside must
-# name a stored source (or a sentence of one), so a marker in another scheme is an unknown id rather
-# than plain text.
-_ID = r"[A-Za-z]{1,3}\d+(?:\.\d+)?"
-_MARKER = re.compile(r"\[\s*(" + _ID + r"(?:\s*[,;]\s*" + _ID + r")*)\s*\]")
-_MARKER_ID = re.compile(_ID)
-# A quote by reference: {{S1.3}} is replaced by the stored sentence.
-_QUOTE_REF = re.compile(r"\{\{\s*(" + _ID + r")\s*\}\}")
-
 _SCHEME = r"[a-zA-Z][a-zA-Z0-9+.-]*://"
 _URL_CHARS = r"[^\s<>\"'`\[\]{}|\\^]+"
 _MD_LINK = re.compile(r"\[([^\]\n]*)\]\(\s*<?((?:" + _SCHEME + r"|www\.)[^)\s>]+)>?(?:\s+\"[^\"\n]*\")?\s*\)")
@@ -81,29 +73,6 @@ _STATUS_NOTES: Final = {
 
 
 # -- citations --------------------------------------------------------------------------------
-
-
-def _marker_ids(markdown: str) -> list[str]:
-    return [i for marker in _MARKER.finditer(markdown) for i in _MARKER_ID.findall(marker.group(1))]
-
-
-def cited_ids(markdown: str) -> tuple[str, ...]:
-    """Every source id cited in ``markdown``, in order of first citation, known or not; a sentence
-    citation ``[S1.3]`` cites its source ``S1``.
-
-    >>> cited_ids("A [S2]. B [S1.4, S2]; C [E7].")
-    ('S2', 'S1', 'E7')
-    """
-    return tuple(dict.fromkeys(i.split(".", 1)[0] for i in _marker_ids(markdown)))
-
-
-def cited_sentence_ids(markdown: str) -> tuple[str, ...]:
-    """Every sentence id cited in ``markdown`` (``[S1.3]``), in order of first citation, known or not.
-
-    >>> cited_sentence_ids("A [S2]. B [S1.4, S2][S1.4]; C [S3.1].")
-    ('S1.4', 'S3.1')
-    """
-    return tuple(dict.fromkeys(i for i in _marker_ids(markdown) if "." in i))
 
 
 def validate_citations(markdown: str, sources: Sequence[Source]) -> list[str]:
@@ -159,7 +128,7 @@ def materialise_quotes(markdown: str, sources: Sequence[Source]) -> str:
         text = re.sub(r"([\[\]{}])", r"\\\1", sentence_text(sentence))
         return f"“{text}” [{sentence.sentence_id}]"
 
-    return _QUOTE_REF.sub(quote, markdown)
+    return QUOTE_REF.sub(quote, markdown)
 
 
 def _known_cited(markdown: str, sources: Sequence[Source]) -> tuple[str, ...]:

@@ -29,10 +29,10 @@ import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Final
+
+from citewise.text.citations import EVIDENCE_MARKER, SENTENCE_ID
 
 __all__ = [
-    "SENTENCE_ID",
     "SourceSentence",
     "parse_sentence_id",
     "sentence_id",
@@ -43,13 +43,10 @@ __all__ = [
     "split_sentences",
 ]
 
-SENTENCE_ID: Final = re.compile(r"([A-Za-z]{1,3}\d+)\.(\d+)")
-"""A sentence id: a source id, a full stop, the sentence's 1-based number (``S1.3``)."""
-
-_MARKER = re.compile(r"\[(E\d+)\]")
+_MARKER = EVIDENCE_MARKER.pattern  # the splitter knows [E#] markers only; callers hide others as [E#]
 # A sentence ends at . ? ! or 。 (with closing quotes and any markers placed after it) followed by
 # a space or the end of the line, or at a Korean "다." run straight into the next sentence.
-_SENTENCE_END = re.compile(r"[.?!。][\"'”’)」』]*(?:\s*\[E\d+\])*(?=\s|\Z)|다\.(?:\[E\d+\])*(?=[가-힣])")
+_SENTENCE_END = re.compile(rf"[.?!。][\"'”’)」』]*(?:\s*{_MARKER})*(?=\s|\Z)|다\.(?:{_MARKER})*(?=[가-힣])")
 # Full stops that do not end a sentence: before a digit or lower-case word, after an abbreviation,
 # and inside or at the end of a date written "2023. 7. 19.".
 _CONTINUES = re.compile(r"\s*[0-9a-z]")
@@ -109,7 +106,7 @@ def _sentence_pieces(text: str) -> Iterator[tuple[int, int]]:
         ]
         for end in [*ends, len(line)]:
             piece = line[start:end]
-            if _LETTER.search(_MARKER.sub("", piece)):
+            if _LETTER.search(EVIDENCE_MARKER.sub("", piece)):
                 left = start + len(piece) - len(piece.lstrip())
                 yield offset + left, offset + start + len(piece.rstrip())
             start = end
