@@ -25,6 +25,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
+from citewise.text.articles import ARTICLE_REFERENCE
+
 __all__ = ["Intent", "Question", "analyse_question", "text_terms"]
 
 
@@ -72,9 +74,6 @@ _EN_STOP = frozenset(
 _KEEP_TAGS = frozenset({"NNG", "NNP", "NR", "SN", "XR", "SH", "VV", "VA", "VV-R", "VA-R", "VV-I", "VA-I"})
 _WORD = re.compile(r"[a-z][a-z0-9]*|[0-9]+")
 _HANGUL = re.compile(r"[\uac00-\ud7a3]")
-_ARTICLE_REFS = re.compile(
-    r"제\s*\d+\s*조(?:\s*의\s*\d+)?|(?:§+|\bsection\b|\bsec\.|\barticle\b|\bart\.)\s*\d+(?:\.\d+)*[a-z]?", re.IGNORECASE
-)
 
 
 @lru_cache(maxsize=1)
@@ -140,7 +139,7 @@ def analyse_question(text: str) -> Question:
     """Analyse ``text`` once: content terms, intent and language."""
     text = unicodedata.normalize("NFC", text)
     # An article reference (제2조, § 5) is a named provision, resolved apart; its number is no topic.
-    topic = _ARTICLE_REFS.sub(" ", text)
+    topic = ARTICLE_REFERENCE.sub(" ", text)
     hangul = "".join(ch if _HANGUL.match(ch) or ch.isspace() else " " for ch in topic)
     terms = [*(_korean_terms(hangul) if hangul.strip() else ()), *_english_terms(topic)]
     language = "ko" if _HANGUL.search(text) else "en"
