@@ -22,13 +22,13 @@ from citewise.research.injection import injection_flags
 from citewise.research.round import Call, Outcome, Round, make_attempt
 from citewise.research.select import select_passages
 from citewise.research.urls import WEB_SCHEMES, UnusableURL, normalize_url, without_credentials
+from citewise.text.urls import url_key
 
 __all__ = [
     "EMPTY_PAGE",
     "EXTRACT_FAILED",
     "Found",
     "Wanted",
-    "answer_key",
     "build_source",
     "choose_pages",
     "extract_pages",
@@ -192,13 +192,13 @@ def _read_pages(
     pages: dict[str, ExtractedPage] = {}
     failures: dict[str, str] = {}
     for page in response.pages:
-        pages.setdefault(_answer_key(page.url, schemes), page)
+        pages.setdefault(url_key(page.url, schemes=schemes), page)
     for failure in response.failures:
-        failures.setdefault(_answer_key(failure.url, schemes), failure.error)
+        failures.setdefault(url_key(failure.url, schemes=schemes), failure.error)
     share = response.credits / len(wanted) if response.credits is not None else None
     usable: Found = {}
     for want in wanted:
-        key = _answer_key(want.url, schemes)
+        key = url_key(want.url, schemes=schemes)
         answer = pages.get(key)
         error: tuple[AttemptError, str] | None = None
         if answer is not None and answer.raw_content.strip():
@@ -216,20 +216,6 @@ def _read_pages(
         else:
             step.end(attempt, page=read[0], answered_at=response.retrieved_at, **_context(want, query))
     return usable
-
-
-def answer_key(url: str, schemes: Sequence[str] = WEB_SCHEMES) -> str:
-    """How an extractor's echo of a URL is matched to the URL asked for: normalised, and
-    insensitive to a trailing slash (extractors add or drop it)."""
-    try:
-        normalized = normalize_url(url, schemes=schemes)
-    except UnusableURL:
-        normalized = url.strip()
-    head, sep, query = normalized.partition("?")
-    return head.rstrip("/") + sep + query
-
-
-_answer_key = answer_key
 
 
 def build_source(

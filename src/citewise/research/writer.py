@@ -32,13 +32,14 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC
 from typing import Final
-from urllib.parse import unquote, urlsplit
+from urllib.parse import unquote
 
 from citewise.llm import ChatClient
 from citewise.records.research import CoverageReview, CoverageStatus, Draft, ResearchPlan, Source
 from citewise.research.prompts import build_repair_messages, build_write_messages
 from citewise.text.citations import QUOTE_REF, cited_ids, cited_sentence_ids
 from citewise.text.sentences import parse_sentence_id, sentence_of, sentence_text, split_sentences
+from citewise.text.urls import url_key
 
 __all__ = [
     "DraftCheck",
@@ -143,8 +144,8 @@ def strip_urls(markdown: str, allowed_urls: Iterable[str]) -> tuple[str, list[st
     """``markdown`` without the URLs that are not among ``allowed_urls``, and the URLs removed.
 
     Bare URLs, ``<autolinks>`` and ``[text](links)`` are found; a link to a disallowed URL keeps its
-    text. URLs compare with the scheme and host lower-cased, percent-encoding decoded and a
-    trailing slash ignored. Lines that lost a URL have their spacing tidied.
+    text. URLs compare by :func:`~citewise.text.urls.url_key` (the standard's form, a trailing slash
+    ignored), with http and https alike and percent-encoding decoded. Lines that lost a URL have their spacing tidied.
     """
     allowed = {_url_key(url) for url in allowed_urls}
     removed: list[str] = []
@@ -187,14 +188,12 @@ def _trim_url(url: str) -> tuple[str, str]:
 
 
 def _url_key(url: str) -> str:
+    # A model writes a URL loosely: without a scheme (www.), with http for https, escaped or not.
     text = url.strip()
     if text.lower().startswith("www."):
         text = "http://" + text
-    parts = urlsplit(text)
-    scheme = "https" if parts.scheme.lower() in ("http", "https") else parts.scheme.lower()
-    path = unquote(parts.path).rstrip("/")
-    query = f"?{unquote(parts.query)}" if parts.query else ""
-    return f"{scheme}://{parts.netloc.lower()}{path}{query}"
+    key = unquote(url_key(text))
+    return "https://" + key[len("http://") :] if key.startswith("http://") else key
 
 
 def _tidy(line: str) -> str:
