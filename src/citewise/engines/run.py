@@ -65,10 +65,9 @@ from citewise.research.state import ResearchState
 from citewise.research.urls import WEB_SCHEMES, without_credentials
 from citewise.store.evidence import EvidenceStore
 from citewise.store.runs import RunStore
+from citewise.text.tokens import estimate_text_tokens
 
 __all__ = ["research_with_engine"]
-
-_CHARS_PER_TOKEN = 3  # a high estimate of the prompt, as the loop's admission makes one
 
 
 def research_with_engine(
@@ -126,7 +125,7 @@ def _ask(run: ResearchRun, engine: NativeEngine, progress: ProgressCallback | No
     model, which the reported usage then counts."""
     budget = run.settings.budget
     request = EngineRequest(run.question, max_searches=budget.max_searches)
-    estimate = (len(run.question) + len(ENGINE_INSTRUCTIONS)) // _CHARS_PER_TOKEN + 1
+    estimate = estimate_text_tokens(run.question) + estimate_text_tokens(ENGINE_INSTRUCTIONS)
     for attempt in range(2):
         admitted = run.state.usage.admit(
             engine.model, prompt_tokens=estimate, max_reply=request.max_output_tokens, prices=run.settings.prices
