@@ -63,6 +63,7 @@ from citewise.research.round import Round
 from citewise.research.settings import ResearchSettings
 from citewise.research.state import ResearchState
 from citewise.research.urls import WEB_SCHEMES, without_credentials
+from citewise.retry import TRANSIENT
 from citewise.store.evidence import EvidenceStore
 from citewise.store.runs import RunStore
 from citewise.text.tokens import estimate_text_tokens
@@ -126,7 +127,7 @@ def _ask(run: ResearchRun, engine: NativeEngine, progress: ProgressCallback | No
     budget = run.settings.budget
     request = EngineRequest(run.question, max_searches=budget.max_searches)
     estimate = estimate_text_tokens(run.question) + estimate_text_tokens(ENGINE_INSTRUCTIONS)
-    for attempt in range(2):
+    for attempt in range(1, TRANSIENT.attempts + 1):
         admitted = run.state.usage.admit(
             engine.model, prompt_tokens=estimate, max_reply=request.max_output_tokens, prices=run.settings.prices
         )
@@ -150,8 +151,8 @@ def _ask(run: ResearchRun, engine: NativeEngine, progress: ProgressCallback | No
                 )
             )
             run.record(EngineCallFailed(engine.name, exc.kind, str(exc)[:500], exc.status_code, exc.retry_after))
-            if attempt == 0 and exc.kind.retryable:
-                run.settings.sleep(min(exc.retry_after if exc.retry_after is not None else 1.0, 5.0))
+            if attempt < TRANSIENT.attempts and exc.kind.retryable:
+                run.settings.sleep(TRANSIENT.wait_s(attempt, exc.retry_after))
                 continue
             return None
         answer = _without_credentials(answer)

@@ -121,7 +121,7 @@ def extract_pages(
         wave = _granted(step, groups, [(g, wanted) for g, wanted, _ in limited])
         if not wave:
             break
-        step.wait_before_retry([error for g, _, error in limited if any(g == w for w, _ in wave)])
+        step.wait_before_retry([error for g, _, error in limited if any(g == w for w, _ in wave)], attempt_number + 1)
     fallback = getattr(extractor, "fallback", None)
     if fallback is not None and step.stop is not StopReason.EXTRACTIONS_EXHAUSTED:
         unread = [(g, [w for w in wanted if w.normalized_url not in found[g]]) for g, (_, wanted) in enumerate(groups)]
