@@ -23,8 +23,8 @@ import re
 import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
 
+from citewise.text.analyze import english_stems, kiwi_morphemes
 from citewise.text.articles import ARTICLE_REFERENCE
 
 __all__ = ["Intent", "Question", "analyse_question", "text_terms"]
@@ -76,32 +76,18 @@ _WORD = re.compile(r"[a-z][a-z0-9]*|[0-9]+")
 _HANGUL = re.compile(r"[\uac00-\ud7a3]")
 
 
-@lru_cache(maxsize=1)
-def _kiwi() -> Any:
-    from kiwipiepy import Kiwi
-
-    return Kiwi()
-
-
-@lru_cache(maxsize=1)
-def _stemmer() -> Any:
-    import Stemmer
-
-    return Stemmer.Stemmer("english")
-
-
 @lru_cache(maxsize=4096)
 def _korean_terms(text: str) -> tuple[str, ...]:
     terms = []
-    for token in _kiwi().tokenize(text):
-        if token.tag in _KEEP_TAGS and token.form not in _KO_FUNCTION:
-            terms.append(token.form)
+    for form, tag in kiwi_morphemes(text):
+        if tag in _KEEP_TAGS and form not in _KO_FUNCTION:
+            terms.append(form)
     return tuple(terms)
 
 
 def _english_terms(text: str) -> list[str]:
     words = [w for w in _WORD.findall(text.lower()) if w not in _EN_STOP and (len(w) > 1 or w.isdigit())]
-    return list(_stemmer().stemWords(words))
+    return english_stems(words)
 
 
 @lru_cache(maxsize=8192)
