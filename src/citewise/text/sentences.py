@@ -37,9 +37,9 @@ __all__ = [
     "parse_sentence_id",
     "sentence_id",
     "sentence_of",
+    "sentence_spans",
     "sentence_text",
     "split_answer_sentences",
-    "sentence_spans",
     "split_sentences",
 ]
 
