@@ -20,9 +20,11 @@ from citewise.audit.events import (
     EngineSearched,
     EngineToolFailed,
     ModelCallEnded,
+    ModelCallStarted,
 )
 from citewise.config import Secret
 from citewise.engines.connect import EngineEndpoint
+from citewise.engines.prompt import ENGINE_INSTRUCTIONS
 from citewise.engines.registry import get_engine
 from citewise.engines.run import research_with_engine
 from citewise.providers.tavily import TavilyConnection, TavilyExtract
@@ -36,6 +38,7 @@ from citewise.store.evidence import EvidenceStore
 from citewise.store.runs import RunRecord, RunStore
 from citewise.testing import FakeNativeServer, anthropic_web_answer, gemini_grounded_answer, openai_web_answer
 from citewise.testing.fake_tavily import FakeExtractReply, FakeTavilyServer
+from citewise.text.tokens import estimate_text_tokens
 
 KEY = "sk-native-test-key-0123456789"
 LEASE = "https://law.example/lease"
@@ -405,6 +408,18 @@ def test_a_token_cap_the_call_would_cross_stops_it_before_it_is_sent(env: Env, p
     result = env.run(provider, max_tokens=600)
     assert result.stop_reason is StopReason.TOKENS_EXHAUSTED and result.status is ReportStatus.NO_EVIDENCE
     assert provider.requests == []
+
+
+def test_the_engine_prompt_is_estimated_as_every_model_call_is(env: Env) -> None:
+    # The engine path divided characters by three, so a Korean question was estimated at a third of
+    # a token a syllable: under what the endpoint bills, and so under a cap it would cross.
+    question = "주택 임대차의 존속기간은 얼마인가요?"
+    with FakeNativeServer("openai") as server:
+        honest(server)
+        result = env.run(server, question=question)
+    [started] = env.record(result.run_id).of(ModelCallStarted)
+    assert started.estimated_prompt_tokens == estimate_text_tokens(question) + estimate_text_tokens(ENGINE_INSTRUCTIONS)
+    assert started.estimated_prompt_tokens > (len(question) + len(ENGINE_INSTRUCTIONS)) // 3 + 1
 
 
 def test_a_redirect_off_the_engine_endpoint_is_refused(env: Env, provider: FakeNativeServer) -> None:

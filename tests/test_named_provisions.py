@@ -11,11 +11,12 @@ from pathlib import Path
 import pytest
 
 from citewise.answer.ask import ask
-from citewise.answer.provisions import article_references, resolve_named
+from citewise.answer.provisions import resolve_named
 from citewise.evidence.plan import RetrievalPlan
 from citewise.records.answer import AskOutcome
 from citewise.review import decide
 from citewise.store.evidence import EvidenceStore
+from citewise.text.articles import article_references
 
 pytestmark = pytest.mark.integration
 

@@ -153,6 +153,19 @@ class ModelPrice:
         cached = min(cached_tokens, prompt_tokens)
         return self.rates_for(prompt_tokens).cost(prompt_tokens - cached, cached, completion_tokens)
 
+    def affordable_completion(self, amount: Decimal, prompt_tokens: int) -> int | None:
+        """How many completion tokens ``amount`` buys in a call with an uncached prompt of
+        ``prompt_tokens`` (negative when the prompt alone costs more); None when output is free.
+
+        >>> price = ModelPrice("m", TokenRates(Decimal("0.20"), Decimal("0.80"), Decimal("0.05")))
+        >>> price.affordable_completion(Decimal("0.0036"), 10_000), price.affordable_completion(Decimal("0"), 10)
+        (2000, -2)
+        """
+        output = self.rates_for(prompt_tokens).output
+        if output <= 0:
+            return None
+        return int((amount - self.call_cost(prompt_tokens, 0, 0)) * MILLION / output)
+
 
 @dataclass(frozen=True, slots=True)
 class Assumptions:

@@ -19,6 +19,7 @@ from citewise.answer.relevance import term_found
 from citewise.records.answer import Citation, ComposedAnswer, Evidence
 from citewise.records.gate import Candidate
 from citewise.text.articles import strip_deleted_parts
+from citewise.text.sentences import split_answer_sentences
 
 __all__ = [
     "RANK_CONSTANT",
@@ -28,18 +29,7 @@ __all__ = [
     "best_sentence",
     "compose_extractive",
     "sentence_score",
-    "split_sentences",
 ]
-
-# A sentence ends at a full stop/question/exclamation mark followed by space or end, or at a line
-# break; Korean statute sentences end in "다." which the first rule covers.
-_SENTENCE_END = re.compile(r"(?<=[.?!。])\s+|\n+")
-
-
-def split_sentences(text: str) -> list[str]:
-    """Sentences (or list items / lines) of ``text``, stripped, empty ones dropped."""
-    return [s.strip() for s in _SENTENCE_END.split(text) if s and s.strip()]
-
 
 # Sentence features that answer each intent (a number with a unit of time for "how long", a sanction
 # for "what penalty", a power or duty to act for "what do I do", ...).
@@ -96,7 +86,7 @@ def sentence_score(question: Question, sentence: str, heading: str = "", title: 
 def best_sentence(question: Question, heading: str, text: str, title: str = "") -> tuple[float, str]:
     """The sentence of ``text`` that best answers ``question``, with its score (0 and "" when none)."""
     best, best_score = "", 0.0
-    for sentence in split_sentences(text):
+    for sentence in split_answer_sentences(text):
         if len(sentence) < 8:  # bare markers such as "1." or "①" say nothing on their own
             continue
         score = sentence_score(question, sentence, heading, title)
@@ -127,7 +117,7 @@ def compose_extractive(question: str, evidence: Sequence[Evidence], max_passages
             citations.append(Citation(item.evidence_id, sentence, item.doc_id, item.version, item.section_id))
     if not lines and evidence:
         first = evidence[0]
-        sentence = next((s for s in split_sentences(first.text) if len(s) >= 8), first.text.strip())
+        sentence = next((s for s in split_answer_sentences(first.text) if len(s) >= 8), first.text.strip())
         lines.append(f"{sentence} [{first.evidence_id}]")
         citations.append(Citation(first.evidence_id, sentence, first.doc_id, first.version, first.section_id))
     return ComposedAnswer("\n".join(lines), tuple(citations))

@@ -23,12 +23,12 @@ from dataclasses import dataclass, replace
 from citewise.records import SearchHit
 from citewise.records.gate import SourceRef
 from citewise.store.protocol import EvidenceStoreProtocol
+from citewise.text.articles import article_references
 
 __all__ = [
     "SHORT_NAMES",
     "NamedLaw",
     "NamedProvisions",
-    "article_references",
     "named_first",
     "resolve_named",
     "squash",
@@ -45,20 +45,10 @@ SHORT_NAMES: dict[str, tuple[str, ...]] = {
     "출입국관리법": ("출입국법",),
 }
 
-_KO_ARTICLE = re.compile(r"제\s*(\d+)\s*조(?:\s*의\s*(\d+))?")
-_EN_SECTION = re.compile(r"(?:§+|\bsection\b|\bsec\.|\barticle\b|\bart\.)\s*(\d+(?:\.\d+)*[a-z]?)", re.IGNORECASE)
-
 
 def squash(text: str) -> str:
     """``text`` NFC-normalised, lower-cased, with all whitespace removed (for name matching)."""
     return re.sub(r"\s+", "", unicodedata.normalize("NFC", text)).lower()
-
-
-def article_references(question: str) -> list[str]:
-    """Article numbers the question names, as written in Korean ids (``제3조의2``) or bare (``2``, ``555.11``)."""
-    refs = [f"제{m[1]}조" + (f"의{m[2]}" if m[2] else "") for m in _KO_ARTICLE.finditer(question)]
-    refs += [m[1] for m in _EN_SECTION.finditer(question)]
-    return list(dict.fromkeys(refs))
 
 
 def _section_id_forms(ref: str) -> list[str]:

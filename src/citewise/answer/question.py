@@ -23,7 +23,9 @@ import re
 import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
+
+from citewise.text.analyze import english_stems, kiwi_morphemes
+from citewise.text.articles import ARTICLE_REFERENCE
 
 __all__ = ["Intent", "Question", "analyse_question", "text_terms"]
 
@@ -72,37 +74,20 @@ _EN_STOP = frozenset(
 _KEEP_TAGS = frozenset({"NNG", "NNP", "NR", "SN", "XR", "SH", "VV", "VA", "VV-R", "VA-R", "VV-I", "VA-I"})
 _WORD = re.compile(r"[a-z][a-z0-9]*|[0-9]+")
 _HANGUL = re.compile(r"[\uac00-\ud7a3]")
-_ARTICLE_REFS = re.compile(
-    r"제\s*\d+\s*조(?:\s*의\s*\d+)?|(?:§+|\bsection\b|\bsec\.|\barticle\b|\bart\.)\s*\d+(?:\.\d+)*[a-z]?", re.IGNORECASE
-)
-
-
-@lru_cache(maxsize=1)
-def _kiwi() -> Any:
-    from kiwipiepy import Kiwi
-
-    return Kiwi()
-
-
-@lru_cache(maxsize=1)
-def _stemmer() -> Any:
-    import Stemmer
-
-    return Stemmer.Stemmer("english")
 
 
 @lru_cache(maxsize=4096)
 def _korean_terms(text: str) -> tuple[str, ...]:
     terms = []
-    for token in _kiwi().tokenize(text):
-        if token.tag in _KEEP_TAGS and token.form not in _KO_FUNCTION:
-            terms.append(token.form)
+    for form, tag in kiwi_morphemes(text):
+        if tag in _KEEP_TAGS and form not in _KO_FUNCTION:
+            terms.append(form)
     return tuple(terms)
 
 
 def _english_terms(text: str) -> list[str]:
     words = [w for w in _WORD.findall(text.lower()) if w not in _EN_STOP and (len(w) > 1 or w.isdigit())]
-    return list(_stemmer().stemWords(words))
+    return english_stems(words)
 
 
 @lru_cache(maxsize=8192)
@@ -140,7 +125,7 @@ def analyse_question(text: str) -> Question:
     """Analyse ``text`` once: content terms, intent and language."""
     text = unicodedata.normalize("NFC", text)
     # An article reference (제2조, § 5) is a named provision, resolved apart; its number is no topic.
-    topic = _ARTICLE_REFS.sub(" ", text)
+    topic = ARTICLE_REFERENCE.sub(" ", text)
     hangul = "".join(ch if _HANGUL.match(ch) or ch.isspace() else " " for ch in topic)
     terms = [*(_korean_terms(hangul) if hangul.strip() else ()), *_english_terms(topic)]
     language = "ko" if _HANGUL.search(text) else "en"

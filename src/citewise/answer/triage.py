@@ -11,47 +11,31 @@
 
 from __future__ import annotations
 
-import re
-import unicodedata
 from collections.abc import Sequence
 
-from citewise.answer.provisions import NamedProvisions
+from citewise.answer.provisions import NamedProvisions, squash
 from citewise.answer.question import analyse_question
 from citewise.answer.relevance import relevance, semantic_similarity
 from citewise.evidence.plan import RetrievalPlan
 from citewise.records.answer import AskOutcome, ClarificationOption, Evidence
 from citewise.store.protocol import EvidenceStoreProtocol
+from citewise.text.articles import article_references
 
 __all__ = [
     "clarify_or_handoff",
     "ClarificationOption",
     "ambiguous_sections",
-    "section_references",
 ]
 
 #: Share of the question's key terms that must occur in the top passages for an answer to be tried.
 COVERAGE_THRESHOLD = 0.25
-
-_KO_ARTICLE = re.compile(r"제\s*(\d+)\s*조(?:\s*의\s*(\d+))?")
-_EN_SECTION = re.compile(r"(?:§+|\bsection\b|\bsec\.|\barticle\b)\s*(\d+(?:\.\d+)*[a-z]?)", re.IGNORECASE)
-
-
-def section_references(question: str) -> list[str]:
-    """Section ids the question names, in the store's notation (``제3조의2``, ``2``, ``555.11``)."""
-    refs = [f"제{m[1]}조" + (f"의{m[2]}" if m[2] else "") for m in _KO_ARTICLE.finditer(question)]
-    refs += [m[1] for m in _EN_SECTION.finditer(question)]
-    return list(dict.fromkeys(refs))
-
-
-def _squash(text: str) -> str:
-    return re.sub(r"\s+", "", unicodedata.normalize("NFC", text)).lower()
 
 
 def ambiguous_sections(
     store: EvidenceStoreProtocol, plan: RetrievalPlan, question: str, named: NamedProvisions | None = None
 ) -> list[ClarificationOption]:
     """Options to ask about when the question's section reference fits several documents."""
-    refs = section_references(question)
+    refs = article_references(question)
     if not refs or (named is not None and named.laws):
         return []  # no article named, or the question names the law it means
     candidates = [f"§ {r}" for r in refs] + [f"Sec. {r}" for r in refs] + refs
@@ -61,7 +45,7 @@ def ambiguous_sections(
         for r in rows
         if plan.permits_document(r.doc_id) and plan.permits_pair(r.doc_id, r.section_id)
     ]
-    by_title = [o for o in options if _squash(o.title) in _squash(question) or o.doc_id in question]
+    by_title = [o for o in options if squash(o.title) in squash(question) or o.doc_id in question]
     if by_title:
         return []  # the question says which document it means
     if len({o.doc_id for o in options}) < 2:

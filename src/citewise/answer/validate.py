@@ -33,6 +33,7 @@ from typing import Any, Final
 
 from citewise.errors import RunError
 from citewise.records.answer import Citation, ComposedAnswer, Evidence
+from citewise.text.citations import EVIDENCE_MARKER, MARKER, ids_in_marker
 from citewise.text.quotes import QUOTE_MARKS, normalise_for_match
 from citewise.text.sentences import split_answer_sentences
 
@@ -68,11 +69,6 @@ class AnswerRejected(RunError):
         """Machine-readable rule name, e.g. ``unknown_id``."""
 
 
-# Anything shaped like a citation marker: [E1], [E1, E2], [S3], [e2]. Each id inside must name a
-# given passage, so a marker in another scheme is an unknown id rather than plain text.
-_MARKER_LIKE = re.compile(r"\[\s*([A-Za-z]{1,3}\d+(?:\s*[,;]\s*[A-Za-z]{1,3}\d+)*)\s*\]")
-_MARKER = re.compile(r"\[(E\d+)\]")
-_MARKER_ID = re.compile(r"[A-Za-z]{1,3}\d+")
 _URL = re.compile(r"https?://|www\.", re.IGNORECASE)
 
 
@@ -103,14 +99,14 @@ def validate_answer(reply: object, evidence: Sequence[Evidence]) -> ComposedAnsw
     text = _canonical_markers(text, by_id)
     citations = tuple(dict.fromkeys(_citation(item, by_id) for item in raw_citations))
     quoted = {citation.evidence_id for citation in citations}
-    for evidence_id in dict.fromkeys(_MARKER.findall(text)):
+    for evidence_id in dict.fromkeys(EVIDENCE_MARKER.findall(text)):
         if evidence_id not in quoted:
             raise AnswerRejected(
                 f"[{evidence_id}] is marked in the answer but no citation quotes {evidence_id}",
                 code="marker_without_quote",
             )
     for sentence in split_answer_sentences(text):
-        if not _MARKER.search(sentence):
+        if not EVIDENCE_MARKER.search(sentence):
             raise AnswerRejected(f"sentence without an [E#] marker: {_short(sentence)!r}", code="uncited_sentence")
     return ComposedAnswer(text=text, citations=citations)
 
@@ -136,8 +132,10 @@ def _fields(reply: object) -> tuple[str, bool, list[Any]]:
 
 
 def _canonical_markers(text: str, by_id: dict[str, Evidence]) -> str:
+    # Anything shaped like a citation marker ([E1], [E1, E2], [S3], [e2], [E1.2]) is one: each id
+    # inside must name a given passage, so a marker in another scheme is an unknown id, not text.
     def rewrite(match: re.Match[str]) -> str:
-        ids = _MARKER_ID.findall(match.group(1))
+        ids = ids_in_marker(match)
         for evidence_id in ids:
             if evidence_id not in by_id:
                 raise AnswerRejected(
@@ -146,7 +144,7 @@ def _canonical_markers(text: str, by_id: dict[str, Evidence]) -> str:
                 )
         return "".join(f"[{evidence_id}]" for evidence_id in ids)
 
-    return _MARKER_LIKE.sub(rewrite, text)
+    return MARKER.sub(rewrite, text)
 
 
 def _citation(item: object, by_id: dict[str, Evidence]) -> Citation:

@@ -240,6 +240,7 @@ def end_to_end(
     from contextlib import ExitStack
 
     from citewise.batch.limits import limited_settings
+    from citewise.engines.registry import ENGINES
     from citewise.eval.experiment import Contender, run_end_to_end, summarize
     from citewise.eval.questions import load_question_set
     from citewise.prices import load_prices
@@ -247,9 +248,9 @@ def end_to_end(
 
     qset = load_question_set(questions)
     names = list(dict.fromkeys(e.strip().lower() for e in engines.split(",") if e.strip()))
-    unknown = [n for n in names if n not in ("citewise", "openai", "anthropic", "gemini")]
-    if not names or unknown:
-        raise InputError(f"--engines takes citewise, openai, anthropic, gemini (got {engines!r})")
+    known = ("citewise", *ENGINES.names())
+    if not names or any(n not in known for n in names):
+        raise InputError(f"--engines takes {', '.join(known)} (got {engines!r})")
     models = dict(m.split("=", 1) for m in (model or []) if "=" in m)
     budget = Budget(max_rounds=rounds, max_searches=searches, max_extractions=pages)
     table = load_prices(prices)

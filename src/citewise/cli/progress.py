@@ -125,7 +125,6 @@ class ResearchProgress:
 
 def research_summary(result: ResearchResult, cost: CostLedger | None, elapsed_s: float) -> str:
     """One line after the report: acceptance, sources, budget used, cost, time and the run id."""
-    from citewise.research.writer import cited_ids
 
     if result.acceptance is None:
         verdict = "not verified"

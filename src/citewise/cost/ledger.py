@@ -469,7 +469,7 @@ def _llm_line(call: _Call, prices: PriceTable) -> CostLine:
     tokens = TokenCount(input=int(prompt) - cached, cached_input=cached, output=int(completion))
     if price is None:
         return CostLine(Component.LLM, item, 1, Decimal(tokens.total), "tokens", None, tokens, "not in the price table")
-    amount = price.rates_for(int(prompt)).cost(tokens.input, tokens.cached_input, tokens.output)
+    amount = price.call_cost(int(prompt), cached, int(completion))
     return CostLine(Component.LLM, item, 1, Decimal(tokens.total), "tokens", amount, tokens)
 
 

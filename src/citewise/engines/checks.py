@@ -10,22 +10,12 @@ from collections.abc import Mapping, Sequence
 from citewise.engines.citations import PlacedCitation
 from citewise.records.engines import CitationCheck, CitationFlag, CitationStatus, EngineAnswer
 from citewise.records.research import Source
-from citewise.research.urls import UnusableURL, normalize_url
 from citewise.text.quotes import MIN_QUOTE_CHARS, normalise_for_match, quote_occurs
+from citewise.text.urls import url_key
 
-__all__ = ["check_citations", "url_key"]
+__all__ = ["check_citations"]
 
 _ELLIPSES = ("...", "…")
-
-
-def url_key(url: str) -> str:
-    """How cited and searched URLs are compared: normalised, trailing slash ignored."""
-    try:
-        key = normalize_url(url)
-    except UnusableURL:
-        key = url.strip()
-    head, sep, query = key.partition("?")
-    return head.rstrip("/") + sep + query
 
 
 def check_citations(

@@ -20,16 +20,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from citewise.records.engines import EngineCitation
+from citewise.text.citations import MARKER, QUOTE_REF
 from citewise.text.sentences import split_sentences
 
 __all__ = ["PlacedCitation", "byte_to_char", "place_citations"]
 
 # An engine's own inline link citation, e.g. "([example.com](https://example.com/a?utm_source=openai))".
 _LINK_ONLY = re.compile(r"\s*\(?\[[^\]\n]*\]\(\s*https?://[^)\s]*\s*\)\)?\s*")
-# Text that would read as a citewise citation marker ([S1], [E2, S3]); the engine's text is data.
-_MARKER_LIKE = re.compile(r"\[(\s*[A-Za-z]{1,3}\d+(?:\.\d+)?(?:\s*[,;]\s*[A-Za-z]{1,3}\d+(?:\.\d+)?)*\s*)\]")
-# A quote by reference ({{S1.3}}), which citewise would fill in from a stored page.
-_QUOTE_LIKE = re.compile(r"\{\{(\s*[A-Za-z]{1,3}\d+(?:\.\d+)?\s*)\}\}")
 _END_PUNCT = ".!?。"
 
 
@@ -81,8 +78,10 @@ def place_citations(
             if source_id not in cited.setdefault(i, []):
                 cited[i].append(source_id)
     edits: list[tuple[int, int, str]] = [(a, b, "") for a, b in cuts]
-    edits += [(m.start(), m.end(), "\\[" + m.group(1) + "\\]") for m in _MARKER_LIKE.finditer(text)]
-    edits += [(m.start(), m.end(), "\\{\\{" + m.group(1) + "\\}\\}") for m in _QUOTE_LIKE.finditer(text)]
+    # Text that would read as a citewise citation marker ([S1], [E2, S3]) or a quote by reference
+    # ({{S1.3}}) is escaped, inside kept as written: the engine's text is data.
+    edits += [(m.start(), m.end(), "\\[" + m.group()[1:-1] + "\\]") for m in MARKER.finditer(text)]
+    edits += [(m.start(), m.end(), "\\{\\{" + m.group()[2:-2] + "\\}\\}") for m in QUOTE_REF.finditer(text)]
     for i, ids in cited.items():
         s_start, s_end = spans[i]
         at = s_end - 1 if text[s_end - 1] in _END_PUNCT and s_end - 1 > s_start else s_end

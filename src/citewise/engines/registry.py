@@ -19,39 +19,53 @@ from citewise.errors import ConfigError
 from citewise.records.budget import Budget, budget_from_env
 from citewise.records.engines import NativeEngine
 from citewise.records.verify import UnsupportedAction
+from citewise.registry import Registry
 from citewise.research.settings import ResearchSettings
 
-__all__ = ["ENGINE_NAMES", "get_engine", "native_settings"]
-
-ENGINE_NAMES: Final = ("anthropic", "gemini", "openai")
-_SDKS: Final = {"openai": "openai", "anthropic": "anthropic", "gemini": "google.genai"}
+__all__ = ["ENGINES", "get_engine", "native_settings"]
 
 
-def _factory(name: str) -> Callable[..., NativeEngine]:
-    if name == "openai":
-        from citewise.engines.openai_web import OpenAIWebSearch
+def _needs_sdk(engine: str, module: str) -> None:
+    try:
+        __import__(module)
+    except ImportError:
+        raise ConfigError(f"--engine {engine} needs its provider's SDK: pip install 'citewise[native]'") from None
 
-        return OpenAIWebSearch
-    if name == "anthropic":
-        from citewise.engines.anthropic_web import AnthropicWebSearch
 
-        return AnthropicWebSearch
+def _openai(**options: Any) -> NativeEngine:
+    _needs_sdk("openai", "openai")
+    from citewise.engines.openai_web import OpenAIWebSearch
+
+    return OpenAIWebSearch(**options)
+
+
+def _anthropic(**options: Any) -> NativeEngine:
+    _needs_sdk("anthropic", "anthropic")
+    from citewise.engines.anthropic_web import AnthropicWebSearch
+
+    return AnthropicWebSearch(**options)
+
+
+def _gemini(**options: Any) -> NativeEngine:
+    _needs_sdk("gemini", "google.genai")
     from citewise.engines.gemini_web import GeminiGrounded
 
-    return GeminiGrounded
+    return GeminiGrounded(**options)
+
+
+ENGINES: Final[Registry[Callable[..., NativeEngine]]] = Registry(
+    "engine",
+    builtins=lambda r: r.update(openai=_openai, anthropic=_anthropic, gemini=_gemini),
+    valid="valid",
+    hint=" (or leave --engine out)",
+)
+"""Native engine factories by name (each imports its SDK only when called)."""
 
 
 def get_engine(name: str, *, model: str | None = None, endpoint: EngineEndpoint | None = None) -> NativeEngine:
     """The engine ``name`` (``openai``, ``anthropic``, ``gemini``) asking for ``model`` (else its
     default), configured from the environment unless ``endpoint`` is given."""
-    key = name.strip().lower()
-    if key not in ENGINE_NAMES:
-        raise ConfigError(f"unknown engine {name!r}; valid: {', '.join(ENGINE_NAMES)} (or leave --engine out)")
-    try:
-        __import__(_SDKS[key])
-    except ImportError:
-        raise ConfigError(f"--engine {key} needs its provider's SDK: pip install 'citewise[native]'") from None
-    return _factory(key)(model=model, endpoint=endpoint)
+    return ENGINES.lookup(name)(model=model, endpoint=endpoint)
 
 
 @contextmanager

@@ -64,12 +64,12 @@ from citewise.research.round import Round
 from citewise.research.settings import ResearchSettings
 from citewise.research.state import ResearchState
 from citewise.research.urls import WEB_SCHEMES, without_credentials
+from citewise.retry import TRANSIENT
 from citewise.store.evidence import EvidenceStore
 from citewise.store.runs import RunStore
+from citewise.text.tokens import estimate_text_tokens
 
 __all__ = ["research_with_engine"]
-
-_CHARS_PER_TOKEN = 3  # a high estimate of the prompt, as the loop's admission makes one
 
 
 def research_with_engine(
@@ -128,8 +128,8 @@ def _ask(run: ResearchRun, engine: NativeEngine, progress: ProgressCallback | No
     model, which the reported usage then counts."""
     budget = run.settings.budget
     request = EngineRequest(run.question, max_searches=budget.max_searches)
-    estimate = (len(run.question) + len(ENGINE_INSTRUCTIONS)) // _CHARS_PER_TOKEN + 1
-    for attempt in range(2):
+    estimate = estimate_text_tokens(run.question) + estimate_text_tokens(ENGINE_INSTRUCTIONS)
+    for attempt in range(1, TRANSIENT.attempts + 1):
         admitted = run.state.usage.admit(
             engine.model, prompt_tokens=estimate, max_reply=request.max_output_tokens, prices=run.settings.prices
         )
@@ -153,8 +153,8 @@ def _ask(run: ResearchRun, engine: NativeEngine, progress: ProgressCallback | No
                 )
             )
             run.record(EngineCallFailed(engine.name, exc.kind, str(exc)[:500], exc.status_code, exc.retry_after))
-            if attempt == 0 and exc.kind.retryable:
-                run.settings.sleep(min(exc.retry_after if exc.retry_after is not None else 1.0, 5.0))
+            if attempt < TRANSIENT.attempts and exc.kind.retryable:
+                run.settings.sleep(TRANSIENT.wait_s(attempt, exc.retry_after))
                 continue
             return None
         answer = _without_credentials(answer)

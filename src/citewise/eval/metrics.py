@@ -32,9 +32,9 @@ from citewise.cost.ledger import is_accepted, ledger_for_run
 from citewise.prices import PriceTable
 from citewise.records.research import AttemptKind
 from citewise.records.verify import ClaimKind, Decision
-from citewise.research.writer import cited_ids
 from citewise.store.runs import RunRecord
 from citewise.text.analyze import query_terms
+from citewise.text.citations import cited_ids
 
 __all__ = ["RunScore", "score_run"]
 

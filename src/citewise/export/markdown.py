@@ -18,11 +18,9 @@ from markdown_it.rules_core import StateCore
 from markdown_it.token import Token
 
 from citewise.export.view import CitationTip, RunView, safe_href
+from citewise.text.citations import CITATION, source_of
 
-__all__ = ["CITATION", "render_markdown"]
-
-CITATION = re.compile(r"\[((?:S|E)\d+)(\.\d+)?\]")
-"""``[S1]``, ``[E2]``, and a sentence citation ``[S1.3]`` (its source is ``S1``)."""
+__all__ = ["render_markdown"]
 
 CiteRenderer = Callable[[CitationTip, str, int], str]
 """``(tip, anchor id, n) -> HTML`` of one citation (a template of the run page)."""
@@ -41,7 +39,7 @@ def _claim_for(view: RunView, block: str, ident: str, used: set[str]) -> str | N
     """The claim of ``block`` (a paragraph or list item) that cites ``ident``: the first one not yet
     shown when the report repeats a sentence (claims are numbered in report order)."""
     text = _norm(CITATION.sub("", block))
-    source = ident.split(".")[0]
+    source = source_of(ident)
     citing = [(c, t) for c, t, cited in view.claim_texts if source in cited or ident in cited]
     found = [c for c, t in citing if _claim_norm(t) in text]
     found = found or [c for c, _ in citing]  # the claim splitter may have reworded an odd sentence

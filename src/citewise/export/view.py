@@ -22,6 +22,7 @@ from citewise.audit.events import (
 )
 from citewise.records.verify import Acceptance, Conflict, LedgerEntry
 from citewise.store.runs import RunRecord
+from citewise.text.citations import source_of
 from citewise.text.sentences import sentence_text, split_sentences
 
 __all__ = [
@@ -229,9 +230,9 @@ def _tips(record: RunRecord, by_id: dict[str, SourceView], entries: tuple[Ledger
         tips.setdefault(ident, CitationTip(ident, view, view.excerpt[:400] or None, None, None))
     for e in entries:
         for ident in e.claim.cited_ids + e.claim.cited_sentences:
-            check = next((c for c in e.checks if c.source_id == ident.split(".")[0]), None)
+            check = next((c for c in e.checks if c.source_id == source_of(ident)), None)
             quote = e.quote or (check.span if check is not None else None) or tips.get(ident, _empty(ident)).quote
-            source = by_id.get(ident.split(".")[0])
+            source = by_id.get(source_of(ident))
             tip = CitationTip(ident, source, quote, e.claim.claim_id, e.decision.value)
             tips[f"{e.claim.claim_id}:{ident}"] = tip
             if ident not in tips or tips[ident].claim_id is None:

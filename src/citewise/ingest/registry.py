@@ -21,11 +21,11 @@ import only :mod:`citewise.ingest.base`; this module imports them, never the oth
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable, Iterator, Mapping
 
 from citewise.errors import InputError
 from citewise.ingest.base import Parser
+from citewise.registry import Registry
 
 __all__ = ["PARSERS", "ParserFactory", "ParserRegistry", "builtin_parsers", "get_parser", "register_parser"]
 
@@ -60,51 +60,42 @@ class ParserRegistry(Mapping[str, ParserFactory]):
     """Parser factories by format name: a read-only mapping that adds ``builtins`` on first use."""
 
     def __init__(self, builtins: Callable[[], tuple[ParserFactory, ...]] = builtin_parsers) -> None:
-        self._builtins = builtins
-        self._factories: dict[str, ParserFactory] = {}
-        self._lock = threading.RLock()
-        self._loaded = False
+        def add_builtins(_: Registry[ParserFactory]) -> None:
+            for factory in builtins():
+                self._add(factory)
+
+        self._registry: Registry[ParserFactory] = Registry(
+            "format", builtins=add_builtins, error=InputError, valid="valid formats"
+        )
 
     def add(self, factory: ParserFactory) -> ParserFactory:
         """Make ``factory`` available under its parser's ``name``; returns it (a class decorator)."""
         self.load()  # so a registration made before the first lookup still replaces a built-in
-        with self._lock:
-            self._add(factory)
+        self._add(factory)
         return factory
 
     def parser(self, name: str) -> Parser:
         """A new parser for format ``name``; an unknown name raises :class:`InputError`."""
-        factory = self.get(name)
-        if factory is None:
-            raise InputError(f"unknown format {name!r}; valid formats: {', '.join(sorted(self))}")
-        return factory()
+        return self._registry.lookup(name)()
 
     def load(self) -> None:
         """Add the built-ins (once)."""
-        with self._lock:
-            if self._loaded:
-                return
-            for factory in self._builtins():
-                self._add(factory)
-            self._loaded = True
+        self._registry.load()
 
     def _add(self, factory: ParserFactory) -> None:
         name = factory().name
         if not name:
             raise ValueError("a parser needs a name")
-        self._factories[name] = factory
+        self._registry.add(name, factory)
 
     def __getitem__(self, name: str) -> ParserFactory:
-        self.load()
-        return self._factories[name]
+        return self._registry[name]
 
     def __iter__(self) -> Iterator[str]:
-        self.load()
-        return iter(dict(self._factories))
+        return iter(self._registry)
 
     def __len__(self) -> int:
-        self.load()
-        return len(self._factories)
+        return len(self._registry)
 
 
 PARSERS = ParserRegistry()

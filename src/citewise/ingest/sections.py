@@ -35,9 +35,9 @@ from citewise.ingest.base import ParsedDocument, ParsedSection
 from citewise.ingest.decode import decode_text
 from citewise.ingest.limits import checkpoint
 from citewise.records import SectionKind
+from citewise.text.articles import KOREAN_ARTICLE, korean_article_id
 
 __all__ = [
-    "PROVISION_KR",
     "PROVISION_NUMBER",
     "PROVISION_SECTION_SIGN",
     "PROVISION_WORD",
@@ -67,7 +67,6 @@ PROVISION_WORD = re.compile(
     r"(?P<word>Article|Section|Clause|Rule)\s+(?P<num>\d+[A-Za-z]?(?:\.\d+)*)(?![\w.]*\w)", re.IGNORECASE
 )
 PROVISION_SECTION_SIGN = re.compile(r"§+\s*(?P<num>\d+[A-Za-z]?(?:[.-]\d+)*)")
-PROVISION_KR = re.compile(r"제\s*(?P<num>\d+)\s*조(?:\s*의\s*(?P<branch>\d+))?")
 # "2.3 Scope", "4. Definitions", "7 Penalties". A bare number of four digits ("2024 Report") is a
 # year far more often than a provision, so single numbers are limited to three digits.
 PROVISION_NUMBER = re.compile(r"(?P<num>\d+(?:\.\d+)+|\d{1,3})\.?(?=\s+\S|$)")
@@ -132,9 +131,8 @@ def _classify(heading: str) -> tuple[SectionKind, str]:
         return SectionKind.ARTICLE, f"{match['word'].capitalize()} {match['num']}"
     if match := PROVISION_SECTION_SIGN.match(heading):
         return SectionKind.ARTICLE, f"§ {match['num']}"
-    if match := PROVISION_KR.match(heading):
-        branch = f"의{match['branch']}" if match["branch"] else ""
-        return SectionKind.ARTICLE, f"제{match['num']}조{branch}"
+    if match := KOREAN_ARTICLE.match(heading):
+        return SectionKind.ARTICLE, korean_article_id(match)
     if match := PROVISION_NUMBER.match(heading):
         return SectionKind.ARTICLE, match["num"]
     return SectionKind.HEADING, slug(heading)

@@ -12,13 +12,13 @@ from pathlib import Path
 from citewise.ingest.base import ParsedDocument, Parser
 from citewise.ingest.limits import checkpoint
 from citewise.ingest.sections import (
-    PROVISION_KR,
     PROVISION_NUMBER,
     PROVISION_SECTION_SIGN,
     PROVISION_WORD,
     Heading,
     headed_document,
 )
+from citewise.text.articles import KOREAN_ARTICLE
 
 __all__ = ["PlainTextParser"]
 
@@ -38,7 +38,7 @@ def _looks_like_text_heading(line: str, next_line: str) -> bool:
     """
     if line.endswith((",", ";", ":")) or (line.endswith(".") and not _BARE_PROVISION.fullmatch(line)):
         return False
-    if PROVISION_WORD.match(line) or PROVISION_SECTION_SIGN.match(line) or PROVISION_KR.match(line):
+    if PROVISION_WORD.match(line) or PROVISION_SECTION_SIGN.match(line) or KOREAN_ARTICLE.match(line):
         return True
     letters = [ch for ch in line if ch.isalpha()]
     if len(letters) >= 3 and all(ch.isupper() for ch in letters):

@@ -15,48 +15,27 @@ one asked for) or raises to stop it. Nothing is sent and nothing is recorded for
         client.complete("gpt-4o-mini", messages)
 
 The estimate counts what the endpoint bills as prompt tokens — every message's text, the JSON schema
-of structured output, and a few tokens of framing per message — at :data:`ASCII_CHARS_PER_TOKEN`
-characters a token for ASCII text and :data:`TOKENS_PER_OTHER_CHAR` tokens for every other character
-(Hangul, CJK, accented letters). Real tokenizers give English prose about four characters a token and
-Korean about one token a syllable or less, so the estimate is above the count the endpoint reports.
+of structured output, and a few tokens of framing per message — each text by the one token estimate,
+:func:`citewise.text.tokens.estimate_text_tokens`, which errs high.
 """
 
 from __future__ import annotations
 
 import json
-import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
+from citewise.text.tokens import estimate_text_tokens
+
 __all__ = [
-    "ASCII_CHARS_PER_TOKEN",
     "MESSAGE_OVERHEAD_TOKENS",
-    "TOKENS_PER_OTHER_CHAR",
     "Admission",
     "PendingRequest",
-    "estimate_text_tokens",
 ]
 
-ASCII_CHARS_PER_TOKEN: Final = 3
-"""ASCII characters per estimated token (tokenizers average about four for English prose)."""
-TOKENS_PER_OTHER_CHAR: Final = 1.5
-"""Estimated tokens per non-ASCII character (about one a Hangul syllable or CJK character, or less)."""
 MESSAGE_OVERHEAD_TOKENS: Final = 4
 """Tokens of framing (role, separators) counted for each message, plus once for the reply's start."""
-
-
-def estimate_text_tokens(text: str) -> int:
-    """A high estimate of the tokens of ``text``.
-
-    >>> estimate_text_tokens("deposits are protected")  # 22 ASCII characters
-    8
-    >>> estimate_text_tokens("보증금은 보호된다")  # 8 Hangul syllables and a space
-    13
-    """
-    ascii_chars = sum(1 for ch in text if ch.isascii())
-    other = len(text) - ascii_chars
-    return math.ceil(ascii_chars / ASCII_CHARS_PER_TOKEN) + math.ceil(other * TOKENS_PER_OTHER_CHAR)
 
 
 @dataclass(frozen=True, slots=True)

@@ -22,10 +22,11 @@ import importlib
 import threading
 from collections.abc import Callable, Iterable
 from importlib.metadata import entry_points
-from typing import Any, Generic, TypeVar
+from typing import Any
 
 from citewise.errors import ConfigError
 from citewise.records.providers import Extractor, SearchProvider
+from citewise.registry import Registry
 
 __all__ = [
     "BUILTIN_PLUGINS",
@@ -53,31 +54,6 @@ SearchProviderFactory = Callable[..., SearchProvider]
 ExtractorFactory = Callable[..., Extractor]
 """Builds an extractor from keyword options (none: configure from the environment)."""
 
-T = TypeVar("T")
-
-
-class _Table(Generic[T]):
-    """Factories of one kind of provider, by lower-case name."""
-
-    def __init__(self, kind: str) -> None:
-        self.kind = kind
-        self.factories: dict[str, Callable[..., T]] = {}
-
-    def add(self, name: str, factory: Callable[..., T], *, replace: bool) -> None:
-        key = _key(name)
-        if not key:
-            raise ConfigError(f"a {self.kind} needs a name")
-        if key in self.factories and not replace and self.factories[key] is not factory:
-            raise ConfigError(f"two plugins register the {self.kind} {key!r}; pass replace=True to override")
-        self.factories[key] = factory
-
-    def get(self, name: str) -> Callable[..., T]:
-        factory = self.factories.get(_key(name))
-        if factory is None:
-            valid = ", ".join(sorted(self.factories)) or "none"
-            raise ConfigError(f"unknown {self.kind} {name!r}; valid names: {valid}")
-        return factory
-
 
 class ProviderRegistry:
     """Search providers and extractors by name; see the module docstring.
@@ -91,8 +67,8 @@ class ProviderRegistry:
     ) -> None:
         self._plugins = tuple(plugins)
         self._entry_point_group = entry_point_group
-        self._search: _Table[SearchProvider] = _Table("search provider")
-        self._extract: _Table[Extractor] = _Table("extractor")
+        self._search: Registry[SearchProviderFactory] = Registry("search provider")
+        self._extract: Registry[ExtractorFactory] = Registry("extractor")
         self._lock = threading.RLock()
         self._loaded = False
 
@@ -113,22 +89,22 @@ class ProviderRegistry:
     def search_provider(self, name: str, **options: Any) -> SearchProvider:
         """A new search provider ``name`` built with ``options``; unknown names raise :class:`ConfigError`."""
         self._load()
-        return self._search.get(name)(**options)
+        return self._search.lookup(name)(**options)
 
     def extractor(self, name: str, **options: Any) -> Extractor:
         """A new extractor ``name`` built with ``options``; unknown names raise :class:`ConfigError`."""
         self._load()
-        return self._extract.get(name)(**options)
+        return self._extract.lookup(name)(**options)
 
     def search_provider_names(self) -> tuple[str, ...]:
         """Registered search provider names, sorted."""
         self._load()
-        return tuple(sorted(self._search.factories))
+        return self._search.names()
 
     def extractor_names(self) -> tuple[str, ...]:
         """Registered extractor names, sorted."""
         self._load()
-        return tuple(sorted(self._extract.factories))
+        return self._extract.names()
 
     # -- plugins ------------------------------------------------------------------------------
 
@@ -156,10 +132,6 @@ class ProviderRegistry:
         if not callable(register):
             raise ConfigError(f"provider plugin {label} has no register(registry) function")
         register(self)
-
-
-def _key(name: str) -> str:
-    return name.strip().lower()
 
 
 registry = ProviderRegistry()

@@ -41,7 +41,6 @@ from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 from types import TracebackType
 from typing import TYPE_CHECKING, Any
-from urllib.parse import urlsplit
 
 from citewise.errors import ConfigError, InputError
 from citewise.providers.errors import ProviderInvalidResponse
@@ -62,6 +61,7 @@ from citewise.records.providers import (
     SearchResponse,
     SearchResult,
 )
+from citewise.text.urls import url_key
 
 if TYPE_CHECKING:
     from citewise.providers.registry import ProviderRegistry
@@ -248,10 +248,8 @@ class TavilyExtract(_Adapter):
             if not isinstance(item, dict) or not isinstance(item.get("url"), str):
                 raise _invalid("extract", f"failed result {number} has no url")
             failures.append(ExtractFailure(item["url"], _text(item.get("error")) or "extraction failed"))
-        answered = {_url_key(p.url) for p in pages} | {_url_key(f.url) for f in failures}
-        failures.extend(
-            ExtractFailure(url, "not in Tavily's answer") for url in wanted if _url_key(url) not in answered
-        )
+        answered = {url_key(p.url) for p in pages} | {url_key(f.url) for f in failures}
+        failures.extend(ExtractFailure(url, "not in Tavily's answer") for url in wanted if url_key(url) not in answered)
         per_5 = EXTRACT_CREDITS_PER_5[self.settings.extract_depth]
         credits, source = _credits(body, estimate=math.ceil(len(raw_results) / 5) * per_5)
         return ExtractResponse(
@@ -294,17 +292,6 @@ def _number(value: Any) -> float | None:
     if isinstance(value, bool) or not isinstance(value, int | float):
         return None
     return float(value)
-
-
-def _url_key(url: str) -> str:
-    """Enough normalisation to match Tavily's echo of a URL to the one requested (case of scheme and
-    host, a trailing slash, the fragment); the real normalisation for dedupe lives elsewhere."""
-    try:
-        parts = urlsplit(url.strip())
-    except ValueError:
-        return url
-    path = parts.path.rstrip("/")
-    return f"{parts.scheme.lower()}://{parts.netloc.lower()}{path}?{parts.query}"
 
 
 # -- registration -----------------------------------------------------------------------------

@@ -68,7 +68,6 @@ _LABELS = {
     "tokens": "token",
     "cost": "money",
 }
-_MILLION = Decimal(1_000_000)
 
 
 class BudgetExhausted(RunError):
@@ -263,9 +262,9 @@ class BudgetUsage:
         cap = Decimal(str(self.budget.max_cost_usd))
         spent = self.spent_usd(prices)
         price = _price(prices, model)
-        rates = price.rates_for(prompt_tokens)
-        left = cap - spent - prompt_tokens * rates.input / _MILLION
-        affordable = int(left * _MILLION / rates.output) if rates.output > 0 else admitted.max_reply
+        affordable = price.affordable_completion(cap - spent, prompt_tokens)
+        if affordable is None:  # free output: the money cap does not limit the reply
+            affordable = admitted.max_reply
         if affordable < floor:
             raise BudgetExhausted("cost", spent, cap, price.call_cost(prompt_tokens, 0, floor))
         return Admitted(affordable, "cost") if affordable < admitted.max_reply else admitted

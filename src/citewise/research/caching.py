@@ -21,10 +21,10 @@ from citewise.providers.cached import (
     CachedSearch,
     parse_duration,
 )
-from citewise.research.extraction import answer_key
 from citewise.research.urls import WEB_SCHEMES, normalize_url, query_key
 from citewise.store.cache import ProviderCache
 from citewise.store.evidence import EvidenceStore
+from citewise.text.urls import url_key
 
 __all__ = ["UNCACHED_PROVIDERS", "cache_ttl", "cached_extractor", "cached_providers", "page_key"]
 
@@ -58,7 +58,7 @@ def page_key(schemes: Sequence[str]) -> Any:
     and insensitive to the trailing slash extractors add or drop, as answers are matched."""
 
     def key(url: str) -> str:
-        return answer_key(normalize_url(url, schemes=schemes), schemes)
+        return url_key(normalize_url(url, schemes=schemes), schemes=schemes)
 
     return key
 

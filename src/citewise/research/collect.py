@@ -217,7 +217,7 @@ def _search(step: Round, queries: Sequence[str], provider: SearchProvider, retri
             wave.append(i)
         if not wave:
             break
-        step.wait_before_retry([error for i, error in limited if i in wave])
+        step.wait_before_retry([error for i, error in limited if i in wave], attempt_number + 1)
     called = dict(zip(chosen, answers, strict=True))
     return _Searched([(query, cached[query] if query in cached else called[query]) for query in order])
 

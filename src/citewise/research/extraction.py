@@ -24,13 +24,13 @@ from citewise.research.select import select_passages
 from citewise.research.sites import RoundSites
 from citewise.research.urls import WEB_SCHEMES, UnusableURL, normalize_url, without_credentials
 from citewise.text.domains import registrable_domain
+from citewise.text.urls import url_key
 
 __all__ = [
     "EMPTY_PAGE",
     "EXTRACT_FAILED",
     "Found",
     "Wanted",
-    "answer_key",
     "build_source",
     "choose_pages",
     "extract_pages",
@@ -135,7 +135,7 @@ def extract_pages(
         wave = _granted(step, groups, [(g, wanted) for g, wanted, _ in limited])
         if not wave:
             break
-        step.wait_before_retry([error for g, _, error in limited if any(g == w for w, _ in wave)])
+        step.wait_before_retry([error for g, _, error in limited if any(g == w for w, _ in wave)], attempt_number + 1)
     fallback = getattr(extractor, "fallback", None)
     if fallback is not None and step.stop is not StopReason.EXTRACTIONS_EXHAUSTED:
         unread = [(g, [w for w in wanted if w.normalized_url not in found[g]]) for g, (_, wanted) in enumerate(groups)]
@@ -206,13 +206,13 @@ def _read_pages(
     pages: dict[str, ExtractedPage] = {}
     failures: dict[str, str] = {}
     for page in response.pages:
-        pages.setdefault(_answer_key(page.url, schemes), page)
+        pages.setdefault(url_key(page.url, schemes=schemes), page)
     for failure in response.failures:
-        failures.setdefault(_answer_key(failure.url, schemes), failure.error)
+        failures.setdefault(url_key(failure.url, schemes=schemes), failure.error)
     share = response.credits / len(wanted) if response.credits is not None else None
     usable: Found = {}
     for want in wanted:
-        key = _answer_key(want.url, schemes)
+        key = url_key(want.url, schemes=schemes)
         answer = pages.get(key)
         error: tuple[AttemptError, str] | None = None
         if answer is not None and answer.raw_content.strip():
@@ -230,20 +230,6 @@ def _read_pages(
         else:
             step.end(attempt, page=read[0], answered_at=response.retrieved_at, **_context(want, query))
     return usable
-
-
-def answer_key(url: str, schemes: Sequence[str] = WEB_SCHEMES) -> str:
-    """How an extractor's echo of a URL is matched to the URL asked for: normalised, and
-    insensitive to a trailing slash (extractors add or drop it)."""
-    try:
-        normalized = normalize_url(url, schemes=schemes)
-    except UnusableURL:
-        normalized = url.strip()
-    head, sep, query = normalized.partition("?")
-    return head.rstrip("/") + sep + query
-
-
-_answer_key = answer_key
 
 
 def build_source(

@@ -42,6 +42,7 @@ from citewise.audit.events import (
     SourceStored,
     Verified,
 )
+from citewise.errors import ConfigError
 from citewise.prices import PriceTable
 from citewise.records.research import AttemptKind, ModelPurpose
 from citewise.research.state import ResearchState
@@ -267,13 +268,10 @@ def counters(state: ResearchState, prices: PriceTable | None) -> Counters:
 def _model_cost(state: ResearchState, prices: PriceTable | None) -> Decimal | None:
     if prices is None or not state.usage.calls:
         return None
-    total = Decimal(0)
-    for call in state.usage.calls:
-        price = prices.model(call.requested_model, call.model)
-        if price is None:
-            return None
-        total += price.call_cost(call.prompt_tokens, call.cached_tokens, call.completion_tokens)
-    return total
+    try:
+        return state.usage.spent_usd(prices)
+    except ConfigError:  # a model the table does not price: no figure to show
+        return None
 
 
 def render_counters(c: Counters) -> str:

@@ -41,11 +41,11 @@ from citewise.records.research import RecheckStatus, Source
 from citewise.records.runs import RunKind
 from citewise.records.verify import Decision, LedgerEntry, SupportCheck
 from citewise.research.caching import cache_ttl, cached_extractor
-from citewise.research.extraction import answer_key
 from citewise.research.urls import WEB_SCHEMES
 from citewise.store.evidence import EvidenceStore
 from citewise.store.runs import RunRecord, RunStore
 from citewise.text.quotes import normalise_for_match
+from citewise.text.urls import url_key
 from citewise.verify.ledger import CitedText, cited_texts, ledger_for_text, report_text
 
 __all__ = ["EXTRACT_BATCH", "Recheck", "recheck_run"]
@@ -164,10 +164,10 @@ def _read_all(reader: Any, sources: Sequence[Source], fresh: bool) -> dict[str, 
     for start in range(0, len(missing), EXTRACT_BATCH):
         batch = missing[start : start + EXTRACT_BATCH]
         response = reader.extract([s.url for s in batch])  # a ProviderError stops the recheck here
-        pages = {answer_key(p.url, schemes): p for p in response.pages}
-        failures = {answer_key(f.url, schemes): f.error for f in response.failures}
+        pages = {url_key(p.url, schemes=schemes): p for p in response.pages}
+        failures = {url_key(f.url, schemes=schemes): f.error for f in response.failures}
         for source in batch:
-            key = answer_key(source.url, schemes)
+            key = url_key(source.url, schemes=schemes)
             page = pages.get(key)
             if page is not None and page.raw_content.strip():
                 reads[source.source_id] = _Read(page.raw_content, response.retrieved_at, False)

@@ -13,7 +13,8 @@ from typing import TYPE_CHECKING
 from citewise.records.research import AttemptKind, ReportStatus, Source, StopReason
 from citewise.records.verify import Decision, Finding
 from citewise.research.sites import dominance_note, site_figures
-from citewise.research.writer import cited_ids, gaps_section, sources_section
+from citewise.research.writer import gaps_section, sources_section
+from citewise.text.citations import cited_ids
 
 if TYPE_CHECKING:
     from citewise.research.context import ResearchRun

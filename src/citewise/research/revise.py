@@ -15,7 +15,7 @@ from typing import Final
 from citewise.llm import ChatClient
 from citewise.records.research import CoverageReview, Draft, ResearchPlan, Source
 from citewise.research.prompts import build_write_messages
-from citewise.research.writer import cited_ids
+from citewise.text.citations import cited_ids
 from citewise.verify.delivery import Finding
 
 __all__ = ["REVISE_INSTRUCTIONS", "REVISE_PROMPT_VERSION", "build_revise_messages", "revise_with_model"]

@@ -37,9 +37,9 @@ from citewise.records.providers import ExtractedPage, ExtractResponse, SearchRes
 from citewise.records.research import Attempt, AttemptError, AttemptKind, Skip, StopReason
 from citewise.research.recorder import Recorder
 from citewise.research.state import CollectionState, ResearchState
+from citewise.retry import TRANSIENT
 
 __all__ = [
-    "MAX_WAIT_S",
     "CacheAnswer",
     "MAX_WORKERS",
     "Call",
@@ -54,8 +54,6 @@ __all__ = [
     "timed",
 ]
 
-MAX_WAIT_S = 5.0
-"""Longest wait before retrying a rate-limited call, whatever ``retry-after`` says."""
 MAX_WORKERS = 8
 """Threads for the calls of one step."""
 
@@ -282,10 +280,10 @@ class Round:
             self.recorder.record(AttemptStarted(call.kind, target, self.number))
         return call
 
-    def wait_before_retry(self, errors: Sequence[ProviderRateLimited]) -> None:
-        """One wait for a wave of retries: the longest any of them was asked for, capped."""
-        waits = [min(e.retry_after if e.retry_after is not None else 1.0, MAX_WAIT_S) for e in errors]
-        self.sleep(max(waits))
+    def wait_before_retry(self, errors: Sequence[ProviderRateLimited], retry: int = 1) -> None:
+        """One wait for a wave of retries (``retry`` 1 for the first): the longest any of them was
+        asked for, capped (:data:`~citewise.retry.TRANSIENT`)."""
+        self.sleep(max(TRANSIENT.wait_s(retry, e.retry_after) for e in errors))
 
 
 def _from_record(kind: AttemptKind, ends: Sequence[AttemptEnded]) -> Outcome[Any]:

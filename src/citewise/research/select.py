@@ -25,6 +25,7 @@ from dataclasses import dataclass
 
 from citewise.errors import InputError
 from citewise.text.analyze import analyze, query_terms
+from citewise.text.sentences import sentence_spans
 
 __all__ = ["DEFAULT_EXCERPT_CHARS", "select_passages", "selection_terms"]
 
@@ -34,9 +35,6 @@ _CHUNK_CHARS = 1500
 """Paragraphs longer than this are cut into chunks of whole sentences of at most this size."""
 
 _PARAGRAPH_BREAK = re.compile(r"\n[ \t\r\f\v]*\n\s*")
-# A sentence ends at . ! ? 。 (or a line break) followed by whitespace; Korean sentences end with
-# 다. / 요. and use the same marks.
-_SENTENCE_END = re.compile(r"(?<=[.!?。])\s+|\n+")
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,14 +99,7 @@ def _chunks(text: str, start: int, end: int, limit: int, paragraph: int) -> list
     ``limit`` characters (a single longer sentence is cut at a space, or hard)."""
     if end - start <= limit:
         return [_Piece(start, end, paragraph)]
-    sentences: list[tuple[int, int]] = []
-    cursor = start
-    for match in _SENTENCE_END.finditer(text, start, end):
-        if match.start() > cursor:
-            sentences.append((cursor, match.start()))
-        cursor = match.end()
-    if cursor < end:
-        sentences.append((cursor, end))
+    sentences = [(start + left, start + right) for left, right in sentence_spans(text[start:end])]
     chunks: list[_Piece] = []
     chunk_start: int | None = None
     chunk_end = start

@@ -33,6 +33,7 @@ from citewise.research.deliver import Delivered, deliver_report
 from citewise.research.report import render_report
 from citewise.research.revise import REVISE_PROMPT_VERSION
 from citewise.research.sites import site_figures
+from citewise.retry import TRANSIENT
 
 __all__ = ["draft", "finish", "make_plan", "review"]
 
@@ -49,15 +50,17 @@ def _model_call(run: ResearchRun, purpose: ModelPurpose, model: str, call: Calla
     usage = run.state.usage
     if usage.tokens_exhausted():
         raise BudgetExhausted("tokens", usage.tokens, usage.budget.max_tokens or 0)
-    try:
-        return _recorded(run, purpose, model, call)
-    except ModelError as exc:
-        if not getattr(exc, "retryable", False) or usage.tokens_exhausted():
-            raise
-        wait = exc.retry_after if isinstance(exc, ModelRateLimited) and exc.retry_after is not None else 1.0
-        run.record(ModelRetried(purpose, type(exc).__name__, min(wait, 5.0)))
-        run.settings.sleep(min(wait, 5.0))
-        return _recorded(run, purpose, model, call)
+
+    def retryable(exc: Exception) -> bool:
+        return isinstance(exc, ModelError) and getattr(exc, "retryable", False) and not usage.tokens_exhausted()
+
+    return TRANSIENT.call(
+        lambda: _recorded(run, purpose, model, call),
+        retryable=retryable,
+        asked=lambda exc: exc.retry_after if isinstance(exc, ModelRateLimited) else None,
+        sleep=run.settings.sleep,
+        before_retry=lambda exc, wait: run.record(ModelRetried(purpose, type(exc).__name__, wait)),
+    )
 
 
 @dataclass

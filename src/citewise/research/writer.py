@@ -32,12 +32,14 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC
 from typing import Final
-from urllib.parse import unquote, urlsplit
+from urllib.parse import unquote
 
 from citewise.llm import ChatClient
 from citewise.records.research import CoverageReview, CoverageStatus, Draft, ResearchPlan, Source
 from citewise.research.prompts import build_repair_messages, build_write_messages
+from citewise.text.citations import QUOTE_REF, cited_ids, cited_sentence_ids
 from citewise.text.sentences import parse_sentence_id, sentence_of, sentence_text, split_sentences
+from citewise.text.urls import url_key
 
 __all__ = [
     "DraftCheck",
@@ -57,15 +59,6 @@ __all__ = [
 
 DETERMINISTIC: Final = "deterministic"
 
-# Anything shaped like a citation marker: [S1], [S1, S2], [S1.3], [E3], [s4]. Every id inside must
-# name a stored source (or a sentence of one), so a marker in another scheme is an unknown id rather
-# than plain text.
-_ID = r"[A-Za-z]{1,3}\d+(?:\.\d+)?"
-_MARKER = re.compile(r"\[\s*(" + _ID + r"(?:\s*[,;]\s*" + _ID + r")*)\s*\]")
-_MARKER_ID = re.compile(_ID)
-# A quote by reference: {{S1.3}} is replaced by the stored sentence.
-_QUOTE_REF = re.compile(r"\{\{\s*(" + _ID + r")\s*\}\}")
-
 _SCHEME = r"[a-zA-Z][a-zA-Z0-9+.-]*://"
 _URL_CHARS = r"[^\s<>\"'`\[\]{}|\\^]+"
 _MD_LINK = re.compile(r"\[([^\]\n]*)\]\(\s*<?((?:" + _SCHEME + r"|www\.)[^)\s>]+)>?(?:\s+\"[^\"\n]*\")?\s*\)")
@@ -81,29 +74,6 @@ _STATUS_NOTES: Final = {
 
 
 # -- citations --------------------------------------------------------------------------------
-
-
-def _marker_ids(markdown: str) -> list[str]:
-    return [i for marker in _MARKER.finditer(markdown) for i in _MARKER_ID.findall(marker.group(1))]
-
-
-def cited_ids(markdown: str) -> tuple[str, ...]:
-    """Every source id cited in ``markdown``, in order of first citation, known or not; a sentence
-    citation ``[S1.3]`` cites its source ``S1``.
-
-    >>> cited_ids("A [S2]. B [S1.4, S2]; C [E7].")
-    ('S2', 'S1', 'E7')
-    """
-    return tuple(dict.fromkeys(i.split(".", 1)[0] for i in _marker_ids(markdown)))
-
-
-def cited_sentence_ids(markdown: str) -> tuple[str, ...]:
-    """Every sentence id cited in ``markdown`` (``[S1.3]``), in order of first citation, known or not.
-
-    >>> cited_sentence_ids("A [S2]. B [S1.4, S2][S1.4]; C [S3.1].")
-    ('S1.4', 'S3.1')
-    """
-    return tuple(dict.fromkeys(i for i in _marker_ids(markdown) if "." in i))
 
 
 def validate_citations(markdown: str, sources: Sequence[Source]) -> list[str]:
@@ -159,7 +129,7 @@ def materialise_quotes(markdown: str, sources: Sequence[Source]) -> str:
         text = re.sub(r"([\[\]{}])", r"\\\1", sentence_text(sentence))
         return f"“{text}” [{sentence.sentence_id}]"
 
-    return _QUOTE_REF.sub(quote, markdown)
+    return QUOTE_REF.sub(quote, markdown)
 
 
 def _known_cited(markdown: str, sources: Sequence[Source]) -> tuple[str, ...]:
@@ -174,8 +144,8 @@ def strip_urls(markdown: str, allowed_urls: Iterable[str]) -> tuple[str, list[st
     """``markdown`` without the URLs that are not among ``allowed_urls``, and the URLs removed.
 
     Bare URLs, ``<autolinks>`` and ``[text](links)`` are found; a link to a disallowed URL keeps its
-    text. URLs compare with the scheme and host lower-cased, percent-encoding decoded and a
-    trailing slash ignored. Lines that lost a URL have their spacing tidied.
+    text. URLs compare by :func:`~citewise.text.urls.url_key` (the standard's form, a trailing slash
+    ignored), with http and https alike and percent-encoding decoded. Lines that lost a URL have their spacing tidied.
     """
     allowed = {_url_key(url) for url in allowed_urls}
     removed: list[str] = []
@@ -218,14 +188,12 @@ def _trim_url(url: str) -> tuple[str, str]:
 
 
 def _url_key(url: str) -> str:
+    # A model writes a URL loosely: without a scheme (www.), with http for https, escaped or not.
     text = url.strip()
     if text.lower().startswith("www."):
         text = "http://" + text
-    parts = urlsplit(text)
-    scheme = "https" if parts.scheme.lower() in ("http", "https") else parts.scheme.lower()
-    path = unquote(parts.path).rstrip("/")
-    query = f"?{unquote(parts.query)}" if parts.query else ""
-    return f"{scheme}://{parts.netloc.lower()}{path}{query}"
+    key = unquote(url_key(text))
+    return "https://" + key[len("http://") :] if key.startswith("http://") else key
 
 
 def _tidy(line: str) -> str:

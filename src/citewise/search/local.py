@@ -21,7 +21,6 @@ scores). The figures and the variants tried and not kept are in ``docs/retrieval
 from __future__ import annotations
 
 import math
-import re
 import unicodedata
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -38,6 +37,7 @@ from citewise.store.known_versions import known_versions
 from citewise.store.protocol import EvidenceStoreProtocol
 from citewise.store.records import IndexMatch
 from citewise.text.analyze import query_terms
+from citewise.text.sentences import split_answer_sentences
 
 __all__ = [
     "AUTO",
@@ -278,9 +278,6 @@ def _hit(rank: int, score: float, members: list[IndexMatch], terms: Sequence[str
     )
 
 
-_SENTENCE = re.compile(r"[^\n.!?。]+[.!?。]?")
-
-
 def snippet(text: str, terms: Sequence[str], width: int = 240) -> str:
     """The sentence (or line) of ``text`` in which the most query terms occur, trimmed.
 
@@ -293,10 +290,7 @@ def snippet(text: str, terms: Sequence[str], width: int = 240) -> str:
     """
     wanted = [t for t in dict.fromkeys(terms) if t]
     best, best_score = "", -1
-    for match in _SENTENCE.finditer(text):
-        piece = match.group().strip()
-        if not piece:
-            continue
+    for piece in split_answer_sentences(text):
         surface = unicodedata.normalize("NFKC", piece).lower()
         score = sum(1 for term in wanted if term in surface)
         if score > best_score:

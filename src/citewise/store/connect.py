@@ -21,11 +21,11 @@ the setting, never a traceback; passwords never appear in messages.
 
 from __future__ import annotations
 
-import random
 import re
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import replace
 from pathlib import Path
 from typing import TypeVar
 
@@ -33,6 +33,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 
 from citewise.errors import StoreError
+from citewise.retry import RetryPolicy
 
 __all__ = [
     "STORE_SETTING",
@@ -52,6 +53,9 @@ _FORMS = "a SQLite path, sqlite:///PATH or postgresql+psycopg://USER:PASSWORD@HO
 SQLITE_BUSY_TIMEOUT_S = 30.0
 #: Attempts of one write transaction that hit a transient conflict.
 WRITE_ATTEMPTS = 6
+#: Waits between them: 0.1 s doubling to at most 2 s, jittered so that writers that conflicted
+#: together do not try again together.
+WRITE_RETRY = RetryPolicy(retries=WRITE_ATTEMPTS - 1, base_s=0.1, growth=2.0, max_wait_s=2.0, jitter=True)
 
 _WRITE_OPTION = "citewise_write"
 _PASSWORD = re.compile(r"(://[^:/@\s]*:)[^@\s]*@")
@@ -167,15 +171,20 @@ def _transient(exc: sa.exc.DBAPIError) -> bool:
 def write_retrying(engine: Engine, work: Callable[[Connection], T], *, url: str, attempts: int = WRITE_ATTEMPTS) -> T:
     """Run ``work`` in a write transaction, again (up to ``attempts`` times, with jittered backoff)
     when a concurrent writer made it fail; other database errors become a :class:`StoreError`."""
-    for attempt in range(1, attempts + 1):
-        try:
-            with write_transaction(engine) as conn:
-                return work(conn)
-        except sa.exc.DBAPIError as exc:
-            if attempt == attempts or not _transient(exc):
-                raise StoreError(describe_error(exc, url)) from exc
-            time.sleep(min(2.0, 0.05 * 2**attempt) * (0.5 + random.random()))
-    raise AssertionError("unreachable")  # pragma: no cover - the loop returns or raises
+
+    def attempt() -> T:
+        with write_transaction(engine) as conn:
+            return work(conn)
+
+    policy = replace(WRITE_RETRY, retries=attempts - 1)
+    try:
+        return policy.call(attempt, retryable=_retryable, sleep=time.sleep)
+    except sa.exc.DBAPIError as exc:
+        raise StoreError(describe_error(exc, url)) from exc
+
+
+def _retryable(exc: Exception) -> bool:
+    return isinstance(exc, sa.exc.DBAPIError) and _transient(exc)
 
 
 def describe_error(exc: sa.exc.DBAPIError | sa.exc.SQLAlchemyError, url: str) -> str:

@@ -41,6 +41,8 @@ __all__ = [
     "analyze_many",
     "analyzer_id",
     "clear_caches",
+    "english_stems",
+    "kiwi_morphemes",
     "query_terms",
     "strip_particle",
     "use_analyzer",
@@ -82,6 +84,19 @@ def _stemmer():  # noqa: ANN202 - PyStemmer has no type hints
     import Stemmer
 
     return Stemmer.Stemmer("english")
+
+
+_stemmer_lock = threading.Lock()  # a PyStemmer object is not documented as thread-safe
+
+
+def english_stems(words: Sequence[str]) -> list[str]:
+    """The Snowball English stems of ``words`` (lower-case), by the one stemmer every analysis uses.
+
+    >>> english_stems(["deposits", "protected"])
+    ['deposit', 'protect']
+    """
+    with _stemmer_lock:
+        return list(_stemmer().stemWords(list(words)))
 
 
 _PARTICLE_SET = frozenset(_PARTICLES)
@@ -149,6 +164,21 @@ def _kiwi_versions() -> str:
 
 
 _kiwi_lock = threading.Lock()
+
+
+def kiwi_morphemes(text: str) -> list[tuple[str, str]]:
+    """``(form, tag)`` of each morpheme of ``text``, by the one Kiwi configuration of citewise.
+
+    The index analyses Hangul runs (:func:`analyze`); the question analysis
+    (:mod:`citewise.answer.question`) analyses whole sentences with it, the same Kiwi.
+
+    >>> kiwi_morphemes("임차인은")
+    [('임차인', 'NNG'), ('은', 'JX')]
+    """
+    with _kiwi_lock:  # one analysis at a time: a Kiwi object is not documented as thread-safe
+        return [(token.form, token.tag) for token in _kiwi().tokenize(text)]
+
+
 _morpheme_cache: dict[str, tuple[str, ...]] = {}
 _CACHE_LIMIT = 1_000_000  # distinct runs; a run's terms are a few short strings
 
@@ -317,7 +347,7 @@ def _learn_words(words: Iterable[str]) -> None:
         return
     if len(_word_stems) + len(missing) > _CACHE_LIMIT:
         _word_stems.clear()
-    _word_stems.update(zip(missing, _stemmer().stemWords(missing), strict=True))
+    _word_stems.update(zip(missing, english_stems(missing), strict=True))
 
 
 Pieces = list[tuple[str, str, str, str]]
@@ -341,7 +371,7 @@ def _terms(pieces: Pieces, *, keep_stopwords: bool) -> list[str]:
         elif latin:
             if keep_stopwords or latin not in _STOPWORDS:
                 stem = _word_stems.get(latin)
-                terms.append(stem if stem is not None else _stemmer().stemWord(latin))
+                terms.append(stem if stem is not None else english_stems([latin])[0])
         elif digit:
             terms.append(digit)
         else:

@@ -1,10 +1,44 @@
-"""Statute text primitives: deleted provisions inside an article."""
+"""Statute text primitives: references to articles, and deleted provisions inside an article.
+
+An article is named ``제3조``, ``제 3 조의 2`` (Korean statutes: article 3, its second branch
+article), ``§ 5``, ``Section 5``, ``Sec. 5``, ``Article 5`` or ``Art. 5``; the store writes a Korean
+article's id as ``제3조의2`` and any other as its number (``555.11``), so that is what
+:func:`article_references` returns.
+
+>>> article_references("주택임대차보호법 제 3 조의 2와 제4조, Art. 5 and § 555.11a")
+['제3조의2', '제4조', '5', '555.11a']
+"""
 
 from __future__ import annotations
 
 import re
+from typing import Final
 
-__all__ = ["strip_deleted_parts"]
+__all__ = ["ARTICLE_REFERENCE", "KOREAN_ARTICLE", "article_references", "korean_article_id", "strip_deleted_parts"]
+
+KOREAN_ARTICLE: Final = re.compile(r"제\s*(?P<num>\d+)\s*조(?:\s*의\s*(?P<branch>\d+))?")
+"""A Korean article reference: ``제3조``, ``제3조의2``; groups ``num`` and ``branch`` (None for a main article)."""
+
+_NUMBERED: Final = re.compile(
+    r"(?:§+|\bsection\b|\bsec\.|\barticle\b|\bart\.)\s*(?P<number>\d+(?:\.\d+)*[a-z]?)", re.IGNORECASE
+)
+
+ARTICLE_REFERENCE: Final = re.compile(KOREAN_ARTICLE.pattern + "|" + _NUMBERED.pattern, re.IGNORECASE)
+"""Any article reference: Korean (groups ``num``, ``branch``) or numbered (group ``number``)."""
+
+
+def korean_article_id(match: re.Match[str]) -> str:
+    """The store's id of a :data:`KOREAN_ARTICLE` match: ``제3조``, ``제3조의2`` (spaces dropped)."""
+    return f"제{match['num']}조" + (f"의{match['branch']}" if match["branch"] else "")
+
+
+def article_references(text: str) -> list[str]:
+    """The articles ``text`` names, in the store's notation: Korean ones first, each kind in order of
+    first mention, repeats dropped."""
+    refs = [korean_article_id(m) for m in KOREAN_ARTICLE.finditer(text)]
+    refs += [m["number"] for m in _NUMBERED.finditer(text)]
+    return list(dict.fromkeys(refs))
+
 
 _DELETED_LINE = re.compile(r"^\s*\S{1,8}\s*삭제\s*<[^>]*>\s*$", re.MULTILINE)
 

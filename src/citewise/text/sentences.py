@@ -29,32 +29,31 @@ import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Final
+
+from citewise.text.citations import EVIDENCE_MARKER, SENTENCE_ID
 
 __all__ = [
-    "SENTENCE_ID",
     "SourceSentence",
     "parse_sentence_id",
     "sentence_id",
     "sentence_of",
+    "sentence_spans",
     "sentence_text",
     "split_answer_sentences",
     "split_sentences",
 ]
 
-SENTENCE_ID: Final = re.compile(r"([A-Za-z]{1,3}\d+)\.(\d+)")
-"""A sentence id: a source id, a full stop, the sentence's 1-based number (``S1.3``)."""
-
-_MARKER = re.compile(r"\[(E\d+)\]")
+_MARKER = EVIDENCE_MARKER.pattern  # the splitter knows [E#] markers only; callers hide others as [E#]
 # A sentence ends at . ? ! or 。 (with closing quotes and any markers placed after it) followed by
 # a space or the end of the line, or at a Korean "다." run straight into the next sentence.
-_SENTENCE_END = re.compile(r"[.?!。][\"'”’)」』]*(?:\s*\[E\d+\])*(?=\s|\Z)|다\.(?:\[E\d+\])*(?=[가-힣])")
+_SENTENCE_END = re.compile(rf"[.?!。][\"'”’)」』]*(?:\s*{_MARKER})*(?=\s|\Z)|다\.(?:{_MARKER})*(?=[가-힣])")
 # Full stops that do not end a sentence: before a digit or lower-case word, after an abbreviation,
 # and inside or at the end of a date written "2023. 7. 19.".
 _CONTINUES = re.compile(r"\s*[0-9a-z]")
 _ABBREVIATION = re.compile(r"(?:^|[\s(])(?:e\.g|i\.e|cf|vs|no|art|sec|para|u\.s)\.$", re.IGNORECASE)
 _DATE = re.compile(r"\d{2,4}\.\s?\d{1,2}\.\s?\d{1,2}\.$")
 _LETTER = re.compile(r"[^\W\d_]")
+_VISIBLE = re.compile(r"[^\W_]")
 
 
 def split_answer_sentences(text: str) -> list[str]:
@@ -67,16 +66,51 @@ def split_answer_sentences(text: str) -> list[str]:
     >>> split_answer_sentences("2년으로 본다[E1]. 다만, 유효함을 주장할 수 있다.[E1] See Art. 4 [E2].")
     ['2년으로 본다[E1].', '다만, 유효함을 주장할 수 있다.[E1]', 'See Art. 4 [E2].']
     """
-    sentences: list[str] = []
-    for line in text.splitlines():
+    return [text[start:end] for start, end in _sentence_pieces(text)]
+
+
+def sentence_spans(text: str) -> list[tuple[int, int]]:
+    """``(start, end)`` offsets of the sentences of ``text``, cut where :func:`split_answer_sentences`
+    cuts, so that every visible character belongs to one span.
+
+    A piece without a letter (a list number, a figure on its own) stays with the sentence before it,
+    and whatever precedes the first sentence belongs to the first; whitespace around a span is not
+    part of it. Text with no sentence but something visible is one span; text with nothing visible
+    is none.
+
+    >>> text = "1. Rent is due. Art. 4 applies.\\n2. Fees"
+    >>> [text[start:end] for start, end in sentence_spans(text)]
+    ['1. Rent is due.', 'Art. 4 applies.\\n2.', 'Fees']
+    """
+    cuts = [start for start, _ in _sentence_pieces(text)]
+    if not cuts:
+        left = len(text) - len(text.lstrip())
+        return [(left, len(text.rstrip()))] if _VISIBLE.search(text) else []
+    cuts[0] = 0
+    spans = []
+    for left, right in zip(cuts, [*cuts[1:], len(text)], strict=True):
+        piece = text[left:right]
+        spans.append((left + len(piece) - len(piece.lstrip()), left + len(piece.rstrip())))
+    return spans
+
+
+def _sentence_pieces(text: str) -> Iterator[tuple[int, int]]:
+    """``(start, end)`` of each stripped piece of ``text`` that holds a letter outside markers."""
+    offset = 0
+    for line in text.splitlines(keepends=True):
         start = 0
-        for end in _SENTENCE_END.finditer(line):
-            if end.group().startswith(".") and _not_an_end(line, end.start(), end.end()):
-                continue
-            sentences.append(line[start : end.end()])
-            start = end.end()
-        sentences.append(line[start:])
-    return [s.strip() for s in sentences if _LETTER.search(_MARKER.sub("", s))]
+        ends = [
+            end.end()
+            for end in _SENTENCE_END.finditer(line)
+            if not (end.group().startswith(".") and _not_an_end(line, end.start(), end.end()))
+        ]
+        for end in [*ends, len(line)]:
+            piece = line[start:end]
+            if _LETTER.search(EVIDENCE_MARKER.sub("", piece)):
+                left = start + len(piece) - len(piece.lstrip())
+                yield offset + left, offset + start + len(piece.rstrip())
+            start = end
+        offset += len(line)
 
 
 def _not_an_end(line: str, dot: int, after: int) -> bool:
@@ -94,7 +128,6 @@ _CLOSED_LINE = re.compile(r"^[ \t]{0,3}(?:#{1,6}[ \t]|" + _RULE + r"|\|)")
 # Every character str.splitlines() breaks at, so a block can be flattened to one line without
 # changing any offset (each becomes one space).
 _LINE_BREAKS = re.compile(r"[\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]")
-_VISIBLE = re.compile(r"[^\W_]")
 
 
 @dataclass(frozen=True, slots=True)
@@ -179,23 +212,6 @@ def _blocks(content: str) -> Iterator[tuple[int, int]]:
 
 
 def _block_sentences(content: str, start: int, end: int) -> Sequence[tuple[int, int]]:
-    """The sentence spans of one block: cut where each sentence the splitter finds begins."""
+    """The sentence spans of one block, flattened to one line so a line break does not cut."""
     flat = _LINE_BREAKS.sub(" ", content[start:end])
-    cuts: list[int] = []
-    cursor = 0
-    for sentence in split_answer_sentences(flat):
-        found = flat.find(sentence, cursor)
-        if found < 0:  # the splitter only cuts and strips; a miss would be a bug there
-            continue
-        cuts.append(found)
-        cursor = found + len(sentence)
-    if not cuts:
-        return [(start, end)] if _VISIBLE.search(flat) else []
-    cuts[0] = 0  # whatever precedes the first sentence (a list number) belongs to it
-    bounds = [*cuts, len(flat)]
-    spans = []
-    for left, right in zip(bounds, bounds[1:], strict=False):
-        piece = flat[left:right]
-        stripped_end = left + len(piece.rstrip())
-        spans.append((start + left + (len(piece) - len(piece.lstrip())), start + stripped_end))
-    return spans
+    return [(start + left, start + right) for left, right in sentence_spans(flat)]

@@ -36,6 +36,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from citewise.records.verify import Claim, ClaimKind, ClaimScope
+from citewise.text.citations import EVIDENCE_MARKER, MARKER, ids_in_marker, source_of
 from citewise.text.sentences import split_answer_sentences
 
 __all__ = [
@@ -66,10 +67,6 @@ _FENCE = re.compile(r"^\s*(```|~~~)")
 _TABLE = re.compile(r"^\s*\|")
 _LINK = re.compile(r"\[([^\]]+)\]\((?:[^)\s]+)\)")
 _EMPHASIS = re.compile(r"(\*\*|__|\*|`)")
-# [S1], [E2], [S1, S2] and sentence citations, [S1.3] (the third sentence of S1's excerpt).
-_CITATION = re.compile(r"\[\s*([SE]\d+(?:\.\d+)?(?:\s*[,;]\s*[SE]\d+(?:\.\d+)?)*)\s*\]")
-_ID = re.compile(r"[SE]\d+(?:\.\d+)?")
-_PLACEHOLDER = re.compile(r"\[E(\d+)\]")
 _PLACEHOLDER_BASE = 900_000  # placeholder ids far above any real evidence id
 
 
@@ -125,25 +122,25 @@ def _sentences(line: str) -> list[tuple[str, tuple[str, ...], str]]:
     written: list[str] = []
 
     def hide(match: re.Match[str]) -> str:
-        markers.append(tuple(_ID.findall(match.group(1).upper())))
+        markers.append(tuple(ids_in_marker(match)))
         written.append(match.group(0))
         return f"[E{_PLACEHOLDER_BASE + len(markers) - 1}]"
 
     def show(match: re.Match[str]) -> str:
-        index = int(match.group(1)) - _PLACEHOLDER_BASE
+        index = int(match.group(1)[1:]) - _PLACEHOLDER_BASE
         return written[index] if 0 <= index < len(written) else match.group(0)
 
-    hidden = _CITATION.sub(hide, line)
+    hidden = MARKER.sub(hide, line)
     result: list[tuple[str, tuple[str, ...], str]] = []
     for sentence in split_answer_sentences(hidden):
         ids: dict[str, None] = {}
-        for number in _PLACEHOLDER.findall(sentence):
-            index = int(number) - _PLACEHOLDER_BASE
+        for placeholder in EVIDENCE_MARKER.findall(sentence):
+            index = int(placeholder[1:]) - _PLACEHOLDER_BASE
             if 0 <= index < len(markers):
                 ids.update(dict.fromkeys(markers[index]))
-        text = re.sub(r"\s+([.,;:!?])", r"\1", _PLACEHOLDER.sub("", sentence))
+        text = re.sub(r"\s+([.,;:!?])", r"\1", EVIDENCE_MARKER.sub("", sentence))
         text = re.sub(r"\s{2,}", " ", text).strip()
-        result.append((text, tuple(ids), _PLACEHOLDER.sub(show, sentence).strip()))
+        result.append((text, tuple(ids), EVIDENCE_MARKER.sub(show, sentence).strip()))
     return result
 
 
@@ -276,7 +273,7 @@ def claim_lines(markdown: str) -> list[ClaimLine]:
 
 def _cited(ids: tuple[str, ...]) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """``(source ids, sentence ids)`` of a sentence's cited ids: ``[S1.3]`` cites source S1."""
-    return tuple(dict.fromkeys(i.split(".", 1)[0] for i in ids)), tuple(i for i in ids if "." in i)
+    return tuple(dict.fromkeys(source_of(i) for i in ids)), tuple(i for i in ids if "." in i)
 
 
 def _parts(sentence: str) -> list[tuple[str, ClaimKind]]:

@@ -20,6 +20,7 @@ from citewise.records.verify import Claim, ClaimKind, Decision, LedgerAction, Le
 from citewise.store.evidence import EvidenceStore
 from citewise.store.runs import RunRecord
 from citewise.text.articles import strip_deleted_parts
+from citewise.text.citations import source_of
 from citewise.verify.claims import claim_scope, extract_claims
 from citewise.verify.pinpoint import check_cited_sentences
 from citewise.verify.support import check_support, judge_failure
@@ -100,7 +101,7 @@ def decide(claim: Claim, checks: Sequence[SupportCheck]) -> tuple[Decision, Ledg
 def _checks(claim: Claim, cited: CitedText) -> tuple[SupportCheck, ...]:
     """The claim against one cited source: against the sentences it cites (``[S1.3]``) when it
     cites any of this source, else against the best span of the page."""
-    sentences = [i for i in claim.cited_sentences if i.split(".", 1)[0] == cited.ident]
+    sentences = [i for i in claim.cited_sentences if source_of(i) == cited.ident]
     if sentences:
         return check_cited_sentences(claim, cited.ident, cited.excerpt, sentences)
     return (check_support(claim, cited.ident, cited.page_text),)
