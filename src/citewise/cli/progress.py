@@ -32,6 +32,7 @@ from citewise.research.progress import (
     worth_a_line,
 )
 from citewise.research.state import ResearchState
+from citewise.text.citations import cited_ids
 
 if TYPE_CHECKING:
     from citewise.cost.ledger import CostLedger
@@ -125,7 +126,6 @@ class ResearchProgress:
 
 def research_summary(result: ResearchResult, cost: CostLedger | None, elapsed_s: float) -> str:
     """One line after the report: acceptance, sources, budget used, cost, time and the run id."""
-
     if result.acceptance is None:
         verdict = "not verified"
     else:
