@@ -222,9 +222,9 @@ def test_cli_research_with_extract_own(web: FakeWeb, cli: Any, monkeypatch: pyte
 
 def test_cli_research_refuses_an_unknown_or_same_fallback(cli: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("TAVILY_API_KEY", "tvly-x")
-    assert "valid: tavily, own, none" in cli("research", "q", "--extract", "wget", "--no-model", code=2)
+    assert "valid: tavily, own, browser, none" in cli("research", "q", "--extract", "wget", "--no-model", code=2)
     same = cli("research", "q", "--extract", "own", "--extract-fallback", "own", "--no-model", code=2)
-    assert "must name the other extractor" in same
+    assert "must name another extractor" in same
 
 
 def test_cli_fetch_prints_text_date_and_decisions_and_exits_4_on_a_gap(web: FakeWeb, cli: Any) -> None:

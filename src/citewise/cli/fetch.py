@@ -18,15 +18,20 @@ def fetch(
     max_chars: Annotated[
         int, typer.Option("--max-chars", help="Characters of text to print (0: all; --json prints all).")
     ] = 4000,
+    browser: Annotated[
+        bool,
+        typer.Option("--browser", help="Render the page in Chromium first (its scripts run; every request guarded)."),
+    ] = False,
     json_out: JsonOpt = False,
 ) -> None:
     """Fetch URL with citewise's own fetcher (the one `research --extract own` uses) and print the text,
     the title, the publication date with its signal, and every decision: URL and address checks,
-    robots.txt, redirects, limits, content type, walls. Exits 4 when nothing usable was read
-    (refused, failed, or a wall)."""
+    robots.txt, redirects, limits, content type, walls (with --browser: every request the page made).
+    Exits 4 when nothing usable was read (refused, failed, or a wall)."""
+    from citewise.fetch.browser import BrowserFetcher
     from citewise.fetch.client import Fetcher
 
-    with Fetcher() as fetcher:
+    with BrowserFetcher() if browser else Fetcher() as fetcher:
         result = fetcher.fetch(url)
     code = ExitCode.ACCEPTED if result.ok else ExitCode.NO_EVIDENCE
     if json_out:
@@ -52,6 +57,7 @@ def _print(result: object, max_chars: int) -> None:
         ("updated", result.updated_at),
         ("bytes", result.bytes_read or None),
         ("seconds", result.elapsed_s),
+        ("rendered", "yes: read from the page as Chromium rendered it" if result.rendered else None),
     ):
         if value is not None:
             console.print(f"  {label}: {escape(str(value))}", highlight=False)

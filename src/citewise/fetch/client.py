@@ -254,6 +254,29 @@ class Fetcher:
             raise FetchRefused(FetchOutcome.CONNECT_FAILED, Step.BODY, f"{type(exc).__name__}: {exc}") from exc
         return decoder.finish()
 
+    def resource(
+        self, url: str, *, robots: bool = False, limit: int | None = None
+    ) -> tuple[int, dict[str, str], bytes]:
+        """One resource as a rendered page asks for it (:mod:`citewise.fetch.browser`): the same URL
+        rules, address guard and time limit, ``limit`` bytes at most (default ``max_bytes``), robots.txt
+        when ``robots``; a redirect is answered as it came, for the page to follow (and ask again).
+        Returns (status, headers, body); a rule that stops it raises :class:`FetchRefused`."""
+        log: list[Decision] = []
+        with deadline(self.settings.total_timeout_s, log):
+            target = self._check(url, log)
+            if robots and self.settings.respect_robots:
+                verdict = self._robots.verdict(_origin(target), target.url)
+                if not verdict.allowed:
+                    raise FetchRefused(FetchOutcome.REFUSED_ROBOTS, Step.ROBOTS, verdict.detail)
+            with self._send(target.url) as response:
+                headers = {
+                    k: v
+                    for k, v in response.headers.items()
+                    if k.lower() not in ("content-encoding", "content-length", "transfer-encoding", "set-cookie")
+                }
+                body = self._body(response, self.settings.max_bytes if limit is None else max(0, limit))
+                return response.status_code, headers, body
+
     def _load_robots(self, origin: str) -> RobotsAnswer:
         try:
             with self._send(f"{origin}/robots.txt") as response:

@@ -36,6 +36,8 @@ class FetchOutcome(str, enum.Enum):
     """The content had no readable text."""
     UNREADABLE = "unreadable"
     """The content could not be decoded or parsed (a broken PDF, an unknown encoding)."""
+    RENDER_FAILED = "render_failed"
+    """The browser layer could not render the page (the browser failed or crashed)."""
 
     @property
     def is_wall(self) -> bool:
@@ -59,6 +61,8 @@ class Step(str, enum.Enum):
     BODY = "body"
     CONTENT = "content"
     DATE = "date"
+    RENDER = "render"
+    """A request a page made while the browser rendered it, answered by the fetcher or refused."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,6 +129,8 @@ class FetchResult:
     """Wall time of the whole fetch, robots.txt and redirects included."""
     decisions: tuple[Decision, ...] = ()
     """Every decision, in order."""
+    rendered: bool = False
+    """True when the text was read from the page as a browser rendered it (its scripts run)."""
 
     @property
     def ok(self) -> bool:

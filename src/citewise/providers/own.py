@@ -15,6 +15,7 @@ from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
+from citewise.fetch.browser import BrowserFetcher
 from citewise.fetch.client import Fetcher, FetchSettings
 from citewise.fetch.records import FetchResult
 from citewise.records.providers import ExtractedPage, ExtractFailure, ExtractResponse
@@ -22,9 +23,11 @@ from citewise.records.providers import ExtractedPage, ExtractFailure, ExtractRes
 if TYPE_CHECKING:
     from citewise.providers.registry import ProviderRegistry
 
-__all__ = ["PROVIDER", "OwnExtractor", "failure_text", "register"]
+__all__ = ["BROWSER", "PROVIDER", "OwnExtractor", "failure_text", "register"]
 
 PROVIDER = "own"
+BROWSER = "browser"
+"""The extractor that renders pages in Chromium first (:mod:`citewise.fetch.browser`)."""
 
 
 def failure_text(result: FetchResult) -> str:
@@ -40,15 +43,22 @@ class OwnExtractor:
     """
 
     def __init__(
-        self, *, fetcher: Fetcher | None = None, settings: FetchSettings | None = None, concurrency: int = 4
+        self,
+        *,
+        fetcher: Fetcher | BrowserFetcher | None = None,
+        settings: FetchSettings | None = None,
+        concurrency: int = 4,
+        render: bool = False,
     ) -> None:
         self._owned = fetcher is None
-        self.fetcher = fetcher or Fetcher(settings)
-        self.concurrency = max(1, concurrency)
+        if fetcher is None:
+            fetcher = BrowserFetcher(settings=settings) if render else Fetcher(settings)
+        self.fetcher = fetcher
+        self.concurrency = max(1, concurrency if not isinstance(fetcher, BrowserFetcher) else min(concurrency, 2))
 
     @property
     def name(self) -> str:
-        return PROVIDER
+        return BROWSER if isinstance(self.fetcher, BrowserFetcher) else PROVIDER
 
     @property
     def options(self) -> Mapping[str, object]:
@@ -75,7 +85,7 @@ class OwnExtractor:
                     ExtractedPage(
                         url=url,
                         raw_content=result.text,
-                        provider=PROVIDER,
+                        provider=self.name,
                         title=result.title,
                         published_at=result.published_at,
                         updated_at=result.updated_at,
@@ -84,7 +94,7 @@ class OwnExtractor:
                 )
             else:
                 failures.append(ExtractFailure(url, failure_text(result)))
-        return ExtractResponse(tuple(pages), tuple(failures), PROVIDER, datetime.now(UTC))
+        return ExtractResponse(tuple(pages), tuple(failures), self.name, datetime.now(UTC))
 
     def close(self) -> None:
         if self._owned:
@@ -97,6 +107,12 @@ class OwnExtractor:
         self.close()
 
 
+def _browser(**options: Any) -> OwnExtractor:
+    return OwnExtractor(render=True, **options)
+
+
 def register(registry: ProviderRegistry) -> None:
-    """Register ``"own"`` as an extractor (the built-in plugin hook)."""
+    """Register ``"own"`` and ``"browser"`` (the own fetcher behind Chromium) as extractors (the
+    built-in plugin hook)."""
     registry.add_extractor(PROVIDER, OwnExtractor)
+    registry.add_extractor(BROWSER, _browser)

@@ -79,7 +79,7 @@ class WithFallback:
             self.fallback.close()
 
 
-_WEB_EXTRACTORS = ("tavily", "own", "none")
+_WEB_EXTRACTORS = ("tavily", "own", "browser", "none")
 
 
 def _providers(
@@ -101,7 +101,7 @@ def _providers(
         if given is not None and given not in _WEB_EXTRACTORS:
             raise InputError(f"unknown extractor {given!r} for {option}; valid: {', '.join(_WEB_EXTRACTORS)}")
     if fallback is not None and (fallback == name or "none" in (fallback, name)):
-        raise InputError("--extract-fallback must name the other extractor (tavily or own) than --extract")
+        raise InputError("--extract-fallback must name another extractor (tavily, own or browser) than --extract")
     connection = stack.enter_context(TavilyConnection())
     extractor = _extractor(name, connection, stack)
     if fallback is not None:
