@@ -37,6 +37,9 @@ class SitePolicy:
     """The most of a run's sources one site may supply while other sites answer (default half)."""
     primary: frozenset[str] = field(default_factory=frozenset)
     """Sites (registrable domains) that are the primary source: never passed over for diversity."""
+    spread: bool = True
+    """Whether pages are passed over for their site at all (False: rank order alone decides; the
+    same text on two sites is still one source)."""
 
     def __post_init__(self) -> None:
         if not 0 < self.max_share <= 1:
@@ -62,7 +65,7 @@ class RoundSites:
 
     def allows(self, domain: str | None, answering: frozenset[str]) -> bool:
         """Whether a hit on ``domain`` may be read for a query answered by ``answering`` sites."""
-        if domain is None or domain in self.policy.primary or len(answering - {domain}) == 0:
+        if not self.policy.spread or domain is None or domain in self.policy.primary or not answering - {domain}:
             return True  # a store reference, the primary source, or the only site that answers
         if self.this_round[domain]:
             return False  # one page per site per round while others answer
