@@ -11,6 +11,7 @@ import subprocess
 import sys
 import textwrap
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -82,6 +83,32 @@ def test_a_run_whose_process_died_reads_as_interrupted(store: EvidenceStore) -> 
 
 # -- kill -9 at several points of a research run ---------------------------------------------------
 
+
+def _resume(store: EvidenceStore, run_id: str, tavily_url: str, model_url: str) -> Any:
+    """Resume ``run_id`` as the killed child ran it: the same fakes, keys, models and budget."""
+    from citewise.config import Secret
+    from citewise.llm import ChatClient, ModelSettings
+    from citewise.providers.tavily import TavilyConnection, TavilyExtract, TavilySearch, TavilySettings
+    from citewise.records.budget import Budget
+    from citewise.research.loop import resume
+    from citewise.research.settings import ResearchSettings
+
+    ts = TavilySettings(api_key=Secret("tvly-kill"), base_url=tavily_url, timeout_s=10)
+    ms = ModelSettings(api_key=Secret("sk-kill"), base_url=model_url, timeout_s=10)
+    with TavilyConnection(ts) as connection, ChatClient(ms) as client:
+        settings = ResearchSettings(
+            search=TavilySearch(connection=connection),
+            extractor=TavilyExtract(connection=connection),
+            budget=Budget(),
+            client=client,
+            planner_model="planner-x",
+            writer_model="writer-y",
+            concurrent=False,
+            sleep=lambda s: None,
+        )
+        return resume(store, run_id, settings)
+
+
 CHILD = textwrap.dedent(
     """
     import os, signal, sys
@@ -134,12 +161,6 @@ def test_a_killed_research_process_resumes_without_repeating_a_recorded_call(
     kill_at: str, kill_after: int, tmp_path: Path
 ) -> None:
     from citewise.audit.events import ModelCallInterrupted
-    from citewise.config import Secret
-    from citewise.llm import ChatClient, ModelSettings
-    from citewise.providers.tavily import TavilyConnection, TavilyExtract, TavilySearch, TavilySettings
-    from citewise.records.budget import Budget
-    from citewise.research.loop import resume
-    from citewise.research.settings import ResearchSettings
     from citewise.testing.fake_openai import FakeOpenAIServer
     from citewise.testing.fake_tavily import FakeTavilyServer
     from tests.loop_harness import TOPICS, Brain, Web, covered, draft_citing, page, plan_reply
@@ -182,20 +203,7 @@ def test_a_killed_research_process_resumes_without_repeating_a_recorded_call(
             runs = RunStore(store)
             (listed,) = runs.list()
             assert listed.status is RunStatus.INTERRUPTED  # not "running" forever
-            ts = TavilySettings(api_key=Secret("tvly-kill"), base_url=tavily.base_url, timeout_s=10)
-            ms = ModelSettings(api_key=Secret("sk-kill"), base_url=model.base_url, timeout_s=10)
-            with TavilyConnection(ts) as connection, ChatClient(ms) as client:
-                settings = ResearchSettings(
-                    search=TavilySearch(connection=connection),
-                    extractor=TavilyExtract(connection=connection),
-                    budget=Budget(),
-                    client=client,
-                    planner_model="planner-x",
-                    writer_model="writer-y",
-                    concurrent=False,
-                    sleep=lambda s: None,
-                )
-                result = resume(store, listed.run_id, settings)
+            result = _resume(store, listed.run_id, tavily.base_url, model.base_url)
             after = runs.get(listed.run_id)
         assert result.status == "report" and after.status is RunStatus.FINISHED
         assert [(s.source_id, s.url) for s in result.sources] == [("S1", a), ("S2", b)]  # none lost, none twice
@@ -238,12 +246,6 @@ def test_a_run_still_running_elsewhere_is_not_resumed_twice(store: EvidenceStore
 def test_a_run_killed_after_its_revision_was_recorded_resumes_without_asking_for_it_again(tmp_path: Path) -> None:
     """Killed during the second verification (the revision answered and its draft recorded): the
     resumed run delivers from the recorded revision; the revision prompt is not sent twice."""
-    from citewise.config import Secret
-    from citewise.llm import ChatClient, ModelSettings
-    from citewise.providers.tavily import TavilyConnection, TavilyExtract, TavilySearch, TavilySettings
-    from citewise.records.budget import Budget
-    from citewise.research.loop import resume
-    from citewise.research.settings import ResearchSettings
     from citewise.testing.fake_openai import FakeOpenAIServer
     from citewise.testing.fake_tavily import FakeTavilyServer
     from tests.loop_harness import Brain, Web, covered, draft_citing, page, plan_reply
@@ -270,19 +272,6 @@ def test_a_run_killed_after_its_revision_was_recorded_resumes_without_asking_for
         assert [p for p, _ in brain.seen] == ["plan", "review", "write", "revise"]
         with EvidenceStore.open(str(path)) as store:
             (listed,) = RunStore(store).list()
-            ts = TavilySettings(api_key=Secret("tvly-kill"), base_url=tavily.base_url, timeout_s=10)
-            ms = ModelSettings(api_key=Secret("sk-kill"), base_url=model.base_url, timeout_s=10)
-            with TavilyConnection(ts) as connection, ChatClient(ms) as client:
-                settings = ResearchSettings(
-                    search=TavilySearch(connection=connection),
-                    extractor=TavilyExtract(connection=connection),
-                    budget=Budget(),
-                    client=client,
-                    planner_model="planner-x",
-                    writer_model="writer-y",
-                    concurrent=False,
-                    sleep=lambda s: None,
-                )
-                result = resume(store, listed.run_id, settings)
+            result = _resume(store, listed.run_id, tavily.base_url, model.base_url)
     assert [p for p, _ in brain.seen] == ["plan", "review", "write", "revise"]  # nothing asked twice
     assert result.status == "report" and "Revised: deposits are protected here [S1]." in result.markdown
