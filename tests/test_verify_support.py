@@ -172,8 +172,11 @@ def test_conflict_between_two_sources_keeps_both_values_and_conditions() -> None
     conflicts = find_conflicts(
         [(c, (supported(c.cited_ids[0], c.text),)) for c in (a, b, same_value, other_year, other_metric)]
     )
-    pairs = {(c.first.claim_id, c.second.claim_id) for c in conflicts}
+    pairs = {(c.first.claim_id, c.second.claim_id) for c in conflicts if not c.resolved}
     assert pairs == {("C1", "C2"), ("C2", "C3")}
+    # another year is no contradiction: shown side by side, explained by the period
+    other_years = {(c.first.claim_id, c.second.claim_id): c.explanation.value for c in conflicts if c.resolved}
+    assert other_years == {("C1", "C4"): "period", ("C2", "C4"): "period", ("C3", "C4"): "period"}
     first = next(c for c in conflicts if c.first.claim_id == "C1")
     assert (first.first_source, first.second_source) == ("S1", "S2")
     assert (first.first_value, first.second_value) == ("5.2%", "3.1%")

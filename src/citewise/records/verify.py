@@ -157,6 +157,14 @@ class Acceptance:
     """Claims by decision."""
 
 
+class ConflictExplanation(enum.StrEnum):
+    """Whether the two sides' own conditions explain why their figures differ."""
+
+    UNEXPLAINED = "unexplained"  #: the same thing under the same conditions: unresolved
+    PERIOD = "period"  #: each side states a different date or period
+    CONDITIONS = "conditions"  #: they state different conditions (population or scope, definition, unit)
+
+
 @dataclass(frozen=True, slots=True)
 class Conflict:
     """Two claims from different sources that give different figures for the same thing."""
@@ -183,18 +191,44 @@ class Conflict:
     """Qualifiers of the first claim (``이상``, ``only`` ...)."""
     second_conditions: tuple[str, ...]
     """Qualifiers of the second claim."""
+    explanation: ConflictExplanation = ConflictExplanation.UNEXPLAINED
+    """Whether the sides' conditions explain the difference (then both are shown, side by side);
+    unexplained, the conflict is unresolved and the report is not accepted."""
+    first_period: str | None = None
+    """The date or period the first claim states (when the two differ)."""
+    second_period: str | None = None
+    """The date or period the second claim states."""
+    first_published: str | None = None
+    """When the first claim's source was published, as the page states it (None when unknown)."""
+    second_published: str | None = None
+    """When the second claim's source was published."""
+
+    @property
+    def resolved(self) -> bool:
+        """True when the sides' own conditions explain the difference."""
+        return self.explanation is not ConflictExplanation.UNEXPLAINED
 
     def describe(self) -> str:
         """Both values with their sources and conditions, in one line."""
 
-        def side(value: str, source: str, conditions: tuple[str, ...]) -> str:
-            return f"{value} [{source}]" + (f" ({', '.join(conditions)})" if conditions else "")
+        def side(
+            value: str, source: str, conditions: tuple[str, ...], period: str | None, published: str | None
+        ) -> str:
+            notes = [*([period] if period else []), *conditions, *([f"published {published}"] if published else [])]
+            return f"{value} [{source}]" + (f" ({', '.join(notes)})" if notes else "")
 
-        when = f" in {self.period}" if self.period else ""
-        return (
-            f"{self.entity} {self.metric}{when}: {side(self.first_value, self.first_source, self.first_conditions)}"
-            f" vs {side(self.second_value, self.second_source, self.second_conditions)}"
+        when = f" in {self.period}" if self.period and self.explanation is not ConflictExplanation.PERIOD else ""
+        first = side(
+            self.first_value, self.first_source, self.first_conditions, self.first_period, self.first_published
         )
+        second = side(
+            self.second_value, self.second_source, self.second_conditions, self.second_period, self.second_published
+        )
+        because = {
+            ConflictExplanation.PERIOD: " — different periods, both kept",
+            ConflictExplanation.CONDITIONS: " — different conditions, both kept",
+        }.get(self.explanation, "")
+        return f"{self.entity} {self.metric}{when}: {first} vs {second}{because}"
 
 
 class UnsupportedAction(str, enum.Enum):

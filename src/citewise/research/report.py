@@ -61,6 +61,9 @@ def render_report(
         parts += [gaps + (f"\n- {spread}" if spread else ""), ""]
     if delivered.removed:
         parts += ["### Removed before delivery", "", *[_removed(f) for f in delivered.removed], ""]
+    differing = delivered.delivery.conflicts if delivered.delivery is not None else ()
+    if differing:  # shown side by side with their conditions, never averaged or silently chosen
+        parts += ["### Figures that differ", "", *[f"- {c.describe()}" for c in differing], ""]
     if notes:
         parts += ["### The engine's citations, as citewise checked them", "", *[f"- {n}" for n in notes], ""]
     cited = cited_ids(delivered.body or "")

@@ -20,11 +20,11 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from itertools import combinations
 from typing import Final
 
-from citewise.records.verify import Claim, ClaimKind, Conflict, Decision, SupportCheck
+from citewise.records.verify import Claim, ClaimKind, Conflict, ConflictExplanation, Decision, SupportCheck
 from citewise.text.analyze import analyze
 from citewise.verify.claims import claim_scope
 from citewise.verify.figures import Figure, date_parts, figures
@@ -103,8 +103,8 @@ def _jaccard(a: frozenset[str], b: frozenset[str]) -> float:
 
 
 def _conflict(a: _Reading, b: _Reading) -> Conflict | None:
-    if a.source == b.source or a.entity != b.entity or a.period != b.period:
-        return None
+    if a.source == b.source or a.entity != b.entity or (a.period != b.period and not (a.period and b.period)):
+        return None  # one names a period and the other does not: not comparable
     smaller = min(len(a.metric), len(b.metric))
     if not smaller or len(a.metric & b.metric) / smaller < METRIC_SIMILARITY:
         return None
@@ -113,6 +113,15 @@ def _conflict(a: _Reading, b: _Reading) -> Conflict | None:
         if same_family and not any(fa.matches(other) for other in b.figures):
             return _described(a, b, fa, same_family[0])
     return None
+
+
+def _explanation(a: _Reading, b: _Reading) -> ConflictExplanation:
+    if a.period != b.period:
+        return ConflictExplanation.PERIOD
+    if a.conditions and b.conditions and set(a.conditions) != set(b.conditions):
+        # each side states its own condition; one qualifier alone explains nothing
+        return ConflictExplanation.CONDITIONS
+    return ConflictExplanation.UNEXPLAINED
 
 
 def _described(a: _Reading, b: _Reading, fa: Figure, fb: Figure) -> Conflict:
@@ -131,23 +140,41 @@ def _described(a: _Reading, b: _Reading, fa: Figure, fb: Figure) -> Conflict:
         second_value=fb.text,
         first_conditions=a.conditions,
         second_conditions=b.conditions,
+        explanation=(explanation := _explanation(a, b)),
+        first_period=a.period_text if explanation is ConflictExplanation.PERIOD else None,
+        second_period=b.period_text if explanation is ConflictExplanation.PERIOD else None,
     )
 
 
-def find_conflicts(claims_with_checks: Sequence[tuple[Claim, Sequence[SupportCheck]]]) -> list[Conflict]:
-    """Pairs of factual claims, resting on different sources, whose figures disagree.
+def find_conflicts(
+    claims_with_checks: Sequence[tuple[Claim, Sequence[SupportCheck]]],
+    published: Mapping[str, str | None] | None = None,
+) -> list[Conflict]:
+    """Pairs of factual claims, resting on different sources, whose figures disagree, each with
+    whether the sides' own conditions explain it (:class:`ConflictExplanation`: different periods,
+    different stated conditions, or unexplained) and, from ``published`` (source id -> date), when
+    each source was published.
 
     >>> from citewise.records.verify import Claim, ClaimKind
     >>> a = Claim("C1", "In 2023 Seoul's average rent rose 5.2%", "", ClaimKind.FACT, ("S1",))
     >>> b = Claim("C2", "In 2023 Seoul's average rent rose 3.1 percent", "", ClaimKind.FACT, ("S2",))
     >>> [c.describe() for c in find_conflicts([(a, ()), (b, ())])]
     ['seoul average rent rose in 2023: 5.2% [S1] vs 3.1 percent [S2]']
+    >>> c = Claim("C3", "In 2022 Seoul's average rent rose 3.1 percent", "", ClaimKind.FACT, ("S2",))
+    >>> (x,) = find_conflicts([(a, ()), (c, ())], {"S1": "2024-01-05"})
+    >>> x.explanation.value, x.resolved
+    ('period', True)
+    >>> x.describe().split(": ", 1)[1]
+    '5.2% [S1] (2023, published 2024-01-05) vs 3.1 percent [S2] (2022) — different periods, both kept'
     """
+    dates = published or {}
     readings = [r for claim, checks in claims_with_checks if (r := _reading(claim, checks)) is not None]
     conflicts: list[Conflict] = []
     for a, b in combinations(readings, 2):
         if (conflict := _conflict(a, b)) is not None:
-            conflicts.append(conflict)
+            conflicts.append(
+                replace(conflict, first_published=dates.get(a.source), second_published=dates.get(b.source))
+            )
     return conflicts
 
 

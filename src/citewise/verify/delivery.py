@@ -70,13 +70,18 @@ def ledger_of(
 ) -> tuple[list[LedgerEntry], list[Conflict]]:
     """The claim ledger of ``text`` and the conflicts between its claims."""
     entries = ledger_for_text(text, texts, judge=judge)
-    return entries, find_conflicts([(e.claim, e.checks) for e in entries])
+    return entries, find_conflicts([(e.claim, e.checks) for e in entries], _published(texts))
+
+
+def _published(texts: Mapping[str, CitedText]) -> dict[str, str | None]:
+    return {source_id: t.published_at for source_id, t in texts.items()}
 
 
 def findings(entries: Sequence[LedgerEntry], conflicts: Sequence[Conflict]) -> list[Finding]:
     """Every factual claim that may not reach a reader as it is: unsupported, unmapped (it cites
-    nothing), or part of a conflict nobody explained."""
-    conflicting = {c.first.claim_id for c in conflicts} | {c.second.claim_id for c in conflicts}
+    nothing), or part of a conflict nobody explained (one its own conditions explain stays, shown)."""
+    unresolved = [c for c in conflicts if not c.resolved]
+    conflicting = {c.first.claim_id for c in unresolved} | {c.second.claim_id for c in unresolved}
     out = []
     for entry in entries:
         if entry.claim.kind is not ClaimKind.FACT:
@@ -115,7 +120,11 @@ def deliver(
     by_claim = {f.claim_id: f for f in failed}
     delivered = redact(text, by_claim, action)
     entries2 = _reused(delivered, entries, texts, judge)
-    conflicts2 = find_conflicts([(e.claim, e.checks) for e in entries2])
+    # The unresolved conflicts of the draft stay on the record and on the report, side by side, after
+    # their claims were taken out of the text: the reader sees both values, and the report is not
+    # accepted while they stand.
+    unresolved = tuple(c for c in conflicts if not c.resolved)
+    conflicts2 = [*find_conflicts([(e.claim, e.checks) for e in entries2], _published(texts)), *unresolved]
     acceptance = _accept(kind, answered, entries2, conflicts2)
     if action is UnsupportedAction.REMOVE:
         return Delivery(delivered, tuple(entries2), tuple(conflicts2), acceptance, removed=tuple(failed))
@@ -143,7 +152,7 @@ def _all_known(text: str, known: Mapping[tuple[str, str, tuple[str, ...]], Ledge
 
 
 def _accept(kind: str, answered: bool, entries: Sequence[LedgerEntry], conflicts: Sequence[Conflict]) -> Acceptance:
-    return decide_acceptance(kind, answered, entries, len(conflicts))
+    return decide_acceptance(kind, answered, entries, sum(1 for c in conflicts if not c.resolved))
 
 
 def drop_citing(text: str, known: Iterable[str]) -> tuple[str, list[Finding]]:

@@ -69,7 +69,7 @@ def verify_run(
     entries = build_ledger(record, texts, overrides, judge)
     conflicts = _conflicts(entries)
     reviewed = {cid for cid in overrides}
-    unresolved = [c for c in conflicts if not _resolved(c, reviewed)]
+    unresolved = [c for c in conflicts if not c.resolved and not _resolved(c, reviewed)]
     reviewers = sorted({o[1] for o in overrides.values()})
     answered, ended_in = delivered_answer(record)
     decided_by = ("citewise + " + ", ".join(reviewers)) if reviewers else "citewise"
