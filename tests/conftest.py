@@ -1,4 +1,4 @@
-"""Shared fixtures: a fresh store per test, the shared corpora, document builders."""
+"""Shared fixtures: a fresh store per test, the shipped corpora (``tests/corpora.py``), document builders."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from citewise.ingest.base import ParsedDocument, ParsedSection
 from citewise.records import SectionKind
 from citewise.store.evidence import EvidenceStore
 from citewise.testing.postgres import postgres_cluster, postgres_url  # noqa: F401  (fixtures)
+from tests.corpora import KR_STATUTES, US_CFR  # noqa: F401  (imported from here by tests)
 
 # Dense embedding at ingest is on by default where an embedder is installed; tests that want it
 # say so (tests/test_dense_search.py), the rest keep the suite fast on two cores.
@@ -47,9 +48,6 @@ for _name in PROVIDER_ENV:
     os.environ.pop(_name, None)
 os.environ["CITEWISE_DOTENV"] = "off"
 
-SHARED = (Path(__file__).resolve().parents[2] / "shared").resolve()  # a symlinked shared/ too
-KR_STATUTES = SHARED / "corpora" / "kr-statutes"
-US_CFR = SHARED / "corpora" / "us-cfr"
 REPO = Path(__file__).resolve().parents[1]
 
 

@@ -11,7 +11,8 @@ import sqlalchemy as sa
 from typer.testing import CliRunner
 
 from citewise.cli import app
-from tests.conftest import KR_STATUTES, REPO
+from tests.conftest import REPO
+from tests.corpora import KR_STATUTES
 
 pytestmark = pytest.mark.integration
 

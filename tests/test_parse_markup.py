@@ -24,11 +24,11 @@ from citewise.ingest.markup import (
 )
 from citewise.ingest.registry import PARSERS
 from citewise.records import SectionKind
+from tests.corpora import PYTHON_DOCS
 
 pytestmark = pytest.mark.unit
 
 FIXTURES = Path(__file__).parent / "fixtures" / "markup"
-PYTHON_DOCS = Path(__file__).resolve().parents[2] / "shared" / "corpora" / "python-docs"
 
 
 def parse_file(parser: Parser, path: Path) -> ParsedDocument:
