@@ -319,13 +319,16 @@ class Citewise:
 
         return summarize(self.store, batch_id)
 
-    def recheck(self, run_id: str, *, fresh: bool = False, extractor: Any = None, ttl: Any = None) -> Recheck:
+    def recheck(
+        self, run_id: str, *, fresh: bool = False, extractor: Any = None, ttl: Any = None, extract: str | None = None
+    ) -> Recheck:
         """Read the cited sources of a run's report again and record how each claim stands (see
         ``citewise recheck``): unchanged, page changed (quote still there), quote gone, page gone.
-        ``fresh`` bypasses the cache; ``extractor`` defaults to the one the run used."""
+        ``fresh`` bypasses the cache; ``extractor`` (an object) or ``extract`` (a registered name such
+        as ``own``) defaults to the one the run used."""
         from citewise.research.recheck import recheck_run
 
-        return recheck_run(self.store, run_id, fresh=fresh, extractor=extractor, ttl=ttl)
+        return recheck_run(self.store, run_id, fresh=fresh, extractor=extractor, ttl=ttl, extract=extract)
 
     # -- cache -------------------------------------------------------------------------------
 
