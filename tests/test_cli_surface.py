@@ -3,7 +3,10 @@ documented exit code for a malformed URL."""
 
 from __future__ import annotations
 
+import json
 import re
+import shutil
+from pathlib import Path
 
 import pytest
 from typer.main import get_command
@@ -62,3 +65,21 @@ def test_fetch_of_a_malformed_url_is_a_usage_error(url: str) -> None:
     assert out.startswith("error: ") and "Traceback" not in out
     code, out = _invoke("fetch", url, "--json")
     assert code == 2 and '"user_error": true' in out
+
+
+def test_ingesting_an_empty_folder_is_a_usage_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("CITEWISE_STORE", str(tmp_path / "store.sqlite"))
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    (empty / ".hidden").write_text("not a document", encoding="utf-8")
+    code, out = _invoke("ingest", str(empty))
+    assert code == 2 and out.strip().startswith("error: nothing to ingest") and str(empty) in " ".join(out.split())
+    result = CliRunner().invoke(app, ["ingest", str(empty), "--json"])
+    assert result.exit_code == 2 and json.loads(result.stdout)["error"]["user_error"] is True
+
+
+def test_search_takes_top_as_the_long_name_of_k(sample_store_file: Path, tmp_path: Path) -> None:
+    store = tmp_path / "store.sqlite"
+    shutil.copyfile(sample_store_file, store)
+    code, out = _invoke("search", "보증금", "--top", "2", "--json", "--store", str(store))
+    assert code == 0 and len(json.loads(out)) == 2

@@ -16,6 +16,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 from rich.table import Table
 
 from citewise.cli.common import JsonOpt, StoreOpt, console, emit_json, err_console, handle_errors, open_api
+from citewise.errors import InputError
 from citewise.ingest.pipeline import IngestOptions, discover
 from citewise.records import IngestOutcome, IngestResult
 
@@ -75,17 +76,24 @@ def ingest(
     total = sum(1 for _path, problem in discover(paths) if problem is None)
     with open_api(store) as api:
         if json_out:
-            results = api.ingest(*paths, options=options, manifest=manifest, embed=False)
+            results = _nonempty(api.ingest(*paths, options=options, manifest=manifest, embed=False), paths)
             if not no_embed:
                 api.embed(embedder)
             emit_json(results)
         else:
-            results = _ingest_with_progress(api, paths, options, manifest, total)
+            results = _nonempty(_ingest_with_progress(api, paths, options, manifest, total), paths)
             _print_results(results)
             if not no_embed:
                 _embed_with_progress(api, embedder)
     if any(r.outcome is IngestOutcome.FAILED for r in results):
         raise typer.Exit(1)
+
+
+def _nonempty(results: list[IngestResult], paths: list[Path]) -> list[IngestResult]:
+    # An empty folder (or one holding only hidden files) is a mistake worth saying, not a success.
+    if not results:
+        raise InputError(f"nothing to ingest: no files found in {', '.join(str(p) for p in paths)}")
+    return results
 
 
 def _ingest_with_progress(api, paths, options, manifest, total) -> list[IngestResult]:  # type: ignore[no-untyped-def]

@@ -21,6 +21,7 @@ from markupsafe import Markup
 from citewise.config import REDACTED, redact
 from citewise.export.markdown import render_markdown
 from citewise.export.view import CitationTip, RunView, run_view
+from citewise.export.when import utc_time
 from citewise.records.verify import Decision
 from citewise.store.runs import RunRecord
 
@@ -33,12 +34,14 @@ DECISIONS = tuple(d.value for d in Decision)
 @cache
 def environment() -> Environment:
     """The Jinja environment over ``citewise/export/templates`` (autoescaped)."""
-    return Environment(
+    env = Environment(
         loader=PackageLoader("citewise.export", "templates"),
         autoescape=select_autoescape(default=True, default_for_string=True),
         trim_blocks=False,
         lstrip_blocks=False,
     )
+    env.filters["when"] = utc_time  # a page may be read anywhere: minutes, in UTC, saying so
+    return env
 
 
 @cache

@@ -20,8 +20,10 @@ from citewise.audit.events import (
     SourceStored,
     Verified,
 )
+from citewise.export.when import utc_time
 from citewise.records.verify import Acceptance, Conflict, LedgerEntry
 from citewise.store.runs import RunRecord
+from citewise.text.iri import readable_url
 from citewise.text.sentences import sentence_text, split_sentences
 
 __all__ = [
@@ -65,11 +67,11 @@ class SourceView:
     title: str
     """Title (page text: untrusted)."""
     url: str | None
-    """The stored URL, shown as text."""
+    """The stored URL as text, escaped letters shown decoded (:func:`~citewise.text.iri.readable_url`)."""
     href: str | None
     """The URL when it may be a link (http/https), else None."""
     retrieved_at: str | None
-    """When its text was extracted (ISO date-time)."""
+    """When its text was extracted (``YYYY-MM-DD HH:MM UTC``)."""
     published_at: str | None
     """Publication date when verified, with where it came from."""
     excerpt: str
@@ -179,7 +181,7 @@ def run_view(record: RunRecord) -> RunView:
         gaps=_gaps(record),
         reviews=tuple(record.of(ClaimReviewed)),
         timeline=tuple(
-            TimelineItem(r.seq, r.at.isoformat(timespec="seconds"), r.event.kind.value, event_summary(r.event))
+            TimelineItem(r.seq, utc_time(r.at), r.event.kind.value, event_summary(r.event))
             for r in record.events
         ),
         failure=f"{failed.error}: {failed.message}" if failed is not None else None,
@@ -203,9 +205,9 @@ def _sources(record: RunRecord) -> tuple[SourceView, ...]:
             SourceView(
                 s.source_id,
                 s.title,
-                s.url,
+                readable_url(s.url),
                 safe_href(s.url),
-                s.retrieved_at.isoformat(timespec="seconds"),
+                utc_time(s.retrieved_at),
                 published,
                 s.content,
                 s.injection_flags,
