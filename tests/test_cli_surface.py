@@ -83,3 +83,25 @@ def test_search_takes_top_as_the_long_name_of_k(sample_store_file: Path, tmp_pat
     shutil.copyfile(sample_store_file, store)
     code, out = _invoke("search", "보증금", "--top", "2", "--json", "--store", str(store))
     assert code == 0 and len(json.loads(out)) == 2
+
+
+def test_eval_retrieval_says_which_gold_documents_the_store_does_not_hold(
+    sample_store_file: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store = tmp_path / "store.sqlite"
+    shutil.copyfile(sample_store_file, store)
+    rows = [
+        {"id": "q1", "query": "보증금을 돌려받지 못하면", "gold": ["주택임대차보호법#제4조"]},  # in the sample corpus
+        {"id": "q2", "query": "양도소득세 세율", "gold": ["소득세법#제104조"]},
+        {"id": "q3", "query": "개인정보 유출 통지", "gold": ["개인정보 보호법#제34조", "소득세법"]},
+    ]
+    queries = tmp_path / "q.jsonl"
+    queries.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")
+    monkeypatch.setenv("COLUMNS", "200")
+    code, out = _invoke("eval", "retrieval", "--queries", str(queries), "--store", str(store))
+    assert code == 0, out
+    assert "2 of 3 queries ask about documents this store does not hold" in out
+    assert "2 gold documents missing: 소득세법, 개인정보 보호법" in out
+    result = CliRunner().invoke(app, ["eval", "retrieval", "--queries", str(queries), "--store", str(store), "--json"])
+    data = json.loads(result.stdout)
+    assert data["missing_gold"] == ["소득세법", "개인정보 보호법"] and data["unanswerable"] == 2
