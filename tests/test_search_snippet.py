@@ -25,7 +25,11 @@ pytestmark = pytest.mark.unit
             ["인출"],
             "계좌[연금계좌(이하 \"연금계좌\"라 한다)를 말한다. 이하 같다]에서 인출한다.",
         ),
-        ("앞 문장이다. 임차인은 2020. 3. 24. 이후 신청할 수 있다. 끝.", ["신청"], "임차인은 2020. 3. 24. 이후 신청할 수 있다."),
+        (
+            "앞 문장이다. 임차인은 2020. 3. 24. 이후 신청할 수 있다. 끝.",
+            ["신청"],
+            "임차인은 2020. 3. 24. 이후 신청할 수 있다.",
+        ),
         ("The rate is 3.5 percent of the deposit. Other text.", ["percent"], "The rate is 3.5 percent of the deposit."),
         ("intro line\n1. 「은행법」에 따른 은행\n2. 보험회사", ["은행"], "1. 「은행법」에 따른 은행"),
         # a bracket left open does not swallow the next line
