@@ -274,11 +274,11 @@ def event_summary(event: object) -> str:
     if isinstance(event, RoundStarted):
         return f"round {event.round}: {len(event.queries)} queries"
     if isinstance(event, AttemptStarted):
-        return f"{event.attempt_kind.value} {event.target}"
+        return f"{event.attempt_kind.value} {readable_url(event.target)}"
     if isinstance(event, AttemptEnded):
         a = event.attempt
         outcome = "ok" if a.ok else f"failed ({a.error_kind.value if a.error_kind else a.error_type})"
-        return f"{a.kind.value} {a.target}: {outcome}"
+        return f"{a.kind.value} {readable_url(a.target)}: {outcome}"
     if isinstance(event, SourceStored):
         return f"[{event.source.source_id}] {event.source.title}"
     if isinstance(event, ModelCallEnded):
