@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from datetime import date, datetime
-from decimal import ROUND_HALF_EVEN, Decimal
 from pathlib import Path
 from typing import Annotated
 
@@ -13,12 +12,12 @@ from rich.table import Table
 
 from citewise.cli.common import JsonOpt, StoreOpt, console, emit_json, handle_errors, open_api
 from citewise.cost.ledger import Component, CostLine, CostReport, cost_report
+from citewise.cost.money import money
 from citewise.errors import InputError
 from citewise.prices import PRICES_ENV, load_prices
 
 __all__ = ["cost"]
 
-_SHOWN_PLACES = Decimal("0.000001")
 
 
 @handle_errors
@@ -58,18 +57,6 @@ def parse_since(value: str | None) -> date | datetime | None:
         return date.fromisoformat(text) if len(text) == 10 else datetime.fromisoformat(text)
     except ValueError as exc:
         raise InputError(f"--since must be a date (YYYY-MM-DD) or an ISO date-time, got {value!r}") from exc
-
-
-def money(amount: Decimal | None, currency: str) -> str:
-    """An amount as shown: at most six decimals, at least two, and ``unknown`` for None."""
-    if amount is None:
-        return "unknown"
-    shown = amount.quantize(_SHOWN_PLACES, rounding=ROUND_HALF_EVEN).normalize()
-    if -shown.as_tuple().exponent < 2:  # type: ignore[operator]
-        shown = shown.quantize(Decimal("0.01"))
-    prefix = "$" if currency == "USD" else ""
-    suffix = "" if currency == "USD" else f" {currency}"
-    return f"{prefix}{shown:,f}{suffix}"
 
 
 def _quantity(line: CostLine) -> str:

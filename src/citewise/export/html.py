@@ -19,6 +19,7 @@ from jinja2 import Environment, PackageLoader, select_autoescape
 from markupsafe import Markup
 
 from citewise.config import REDACTED, redact
+from citewise.cost.money import money
 from citewise.export.markdown import render_markdown
 from citewise.export.view import CitationTip, RunView, run_view
 from citewise.export.when import utc_time
@@ -41,6 +42,7 @@ def environment() -> Environment:
         lstrip_blocks=False,
     )
     env.filters["when"] = utc_time  # a page may be read anywhere: minutes, in UTC, saying so
+    env.filters["money"] = money  # the terminal's rule: at most six decimals, trailing zeros dropped
     return env
 
 
