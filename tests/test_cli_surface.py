@@ -14,8 +14,11 @@ from typer.testing import CliRunner
 
 from citewise.cli import app
 from citewise.version import __version__
+from tests.conftest import REPO
 
 pytestmark = pytest.mark.unit
+
+SAMPLE = REPO / "examples" / "corpus"
 
 
 def _invoke(*args: str) -> tuple[int, str]:
@@ -105,3 +108,42 @@ def test_eval_retrieval_says_which_gold_documents_the_store_does_not_hold(
     result = CliRunner().invoke(app, ["eval", "retrieval", "--queries", str(queries), "--store", str(store), "--json"])
     data = json.loads(result.stdout)
     assert data["missing_gold"] == ["소득세법", "개인정보 보호법"] and data["unanswerable"] == 2
+
+
+def test_piped_ingest_prints_progress_lines(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where stderr is not a terminal a bar shows nothing: the steps print plain lines instead."""
+    from citewise.search import dense
+    from citewise.search.embedders import EMBEDDER_ENV, EMBEDDERS
+    from citewise.testing.embedder import HashingEmbedder
+
+    embedder = HashingEmbedder()
+    monkeypatch.setitem(EMBEDDERS, "fake", lambda _arg: embedder)
+    monkeypatch.setattr(dense, "_EMBEDDERS", {})
+    monkeypatch.setenv(EMBEDDER_ENV, "fake")
+    monkeypatch.setenv("CITEWISE_STORE", str(tmp_path / "store.sqlite"))
+    monkeypatch.setenv("COLUMNS", "200")
+    result = CliRunner().invoke(app, ["ingest", str(SAMPLE / "kr-statutes")])
+    assert result.exit_code == 0, result.output
+    lines = result.stderr.splitlines()
+    assert lines[0].startswith("ingesting 1/3 files") and "ingesting 3/3 files" in lines
+    embedding = [line for line in lines if line.startswith("embedding ")]
+    total = int(embedding[0].split("/")[1].split()[0])
+    assert total > 100 and embedding[0] == f"embedding 0/{total} section texts"
+    assert embedding[-1] == f"embedding {total}/{total} section texts"
+
+
+def test_piped_progress_speaks_at_most_every_interval(monkeypatch: pytest.MonkeyPatch) -> None:
+    from citewise.cli.common import err_console
+    from citewise.cli.ingest import PipedProgress
+
+    clock = iter([0.0, 0.0, 1.0, 2.0, 12.0, 13.0, 14.0])
+    printed: list[str] = []
+    monkeypatch.setattr(err_console, "print", lambda line, **_: printed.append(line))
+    progress = PipedProgress("embedding", "section texts", every_s=10.0, clock=lambda: next(clock))
+    for done in (0, 32, 64, 96, 128, 160):
+        progress(done, 160)
+    assert printed == [
+        "embedding 0/160 section texts",
+        "embedding 96/160 section texts (60%, 8.0/s, about 8 s left)",
+        "embedding 160/160 section texts",
+    ]

@@ -7,6 +7,8 @@ rearrange the terminal.
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated
 
@@ -98,7 +100,8 @@ def _nonempty(results: list[IngestResult], paths: list[Path]) -> list[IngestResu
 
 def _ingest_with_progress(api, paths, options, manifest, total) -> list[IngestResult]:  # type: ignore[no-untyped-def]
     columns = (TextColumn("ingesting"), BarColumn(), MofNCompleteColumn(), TextColumn("{task.description}"))
-    with Progress(*columns, console=err_console, transient=True) as bar:
+    piped = None if err_console.is_terminal else PipedProgress("ingesting", "files")
+    with Progress(*columns, console=err_console, transient=True, disable=piped is not None) as bar:
         task = bar.add_task("", total=total or None)
         seen: set[str] = set()
 
@@ -107,16 +110,62 @@ def _ingest_with_progress(api, paths, options, manifest, total) -> list[IngestRe
             if path not in seen:
                 seen.add(path)
                 bar.update(task, advance=1, description=shown(path[-60:]))
+                if piped is not None:
+                    piped(len(seen), total)
 
         # Embedding is the next step, with its own progress bar (or skipped with --no-embed).
         return api.ingest(*paths, options=options, manifest=manifest, progress=advance, embed=False)
 
 
+PIPED_EVERY_S = 10.0
+"""When stderr is not a terminal (piped, logged), a progress line at most this often."""
+
+
+class PipedProgress:
+    """Progress as plain lines on a stream that is not a terminal, where a bar shows nothing: the
+    first step, then at most one line every :data:`PIPED_EVERY_S` seconds, and the last one.
+
+    ``embedding 64/257 sections (25%, 0.9/s, about 3 min left)``
+    """
+
+    def __init__(
+        self, what: str, unit: str, every_s: float = PIPED_EVERY_S, clock: Callable[[], float] = time.monotonic
+    ) -> None:
+        self.what, self.unit, self.every_s, self.clock = what, unit, every_s, clock
+        self.started = clock()
+        self.shown_at: float | None = None
+
+    def __call__(self, done: int, total: int) -> None:
+        now = self.clock()
+        last = total > 0 and done >= total
+        if total <= 0 or not (self.shown_at is None or last or now - self.shown_at >= self.every_s):
+            return
+        self.shown_at = now
+        line = f"{self.what} {done}/{total} {self.unit}"
+        rate = done / (now - self.started) if done and now > self.started else 0.0
+        if 0 < done < total and rate > 0:
+            left = (total - done) / rate
+            line += f" ({done / total:.0%}, {rate:.1f}/s, about {_duration(left)} left)"
+        err_console.print(line, highlight=False, markup=False)
+
+
+def _duration(seconds: float) -> str:
+    return f"{seconds:.0f} s" if seconds < 90 else f"{seconds / 60:.0f} min"
+
+
 def _embed_with_progress(api, embedder: str | None) -> None:  # type: ignore[no-untyped-def]
+    if not err_console.is_terminal:
+        report = api.embed(embedder, progress=PipedProgress("embedding", "section texts"))
+        _report_embedding(report)
+        return
     columns = (TextColumn("embedding"), BarColumn(), MofNCompleteColumn(), TextColumn("sections"))
     with Progress(*columns, console=err_console, transient=True) as bar:
         task = bar.add_task("", total=None)
         report = api.embed(embedder, progress=lambda done, total: bar.update(task, completed=done, total=total))
+    _report_embedding(report)
+
+
+def _report_embedding(report) -> None:  # type: ignore[no-untyped-def]
     if report is not None and report.embedded:
         console.print(
             f"{report.embedded} section texts embedded with {report.model_id} ({report.texts_per_second:.1f}/s)",
