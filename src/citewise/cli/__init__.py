@@ -25,7 +25,6 @@ from citewise.version import __version__
 __all__ = ["app", "main"]
 
 
-
 def _no_type(ctx: Any = None) -> None:
     return None
 

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
+from rich.cells import cell_len
 from rich.markdown import Markdown
 from rich.markup import escape
 from rich.table import Table
@@ -54,7 +55,7 @@ def list_runs(
     ]
     table = Table(box=None, pad_edge=False)
     for n, name in enumerate(("run", "status", "outcome", "started", "question")):
-        longest = max(len(w) for w in [name, *(w for row in rows for w in _plain(row[n]).split())])
+        longest = max(cell_len(w) for w in [name, *(w for row in rows for w in _plain(row[n]).split())])
         if n == 0:
             table.add_column(name, no_wrap=True, min_width=longest)
         else:
