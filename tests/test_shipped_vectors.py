@@ -50,12 +50,13 @@ def test_shipped_vectors_replace_the_embedding_of_unchanged_texts(shipped: Path,
         assert embedder.calls == 1  # one probe, to check the file holds this embedder's vectors
         rest = embed_pending(store, embedder)
         assert rest.embedded == needed - report.used and rest.embedded >= 1
-        # a shipped vector is the one the embedder computes
+        # a shipped vector is the one the embedder computes (kept as float16: to within 1e-4 in cosine)
         stored = store.vectors("citewise-testing/hashing-bigrams", "1")
         texts = dict(store.texts_to_embed("none", "0"))
         matrix = np.frombuffer(stored.data, dtype=np.float32).reshape(len(stored.content_hashes), 64)
-        for i, content_hash in enumerate(stored.content_hashes[:20]):
-            assert np.allclose(matrix[i], HashingEmbedder().embed([texts[content_hash]])[0], atol=1e-6)
+        for i, content_hash in enumerate(stored.content_hashes):
+            own = HashingEmbedder().embed([texts[content_hash]])[0]
+            assert abs(float(np.linalg.norm(matrix[i])) - 1.0) < 1e-5 and float(own @ matrix[i]) > 0.9999
 
 
 def test_vectors_of_another_embedder_are_not_used(shipped: Path, tmp_path: Path) -> None:

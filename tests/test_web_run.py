@@ -191,3 +191,25 @@ def test_every_citation_tip_stays_on_the_page_under_its_citation(site: dict[str,
         assert style == "keep-all"  # Korean words wrap at spaces, not mid-word
     finally:
         context.close()
+
+
+def test_the_runs_list_ledger_and_costs_pages_render(tab: tuple[Any, Watched], site: dict[str, Any]) -> None:
+    """The pages the README shows; with ``CITEWISE_SCREENSHOTS=DIR`` their screenshots are written
+    there, so the README's pictures are made by this test and stay current."""
+    page, watched = tab
+    shots = os.environ.get("CITEWISE_SCREENSHOTS")
+    ledger = page.locator("#ledger")
+    ledger.scroll_into_view_if_needed()
+    assert page.locator("#ledger ~ table tr[id^=claim-]").count() >= 3
+    if shots:
+        page.evaluate("document.getElementById('ledger').scrollIntoView()")
+        page.screenshot(path=str(Path(shots) / "ledger.png"), full_page=False)
+    page.goto(f"{site['base']}/")
+    assert site["run_id"] in page.locator("#runs").inner_html() and "accepted" in page.locator("#runs").inner_text()
+    if shots:
+        page.screenshot(path=str(Path(shots) / "runs-list.png"), full_page=False)
+    page.goto(f"{site['base']}/costs")
+    assert page.locator("svg.chart text.tick").count() >= 6  # both axes labelled
+    if shots:
+        page.screenshot(path=str(Path(shots) / "costs.png"), full_page=False)
+    assert watched.errors == []

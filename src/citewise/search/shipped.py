@@ -2,13 +2,15 @@
 
 Embedding is the slow step of a first ingest (the sample corpus's 257 texts take minutes on a busy
 two-core machine). A corpus may carry the vectors one embedder computed for its section texts, in
-one ``.npz`` file (:func:`write_shipped`): the model id and version, and one float32 row per text
-keyed by the text's content hash. :func:`use_shipped` stores a row only where both still hold — the
-configured embedder is the one that made the file (same id, same version) and the stored text has
-that very content hash — and leaves every other text to
-:func:`~citewise.search.dense.embed_pending`, which computes it as before. Before trusting a file,
-one of its texts is embedded again and must come out the same (cosine at least
-:data:`SAME_VECTOR`): a file of the right name but made otherwise is not used.
+one ``.npz`` file (:func:`write_shipped`): the model id and version, and one row per text keyed by
+the text's content hash, stored as float16 to halve the file (a row read back is re-normalised; its
+cosine with the float32 vector is above 0.9999, closer than any ranking tells apart).
+
+:func:`use_shipped` stores a row only where both keys still hold — the configured embedder is the
+one that made the file (same id, same version) and the stored text has that very content hash — and
+leaves every other text to :func:`~citewise.search.dense.embed_pending`, which computes it as
+before. Before trusting a file, one of its texts is embedded again and must come out the same
+(cosine at least :data:`SAME_VECTOR`): a file of the right name but made otherwise is not used.
 
 The file is data, read with ``allow_pickle=False``: it can hold arrays of strings and numbers only.
 """
@@ -55,7 +57,7 @@ def write_shipped(store: EvidenceStoreProtocol, embedder: Embedder, path: Path) 
         model_id=np.asarray(model.model_id),
         model_version=np.asarray(model.version),
         content_hashes=np.asarray(stored.content_hashes)[order],
-        vectors=np.ascontiguousarray(matrix[order], dtype=np.float32),
+        vectors=np.ascontiguousarray(matrix[order], dtype=np.float16),
     )
     return count
 
@@ -76,7 +78,7 @@ def use_shipped(store: EvidenceStoreProtocol, embedder: Embedder, path: Path) ->
     own = embedder.embed([probe_text])[0]
     if float(np.dot(own, matrix[row_of[probe_hash]])) < SAME_VECTOR:
         return ShippedVectors(str(path), 0, f"its vectors are not {model.model_id}'s own for the same text")
-    rows = [(h, np.ascontiguousarray(matrix[row_of[h]], dtype=np.float32).tobytes()) for h, _t in pending]
+    rows = [(h, matrix[row_of[h]].tobytes()) for h, _t in pending]
     store.add_vectors(model.model_id, model.version, model.dim, rows)
     return ShippedVectors(str(path), len(rows))
 
@@ -88,7 +90,15 @@ def _read(path: Path) -> tuple[str, str, list[str], np.ndarray]:
                 str(data["model_id"]),
                 str(data["model_version"]),
                 [str(h) for h in data["content_hashes"].tolist()],
-                np.asarray(data["vectors"], dtype=np.float32),
+                _unit_rows(np.asarray(data["vectors"], dtype=np.float32)),
             )
     except (OSError, ValueError, KeyError, zipfile.BadZipFile) as exc:
         raise InputError(f"cannot read shipped vectors {path}: {exc}") from None
+
+
+def _unit_rows(matrix: np.ndarray) -> np.ndarray:
+    """Rows scaled back to unit length (search takes inner products of unit vectors)."""
+    if matrix.ndim != 2 or not matrix.size:
+        return matrix
+    norms = np.linalg.norm(matrix, axis=1, keepdims=True)
+    return np.ascontiguousarray(matrix / np.where(norms > 0, norms, 1.0), dtype=np.float32)
