@@ -201,6 +201,11 @@ def test_the_runs_list_ledger_and_costs_pages_render(tab: tuple[Any, Watched], s
     ledger = page.locator("#ledger")
     ledger.scroll_into_view_if_needed()
     assert page.locator("#ledger ~ table tr[id^=claim-]").count() >= 3
+    heads = page.locator("#ledger ~ table th")
+    tall = [heads.nth(i).inner_text() for i in range(heads.count()) if heads.nth(i).bounding_box()["height"] > 40]
+    assert tall == []  # no column is squeezed until its heading's letters stack
+    table = page.evaluate("document.querySelector('#ledger ~ table').getBoundingClientRect().right")
+    assert table <= page.viewport_size["width"]  # and the table fits the window, override column included
     if shots:
         page.evaluate("document.getElementById('ledger').scrollIntoView()")
         page.screenshot(path=str(Path(shots) / "ledger.png"), full_page=False)
