@@ -1,4 +1,4 @@
-"""The command line end to end on the bundled sample corpus and the shared statute corpus."""
+"""The command line end to end on the bundled sample corpus and the shipped statute corpus (tests/data)."""
 
 from __future__ import annotations
 
