@@ -162,3 +162,15 @@ def test_a_run_that_cannot_start_streams_its_reason_and_ends(
     events = re.findall(r"event: (\w+)\ndata: (.*)\n\n", text)
     assert [name for name, _ in events] == ["failed", "done"]
     assert "TAVILY_API_KEY" in events[0][1] and events[1][1] == '{"url": null}'
+
+
+def test_a_document_page_reads_its_origin_and_retrieval_time(sample_store_file: Path, tmp_path: Path) -> None:
+    copy = tmp_path / "store.sqlite"
+    copy.write_bytes(sample_store_file.read_bytes())
+    with TestClient(create_app(str(copy), token=TOKEN), base_url="http://127.0.0.1:8765") as client:
+        html = client.get("/documents/kr-law-001248?version=2").text
+    origin = html.split("<th>origin</th><td>", 1)[1].split("</td>", 1)[0]
+    assert origin.startswith("file://") and origin.endswith("주택임대차보호법__법률__2025-10-01__MST276291.md")
+    retrieved = html.split("<th>retrieved at</th><td>", 1)[1].split("</td>", 1)[0]
+    assert re.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d UTC", retrieved), retrieved
+

@@ -25,6 +25,7 @@ from citewise.export.view import CitationTip, RunView, run_view
 from citewise.export.when import utc_time
 from citewise.records.verify import Decision
 from citewise.store.runs import RunRecord
+from citewise.text.iri import readable_url
 
 __all__ = ["DECISIONS", "environment", "export_csp", "render_page", "run_html", "stylesheet"]
 
@@ -43,6 +44,7 @@ def environment() -> Environment:
     )
     env.filters["when"] = utc_time  # a page may be read anywhere: minutes, in UTC, saying so
     env.filters["money"] = money  # the terminal's rule: at most six decimals, trailing zeros dropped
+    env.filters["readable_url"] = readable_url  # escaped letters shown decoded (display only)
     return env
 
 
