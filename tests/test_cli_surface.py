@@ -66,6 +66,7 @@ def test_fetch_of_a_malformed_url_is_a_usage_error(url: str) -> None:
     code, out = _invoke("fetch", url)
     assert code == 2, out
     assert out.startswith("error: ") and "Traceback" not in out
+    assert len(out.strip().splitlines()) == 1, out  # one line, even past 80 columns
     code, out = _invoke("fetch", url, "--json")
     assert code == 2 and '"user_error": true' in out
 
