@@ -53,16 +53,32 @@ def list_runs(
         )
         for r in records
     ]
+    names = ("run", "status", "outcome", "started", "question")
+    widths = [
+        max(cell_len(w) for w in [name, *(w for row in rows for w in _plain(row[n]).split())])
+        for n, name in enumerate(names)
+    ]
+    widths[1:] = [min(w, 16) for w in widths[1:]]  # beyond 16 cells a long word may wrap
+    if console.width < sum(widths) + 2 * (len(names) - 1):
+        _print_stacked(rows)  # too narrow for columns: one block per run, its id on a line of its own
+        return
     table = Table(box=None, pad_edge=False)
-    for n, name in enumerate(("run", "status", "outcome", "started", "question")):
-        longest = max(cell_len(w) for w in [name, *(w for row in rows for w in _plain(row[n]).split())])
+    for n, name in enumerate(names):
         if n == 0:
-            table.add_column(name, no_wrap=True, min_width=longest)
+            table.add_column(name, no_wrap=True, min_width=widths[0])
         else:
-            table.add_column(name, min_width=min(longest, 16), ratio=1 if name == "question" else None)
+            # fold, not ellipsis: Rich cuts a CJK line that fills its column exactly to the cell
+            table.add_column(name, min_width=widths[n], ratio=1 if name == "question" else None, overflow="fold")
     for row in rows:
         table.add_row(*row)
     console.print(table)
+
+
+def _print_stacked(rows: list[tuple[str, str, str, str, str]]) -> None:
+    for run_id, status, outcome, started, question in rows:
+        console.print(run_id, highlight=False, markup=False, crop=False, soft_wrap=True)
+        console.print(f"  {status} · {outcome} · {started}", highlight=False)
+        console.print(f"  {question}", highlight=False)
 
 
 def _status_cell(status: str, verified: Verified | None) -> str:
