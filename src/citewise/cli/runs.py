@@ -19,6 +19,7 @@ from citewise.export.run import export_run, run_data
 from citewise.export.summary import RunSummary, summarise
 from citewise.export.when import local_time
 from citewise.store.runs import RunStore
+from citewise.text.iri import readable_url
 
 __all__ = ["app"]
 
@@ -127,7 +128,9 @@ def show(
         _show_answer(answer)
     if report is not None:
         console.print()
-        console.print(Markdown(report.markdown))
+        # Display only: reports recorded before their Sources lines were written readable show the
+        # same, `citewise://doc@2/제3조` rather than its escaped form.
+        console.print(Markdown(readable_url(report.markdown)))
     for stored in record.of(SourceStored):
         if stored.source.injection_flags:
             console.print(
