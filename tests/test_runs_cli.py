@@ -95,6 +95,7 @@ def test_show_renders_the_report_acceptance_and_ledger(keyless: Path) -> None:
     assert ledger.endswith(" supported")
     assert "stopped: coverage_passed · rounds 1/3 · searches 1/8" in shown
     assert "run_configured" not in shown and "attempt_start" not in shown  # no raw event names
+    assert "citewise://" in shown and "%EC" not in shown  # store sources name their sections as written
     data = json.loads(invoke("runs", "show", run["run_id"], "--json").stdout)  # one complete object
     assert data["run_id"] == run["run_id"] and data["events"]
 
