@@ -1,4 +1,4 @@
-"""Shared fixtures: a fresh store per test, the shared corpora, document builders."""
+"""Shared fixtures: a fresh store per test, the shipped corpora (``tests/corpora.py``), document builders."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ from citewise.records import SectionKind
 from citewise.store.evidence import EvidenceStore
 from citewise.testing.netguard import forbid_remote_connections
 from citewise.testing.postgres import postgres_cluster, postgres_url  # noqa: F401  (fixtures)
+from tests.corpora import KR_STATUTES, US_CFR  # noqa: F401  (imported from here by tests)
 
 # A test that opens a connection to anything but this machine fails before a packet leaves it.
 forbid_remote_connections()
@@ -51,9 +52,6 @@ for _name in PROVIDER_ENV:
     os.environ.pop(_name, None)
 os.environ["CITEWISE_DOTENV"] = "off"
 
-SHARED = (Path(__file__).resolve().parents[2] / "shared").resolve()  # a symlinked shared/ too
-KR_STATUTES = SHARED / "corpora" / "kr-statutes"
-US_CFR = SHARED / "corpora" / "us-cfr"
 REPO = Path(__file__).resolve().parents[1]
 
 

@@ -1,4 +1,4 @@
-"""The command line end to end on the bundled sample corpus and the shared statute corpus."""
+"""The command line end to end on the bundled sample corpus and the shipped statute corpus (tests/data)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,8 @@ import sqlalchemy as sa
 from typer.testing import CliRunner
 
 from citewise.cli import app
-from tests.conftest import KR_STATUTES, REPO
+from tests.conftest import REPO
+from tests.corpora import KR_STATUTES
 
 pytestmark = pytest.mark.integration
 

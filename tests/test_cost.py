@@ -22,7 +22,7 @@ from typer.testing import CliRunner
 
 from citewise.audit import legacy
 from citewise.audit.events import Verified
-from citewise.cli.cost import cost, money
+from citewise.cli.cost import cost
 from citewise.cost import (
     PRICES_ENV,
     Component,
@@ -32,6 +32,7 @@ from citewise.cost import (
     load_prices,
     parse_prices,
 )
+from citewise.cost.money import money
 from citewise.errors import ConfigError
 from citewise.records.runs import run_outcome
 from citewise.records.verify import Acceptance

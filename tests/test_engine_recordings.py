@@ -1,14 +1,12 @@
-"""The adapters read the providers' real recorded answers (``shared/wire``), served byte for byte by
+"""The adapters read the providers' real recorded answers (shipped in ``tests/data/wire``), served byte for byte by
 the loopback fakes to the official SDKs, JSON and streamed alike."""
 
 from __future__ import annotations
 
 import gzip
 import json
-from pathlib import Path
 from typing import Any
 
-import pytest
 import yaml
 
 from citewise.config import Secret
@@ -16,9 +14,7 @@ from citewise.engines.connect import EngineEndpoint
 from citewise.engines.registry import get_engine
 from citewise.records.engines import EngineAnswer, EngineRequest
 from citewise.testing import FakeNativeServer
-
-WIRE = Path(__file__).resolve().parents[2] / "shared" / "wire"
-pytestmark = pytest.mark.skipif(not WIRE.is_dir(), reason="the shared wire recordings are not here")
+from tests.corpora import WIRE
 
 
 def _gz(name: str) -> dict[str, Any]:

@@ -23,7 +23,7 @@ from citewise.records import IngestOutcome
 from citewise.review import decide
 from citewise.search.local import search
 from citewise.store.evidence import EvidenceStore
-from tests.conftest import KR_STATUTES
+from tests.corpora import KR_STATUTES
 
 pytestmark = pytest.mark.integration
 

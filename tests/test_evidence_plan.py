@@ -13,7 +13,7 @@ from citewise.evidence import DEFAULT_RULES, RetrievalPlan, load_plan, parse_pai
 from citewise.ingest.pipeline import ingest_paths
 from citewise.records import DocumentVersion, Provenance, ReviewStatus
 from citewise.store.evidence import EvidenceStore
-from tests.conftest import KR_STATUTES
+from tests.corpora import KR_STATUTES
 
 HOUSING, LABOUR = "kr-law-001248", "kr-law-001872"
 

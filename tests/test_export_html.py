@@ -132,3 +132,34 @@ def test_a_citation_in_code_or_a_link_title_is_left_alone(recorded: tuple[str, R
     assert html.count('class="cite"') == 9
     code = render_markdown('`[S1]` and [a](https://x.example "[S2]")', view, _cite)
     assert "<CITE" not in code
+
+
+def test_dates_read_as_minutes_in_utc_with_the_instant_kept_for_machines(recorded: tuple[str, RunRecord]) -> None:
+    _, record = recorded
+    html = export_run(record, "html")
+    started = re.search(r'started <time datetime="([^"]+)">([^<]+)</time>', html)
+    assert started is not None
+    assert started.group(1) == record.created_at.isoformat()
+    assert re.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d UTC", started.group(2))
+    assert re.search(r"retrieved \d{4}-\d\d-\d\d \d\d:\d\d UTC", html)
+    shown = re.sub(r'datetime="[^"]*"', "", html)  # the attributes keep ISO 8601; the text never does
+    assert not re.search(r"\d{4}-\d\d-\d\dT\d\d:\d\d", shown)
+    assert re.search(r"- started: \d{4}-\d\d-\d\d \d\d:\d\d UTC", export_run(record, "md"))
+
+
+def test_a_store_source_shows_its_section_as_written(sample_store_file: Path, tmp_path: Path) -> None:
+    """A research source from the local store is ``citewise://doc@2/제4조``, not its escaped wire form."""
+    from citewise.providers.local import LocalExtractor, LocalSearch
+    from citewise.research.loop import research
+    from citewise.research.settings import ResearchSettings
+
+    copy = tmp_path / "store.sqlite"
+    copy.write_bytes(sample_store_file.read_bytes())
+    with EvidenceStore.open(str(copy)) as store:
+        settings = ResearchSettings(search=LocalSearch(store), extractor=LocalExtractor(store))
+        record = RunStore(store).get(research(store, "임대차 보증금은 어떻게 보호되나요?", settings).run_id)
+    urls = [s.url for s in run_view(record).sources if s.url]
+    assert urls and all(u.startswith("citewise://kr-law-") and "%" not in u for u in urls)
+    html = export_run(record, "html")
+    assert "%EC" not in html and all(u in html for u in urls)
+    assert "%EC" not in export_run(record, "md")

@@ -17,6 +17,7 @@ from mcp.types import CallToolResult, TextContent
 
 from citewise.testing.fake_openai import FakeOpenAIServer
 from citewise.testing.fake_tavily import FakeTavilyError, FakeTavilyServer
+from citewise.version import __version__
 from tests.conftest import REPO
 from tests.loop_harness import Brain, Web, covered, draft_citing, page, plan_reply
 
@@ -310,6 +311,8 @@ def test_stdout_carries_nothing_but_protocol(store: Path, tmp_path: Path) -> Non
         proc.stdin.close()
         proc.wait(timeout=30)
     assert all(message["jsonrpc"] == "2.0" for message in lines)
+    (initialized,) = [m for m in lines if m.get("id") == 1]
+    assert initialized["result"]["serverInfo"] == {"name": "citewise", "version": __version__}  # not blank
     result = lines[-1]["result"]
     assert not result.get("isError") and json.loads(result["content"][0]["text"])["status"] == "report"
 

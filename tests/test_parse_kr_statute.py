@@ -1,4 +1,4 @@
-"""The kr-statute parser on the real legalize-kr files in ../shared/corpora/kr-statutes.
+"""The kr-statute parser on the real legalize-kr files shipped in tests/data/corpora/kr-statutes.
 
 Expected numbers are computed from the raw text with simple regular expressions of their own (never
 the parser's helpers), and the most important ones are also pinned as literals.
@@ -17,10 +17,11 @@ from citewise.ingest.base import ParsedDocument
 from citewise.ingest.kr_statute import KoreanStatuteParser, restore_article_ids
 from citewise.ingest.registry import PARSERS
 from citewise.records import SectionKind
+from tests.corpora import KR_STATUTES
 
 pytestmark = pytest.mark.unit
 
-CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpora" / "kr-statutes"
+CORPUS = KR_STATUTES
 FILES = sorted(p for p in CORPUS.glob("*.md") if p.name != "SOURCE.md")
 HOUSING_2015 = CORPUS / "주택임대차보호법__법률__2015-01-06__MST166548.md"
 HOUSING_2025 = CORPUS / "주택임대차보호법__법률__2025-10-01__MST276291.md"

@@ -24,11 +24,11 @@ from citewise.ingest.markup import (
 )
 from citewise.ingest.registry import PARSERS
 from citewise.records import SectionKind
+from tests.corpora import PYTHON_DOCS
 
 pytestmark = pytest.mark.unit
 
 FIXTURES = Path(__file__).parent / "fixtures" / "markup"
-PYTHON_DOCS = Path(__file__).resolve().parents[2] / "shared" / "corpora" / "python-docs"
 
 
 def parse_file(parser: Parser, path: Path) -> ParsedDocument:
@@ -113,7 +113,8 @@ def test_python_docs_split_into_their_sections(name: str, count: int) -> None:
 def test_urllib_parse_sections_ids_and_title() -> None:
     document = parse_file(RstParser(), PYTHON_DOCS / "library_urllib.parse.rst.txt")
     assert (document.doc_id, document.format) == ("library-urllib-parse", "rst")
-    assert document.title == ":mod:`urllib.parse` --- Parse URLs into components"
+    assert document.title == "urllib.parse — Parse URLs into components"  # as the page renders it
+    assert document.sections[0].heading == ":mod:`urllib.parse` --- Parse URLs into components"  # hashed as written
     assert ids(document) == [
         "urllib-parse-parse-urls-into-components",
         "url-parsing",
@@ -443,3 +444,9 @@ def test_crlf_and_bom_are_normalised(parser: Parser, name: str) -> None:
     # HTML collapses white space, line breaks included; the other formats keep their lines.
     expected = "First line second line" if parser.name == "html" else "First line\nsecond line"
     assert document.sections[0].text == expected
+
+
+@pytest.mark.parametrize("name", sorted(p.name for p in PYTHON_DOCS.glob("*.rst.txt")))
+def test_rst_titles_read_as_rendered(name: str) -> None:
+    title = parse_file(RstParser(), PYTHON_DOCS / name).title
+    assert title and not any(mark in title for mark in ("`", ":mod:", " --- ", "**")), title

@@ -1,4 +1,4 @@
-"""The uslm parser on the real USLM files in ../shared/corpora/us-cfr."""
+"""The uslm parser on the real USLM files shipped in tests/data/corpora/us-cfr."""
 
 from __future__ import annotations
 
@@ -13,10 +13,11 @@ from citewise.ingest.base import ParsedDocument
 from citewise.ingest.registry import PARSERS
 from citewise.ingest.uslm import UslmParser
 from citewise.records import SectionKind
+from tests.corpora import US_CFR
 
 pytestmark = pytest.mark.unit
 
-CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpora" / "us-cfr"
+CORPUS = US_CFR
 CFR = CORPUS / "CFR-2018-title27-vol3-uslm.xml"
 FISH = CORPUS / "COMPS-1656.xml"
 MANDATES = CORPUS / "COMPS-339.xml"

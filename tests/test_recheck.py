@@ -155,3 +155,18 @@ def test_nothing_to_recheck_is_a_clear_user_error(reported: tuple[Harness, str])
     bare = runs.create("research", "never finished")
     with pytest.raises(InputError, match="delivered no report"):
         recheck_run(harness.store, bare)
+
+
+def test_without_a_tavily_key_the_recheck_names_the_key_and_its_own_way_out(
+    reported: tuple[Harness, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    harness, run_id = reported
+    monkeypatch.delenv("TAVILY_API_KEY")
+    out = CliRunner().invoke(app, ["recheck", run_id, "--store", _url(harness)])
+    said = " ".join(out.output.split())
+    assert out.exit_code == 2 and said.startswith("error:"), said
+    assert "TAVILY_API_KEY" in said and "--extract own" in said
+    assert "--search" not in said  # an option of `research`, which recheck does not have
+    assert RunStore(harness.store).get(run_id).of(Rechecked) == []
+    unknown = CliRunner().invoke(app, ["recheck", run_id, "--extract", "nosuch", "--store", _url(harness)])
+    assert unknown.exit_code == 2 and "own" in unknown.output and "Traceback" not in unknown.output

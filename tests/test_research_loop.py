@@ -32,6 +32,7 @@ from citewise.store.evidence import EvidenceStore
 from citewise.store.runs import RunStore
 from citewise.testing.fake_openai import FakeError, FakeReply
 from citewise.testing.fake_tavily import FakeTavilyError
+from citewise.text.iri import readable_url
 from tests.loop_harness import (
     MODEL_KEY,
     PLANNER,
@@ -727,7 +728,9 @@ def test_keyless_run_over_the_local_corpus(sample_store_file: Path, tmp_path: Pa
     assert "해고" in report_body(result.markdown)
     for source_id in cited:
         (source,) = [s for s in result.sources if s.source_id == source_id]
-        assert f"[{source_id}] " in result.markdown.split("## Sources")[1] and source.url in result.markdown
+        listed = result.markdown.split("## Sources")[1]
+        assert f"[{source_id}] " in listed and readable_url(source.url) in listed
+        assert "%EC" in source.url and "%EC" not in listed  # the section id is shown as written: 제26조
     assert record.status == "finished" and report_of(record).path == "deterministic"
     assert report_of(record).writer == "deterministic" and report_of(record).prompt_versions is None
     assert all(p["planner_model"] == "deterministic" for p in payloads(record, "settings"))

@@ -30,6 +30,7 @@ from citewise.research.writer import (
     write_with_model,
 )
 from citewise.testing import FakeOpenAIServer
+from citewise.verify.claims import extract_claims
 
 MODEL = "writer-test"
 SERVED_MODEL = "writer-test-2026-01-01"
@@ -343,14 +344,15 @@ def test_deterministic_draft_quotes_verified_evidence_only() -> None:
     assert draft.markdown == (
         f"## {PRIORITY}\n\n"
         f'- "{QUOTE_S1}" [S1]\n\n'
-        f"## {DEPOSIT}\n\n"
-        "_Only partial or indirect support was found._\n\n"
+        f"## {DEPOSIT} (only partial or indirect support was found)\n\n"
         f'- "{QUOTE_S2}" [S2]\n\n'
         "## Not answered by the sources\n\n"
         f"- {RENEWAL}"
     )
     assert "즉시 돌려받는다" not in draft.markdown  # the unverified quote
     assert check_draft(draft, SOURCES).ok
+    # every claim the ledger reads is a cited quote: the weak topic's note is not an uncited claim
+    assert all(c.cited_ids for c in extract_claims(draft.markdown))
 
 
 @pytest.mark.unit

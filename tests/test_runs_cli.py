@@ -6,11 +6,13 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from rich.cells import cell_len
 from typer.testing import CliRunner
 
 from citewise.cli import app
@@ -25,6 +27,7 @@ pytestmark = pytest.mark.integration
 
 TAVILY_KEY = "tvly-secret-runs-3b9f10c2"
 MODEL_KEY = "sk-secret-runs-77e1a5d4"
+ASK = "임대차 기간이 끝났는데 보증금을 돌려받지 못하면 어떻게 하나요"  # the quick start's question
 KEYS = ("COMETAPI_KEY", "CITEWISE_LLM_API_KEY", "TAVILY_API_KEY", "PLANNER_MODEL", "WRITER_MODEL")
 
 
@@ -73,8 +76,8 @@ def test_list_shows_acceptance_and_json_carries_it(keyless: Path) -> None:
     unverified = json.loads(invoke("research", "해고 예고는 며칠 전에?", "--no-verify", "--json", code=3).stdout)
     table = invoke("runs", "list").stdout
     header = table.splitlines()[0].split()
-    assert header[:6] == ["run", "kind", "mode", "status", "outcome", "acceptance"]
-    rows = {line.split()[0]: line for line in table.splitlines()[1:]}
+    assert header == ["run", "status", "outcome", "started", "question"]  # the id says the kind
+    rows = {line.split()[0]: line for line in table.splitlines()[1:] if line.strip() and not line[0].isspace()}
     assert " accepted " in rows[accepted["run_id"]]
     assert " not verified " in rows[unverified["run_id"]]
     listed = {r["run_id"]: r for r in json.loads(invoke("runs", "list", "--json").stdout)}
@@ -92,8 +95,37 @@ def test_show_renders_the_report_acceptance_and_ledger(keyless: Path) -> None:
     assert ledger.endswith(" supported")
     assert "stopped: coverage_passed · rounds 1/3 · searches 1/8" in shown
     assert "run_configured" not in shown and "attempt_start" not in shown  # no raw event names
+    assert "citewise://" in shown and "%EC" not in shown  # store sources name their sections as written
     data = json.loads(invoke("runs", "show", run["run_id"], "--json").stdout)  # one complete object
     assert data["run_id"] == run["run_id"] and data["events"]
+
+
+@pytest.mark.parametrize("columns", [20, 44, 60, 80, 91, 100, 140])
+def test_list_prints_whole_run_ids_at_any_width(keyless: Path, monkeypatch: pytest.MonkeyPatch, columns: int) -> None:
+    """`runs show` needs the id, so `runs list` never cuts it, however narrow the terminal (piped: 80)."""
+    research = json.loads(invoke("research", "임대차 보증금은 어떻게 보호되나요?", "--json").stdout)["run_id"]
+    ask = json.loads(invoke("ask", ASK, "--no-model", "--json").stdout)["run_id"]
+    monkeypatch.setenv("COLUMNS", str(columns))
+    table = invoke("runs", "list").stdout
+    words = table.split()
+    assert research in words and ask in words
+    assert "…" not in table  # nothing cut, in any column
+    ids = {research, ask}
+    assert all(cell_len(line) <= columns for line in table.splitlines() if line not in ids)  # an id may be wider
+    if columns >= 80:  # narrower, the id and its status come first
+        assert re.search(r"\d{4}-\d\d-\d\d", table) and re.search(r"\b\d\d:\d\d\b", table)
+
+
+def test_show_prints_an_answer_without_python_reprs(keyless: Path) -> None:
+    run = json.loads(invoke("ask", ASK, "--no-model", "--json").stdout)
+    shown = invoke("runs", "show", run["run_id"]).stdout
+    assert "answer provenance" in shown and "retrieval provenance" in shown
+    for repr_mark in ("None", "{'", "'}", "True", "False", "()"):
+        assert repr_mark not in shown, repr_mark
+    flat = " ".join(shown.split())
+    assert "path deterministic" in flat and "model none" in flat
+    assert re.search(r"excluded \d+ superseded", flat)  # the sample corpus holds two versions of one law
+    assert re.search(r"started \d{4}-\d\d-\d\d \d\d:\d\d [A-Z+\-0-9]+", flat)  # local time, zone named
 
 
 def test_show_states_the_gaps_and_the_failed_attempts(web: tuple[Web, Brain]) -> None:

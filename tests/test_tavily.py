@@ -1,7 +1,7 @@
 """Tavily Search and Extract against a fake Tavily server on loopback.
 
 The real ``tavily-python`` client runs unpatched; only the server is fake, and it speaks the
-recorded wire format (``shared/wire/pydantic-ai/test_tavily__*.yaml``). Every failure the product
+recorded wire format (``tests/data/wire/pydantic-ai/test_tavily__*.yaml``). Every failure the product
 promises to type is scripted here: 400/401/403/429/432/433/5xx, a timeout, a refused connection,
 an HTML page, a body of the wrong shape; and a keyless run is refused before any request.
 """
@@ -46,12 +46,12 @@ from citewise.providers import (
     search_provider_names,
 )
 from citewise.testing.fake_tavily import FakeSearchReply, FakeTavilyServer, synthetic_extract, synthetic_search
-from tests.conftest import SHARED
+from tests.corpora import WIRE as SHIPPED_WIRE
 
 pytestmark = pytest.mark.integration
 
 KEY = "tvly-test-8c1f2e9d4b7a6350"
-WIRE = SHARED / "wire" / "pydantic-ai"
+WIRE = SHIPPED_WIRE / "pydantic-ai"
 
 HITS = [
     {

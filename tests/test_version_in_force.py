@@ -26,7 +26,7 @@ from citewise.review import decide
 from citewise.search.local import search
 from citewise.store.evidence import EvidenceStore
 from citewise.store.known_versions import KnownVersions
-from tests.conftest import KR_STATUTES
+from tests.corpora import KR_STATUTES
 
 pytestmark = pytest.mark.integration
 

@@ -16,7 +16,7 @@ from citewise.records.answer import AskOutcome
 from citewise.store.evidence import EvidenceStore
 from citewise.store.runs import RunStatus, RunStore
 from citewise.web.app import create_app
-from citewise.web.pages import PAGE_SIZE
+from citewise.web.pages import PAGE_SIZE, cost_chart
 from tests.conftest import make_doc
 from tests.web_runs import TOKEN, record_run
 
@@ -52,7 +52,8 @@ def test_the_runs_list_pages_newest_first_with_acceptance_and_cost(site: dict[st
     second = client.get("/?page=2").text
     assert len(_rows(second)) == 7 and site["accepted"] in _rows(second)  # the oldest run, last
     row = second.split(f'href="/runs/{site["accepted"]}"', 1)[1].split("</tr>", 1)[0]
-    assert "accepted" in row and re.search(r"<td>\d+\.\d{4}</td>", row)  # Tavily credits, priced
+    assert "accepted" in row and re.search(r'<td class="amount">\$\d+\.\d{2,6}</td>', row)  # Tavily credits, priced
+    assert "at least" not in row
     assert "not verified" in first
 
 
@@ -72,6 +73,50 @@ def test_the_costs_page_totals_by_component_and_charts_cost_per_accepted_report(
     html = site["client"].get("/costs").text
     assert '<table id="components">' in html and "<td>search</td>" in html
     assert "cost per accepted report" in html and "<svg" in html and "<polyline" in html
+    ticks = re.findall(r'<text class="tick"[^>]*>([^<]+)</text>', html)
+    assert "$0.00" in ticks and any(re.fullmatch(r"\d{4}-\d\d-\d\d", t) for t in ticks)  # both axes labelled
+    assert not re.search(r"\d\.\d{6}\b", html)  # amounts are rounded as the terminal rounds them
+
+
+def test_a_cost_chart_has_a_round_top_and_a_lone_day_in_the_middle() -> None:
+    from datetime import date
+    from decimal import Decimal
+
+    chart = cost_chart([(date(2026, 12, 1), Decimal("0.12"), Decimal("0.048"))], "USD")
+    assert chart is not None and len(chart.points) == 1
+    ((x, y, label),) = chart.points
+    assert x == 330.0 and label == "2026-12-01: $0.048"
+    assert [amount for _, amount in chart.y_ticks] == ["$0.00", "$0.0125", "$0.025", "$0.0375", "$0.05"]
+    assert chart.y_ticks[0][0] > y > chart.y_ticks[-1][0]  # the point lies between zero and the top
+    assert [day for _, day in chart.x_ticks] == ["2026-12-01"]
+    two = cost_chart([(date(2026, 11, 30), Decimal(1), Decimal(3)), (date(2026, 12, 1), Decimal(2), None)], "EUR")
+    assert two is not None and [a for _, a in two.y_ticks][-1] == "5.00 EUR"
+    assert cost_chart([(date(2026, 12, 1), Decimal(1), None)], "USD") is None
+
+
+def test_a_run_whose_model_is_not_priced_costs_at_least_its_priced_part(tmp_path: Path) -> None:
+    from tests.test_cost import _attempt, _model_call, _record
+
+    path = tmp_path / "store.sqlite"
+    with EvidenceStore.open(str(path)) as store:
+        runs = RunStore(store)
+        run_id = runs.create("research", "a run with an unpriced model")
+        _record(runs, run_id, "attempt", _attempt("search", 1.0))
+        _record(runs, run_id, "model_call", _model_call("write", "mystery-model", 5_000, 700))
+        runs.finish(run_id, status=RunStatus.FINISHED, outcome="report")
+    with TestClient(create_app(str(path), token=TOKEN), base_url="http://127.0.0.1:8765") as client:
+        row = client.get("/").text.split(f'href="/runs/{run_id}"', 1)[1].split("</tr>", 1)[0]
+        costs = client.get("/costs").text
+    assert re.search(r'<td class="amount"><span [^>]*>at least</span> \$\d+\.\d{2,6}</td>', row), row
+    assert "unknown" not in row
+    assert re.search(r"<th>total</th><th class=\"amount\">at least \$", costs)
+
+
+def test_the_review_queue_is_at_review(site: dict[str, Any]) -> None:
+    client = site["client"]
+    review = client.get("/review")
+    assert review.status_code == 200 and "<h1>Review queue</h1>" in review.text and "doc-p@1" in review.text
+    assert '<a href="/review">Review</a>' in client.get("/").text
 
 
 def test_a_document_shows_versions_provenance_and_deleted_provisions(site: dict[str, Any]) -> None:
@@ -118,3 +163,14 @@ def test_a_run_that_cannot_start_streams_its_reason_and_ends(
     events = re.findall(r"event: (\w+)\ndata: (.*)\n\n", text)
     assert [name for name, _ in events] == ["failed", "done"]
     assert "TAVILY_API_KEY" in events[0][1] and events[1][1] == '{"url": null}'
+
+
+def test_a_document_page_reads_its_origin_and_retrieval_time(sample_store_file: Path, tmp_path: Path) -> None:
+    copy = tmp_path / "store.sqlite"
+    copy.write_bytes(sample_store_file.read_bytes())
+    with TestClient(create_app(str(copy), token=TOKEN), base_url="http://127.0.0.1:8765") as client:
+        html = client.get("/documents/kr-law-001248?version=2").text
+    origin = html.split("<th>origin</th><td>", 1)[1].split("</td>", 1)[0]
+    assert origin.startswith("file://") and origin.endswith("주택임대차보호법__법률__2025-10-01__MST276291.md")
+    retrieved = html.split("<th>retrieved at</th><td>", 1)[1].split("</td>", 1)[0]
+    assert re.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d UTC", retrieved), retrieved

@@ -159,3 +159,62 @@ def test_a_write_without_the_token_is_refused_in_the_browser(site: dict[str, Any
         assert "Mallory" not in page.locator("#ledger ~ table").first.inner_text()
     finally:
         context.close()
+
+
+@pytest.mark.parametrize("width", [360, 700, 1200])
+@pytest.mark.parametrize("where", ["ui", "export"])
+def test_every_citation_tip_stays_on_the_page_under_its_citation(site: dict[str, Any], width: int, where: str) -> None:
+    """Wherever a citation falls on its line (the start of a line included), its tip opens below it
+    and inside the window, at phone and desktop widths alike."""
+    context = site["browser"].new_context(viewport={"width": width, "height": 800})
+    page = context.new_page()
+    try:
+        if where == "ui":
+            page.goto(f"{site['base']}/?token={TOKEN}")
+            page.goto(f"{site['base']}/runs/{site['run_id']}")
+        else:
+            page.goto(site["export"].as_uri())
+        cites = page.locator("#report a.cite")
+        assert cites.count() >= 3
+        for i in range(cites.count()):
+            cite = cites.nth(i)
+            cite.scroll_into_view_if_needed()
+            cite.hover()
+            tip = page.locator(f"#{cite.get_attribute('aria-describedby')}")
+            tip.wait_for(state="visible", timeout=2000)
+            box, at = tip.bounding_box(), cite.bounding_box()
+            assert box is not None and at is not None
+            assert box["x"] >= 0 and box["x"] + box["width"] <= width, (i, box, at)
+            assert box["y"] >= at["y"] + at["height"] - 1, (i, box, at)  # below, not over, its citation
+            assert box["x"] <= at["x"] + at["width"]  # and not beside it, out of reach
+        style = page.evaluate("getComputedStyle(document.querySelector('#report')).wordBreak")
+        assert style == "keep-all"  # Korean words wrap at spaces, not mid-word
+    finally:
+        context.close()
+
+
+def test_the_runs_list_ledger_and_costs_pages_render(tab: tuple[Any, Watched], site: dict[str, Any]) -> None:
+    """The pages the README shows; with ``CITEWISE_SCREENSHOTS=DIR`` their screenshots are written
+    there, so the README's pictures are made by this test and stay current."""
+    page, watched = tab
+    shots = os.environ.get("CITEWISE_SCREENSHOTS")
+    ledger = page.locator("#ledger")
+    ledger.scroll_into_view_if_needed()
+    assert page.locator("#ledger ~ table tr[id^=claim-]").count() >= 3
+    heads = page.locator("#ledger ~ table th")
+    tall = [heads.nth(i).inner_text() for i in range(heads.count()) if heads.nth(i).bounding_box()["height"] > 40]
+    assert tall == []  # no column is squeezed until its heading's letters stack
+    table = page.evaluate("document.querySelector('#ledger ~ table').getBoundingClientRect().right")
+    assert table <= page.viewport_size["width"]  # and the table fits the window, override column included
+    if shots:
+        page.evaluate("document.getElementById('ledger').scrollIntoView()")
+        page.screenshot(path=str(Path(shots) / "ledger.png"), full_page=False)
+    page.goto(f"{site['base']}/")
+    assert site["run_id"] in page.locator("#runs").inner_html() and "accepted" in page.locator("#runs").inner_text()
+    if shots:
+        page.screenshot(path=str(Path(shots) / "runs-list.png"), full_page=False)
+    page.goto(f"{site['base']}/costs")
+    assert page.locator("svg.chart text.tick").count() >= 6  # both axes labelled
+    if shots:
+        page.screenshot(path=str(Path(shots) / "costs.png"), full_page=False)
+    assert watched.errors == []

@@ -46,6 +46,7 @@ from citewise.review import PendingReview, apply_manifest, decide, pending
 from citewise.search import local
 from citewise.search.dense import EmbeddingReport, active_embedder, configured_embedder, embed_pending
 from citewise.search.embedders import Embedder, get_embedder
+from citewise.search.shipped import ShippedVectors, use_shipped
 from citewise.store.cache import CacheStats, ProviderCache
 from citewise.store.evidence import EvidenceStore, HashMismatch
 from citewise.store.runs import RunRecord, RunStore
@@ -137,6 +138,15 @@ class Citewise:
         if chosen is None:
             return None
         return embed_pending(self.store, chosen, progress=progress)
+
+    def use_shipped_vectors(self, path: str | Path, embedder: Embedder | str | None = None) -> ShippedVectors | None:
+        """Store the vectors a corpus ships (``path``, see :mod:`citewise.search.shipped`) for the
+        texts that need them, when the embedder (as for :meth:`embed`) made them; call before
+        :meth:`embed`, which then computes only the rest. None when no embedder is configured."""
+        chosen = get_embedder(embedder) if isinstance(embedder, str) else embedder or configured_embedder()
+        if chosen is None:
+            return None
+        return use_shipped(self.store, chosen, Path(path))
 
     # -- review ------------------------------------------------------------------------------
 
@@ -354,13 +364,16 @@ class Citewise:
 
         return summarize(self.store, batch_id)
 
-    def recheck(self, run_id: str, *, fresh: bool = False, extractor: Any = None, ttl: Any = None) -> Recheck:
+    def recheck(
+        self, run_id: str, *, fresh: bool = False, extractor: Any = None, ttl: Any = None, extract: str | None = None
+    ) -> Recheck:
         """Read the cited sources of a run's report again and record how each claim stands (see
         ``citewise recheck``): unchanged, page changed (quote still there), quote gone, page gone.
-        ``fresh`` bypasses the cache; ``extractor`` defaults to the one the run used."""
+        ``fresh`` bypasses the cache; ``extractor`` (an object) or ``extract`` (a registered name such
+        as ``own``) defaults to the one the run used."""
         from citewise.research.recheck import recheck_run
 
-        return recheck_run(self.store, run_id, fresh=fresh, extractor=extractor, ttl=ttl)
+        return recheck_run(self.store, run_id, fresh=fresh, extractor=extractor, ttl=ttl, extract=extract)
 
     # -- cache -------------------------------------------------------------------------------
 

@@ -173,7 +173,7 @@ def _print(result: AskResult) -> None:
     if result.acceptance is not None:
         verdict = "accepted" if result.acceptance.accepted else "not accepted"
         reasons = "; ".join(result.acceptance.reasons)
-        console.print(f"[bold]{verdict}[/] ({escape(result.acceptance.verifier_version)}): {escape(reasons)}\n")
+        console.print(f"[bold]{verdict}[/] ({escape(result.acceptance.verified_by)}): {escape(reasons)}\n")
     console.print(escape(result.text) or "[dim](empty)[/]", highlight=False)
     for finding in result.removed:
         console.print(f"[dim]removed before delivery: {escape(finding.sentence)} — {escape(finding.reason)}[/]")

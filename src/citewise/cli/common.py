@@ -79,7 +79,9 @@ def handle_errors(func: F) -> F:
             if kwargs.get("json_out"):  # --json always prints one complete object
                 error = {"kind": type(exc).__name__, "message": message, "user_error": isinstance(exc, UserError)}
                 emit_json({"error": error, "exit_code": int(code)})
-            err_console.print(f"[bold red]error:[/] {escape(message)}", highlight=False, markup=True)
+            # One line whatever the width: a script reading stderr (or a narrow terminal) gets the
+            # whole message on the line that starts with "error:".
+            err_console.print(f"[bold red]error:[/] {escape(message)}", highlight=False, markup=True, soft_wrap=True)
             raise typer.Exit(int(code)) from None
 
     return wrapper  # type: ignore[return-value]

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from datetime import date, datetime
-from decimal import ROUND_HALF_EVEN, Decimal
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -19,8 +18,6 @@ if TYPE_CHECKING:
     from citewise.cost.ledger import CostLine, CostReport
 
 __all__ = ["cost"]
-
-_SHOWN_PLACES = Decimal("0.000001")
 
 
 @handle_errors
@@ -64,18 +61,6 @@ def parse_since(value: str | None) -> date | datetime | None:
         raise InputError(f"--since must be a date (YYYY-MM-DD) or an ISO date-time, got {value!r}") from exc
 
 
-def money(amount: Decimal | None, currency: str) -> str:
-    """An amount as shown: at most six decimals, at least two, and ``unknown`` for None."""
-    if amount is None:
-        return "unknown"
-    shown = amount.quantize(_SHOWN_PLACES, rounding=ROUND_HALF_EVEN).normalize()
-    if -shown.as_tuple().exponent < 2:  # type: ignore[operator]
-        shown = shown.quantize(Decimal("0.01"))
-    prefix = "$" if currency == "USD" else ""
-    suffix = "" if currency == "USD" else f" {currency}"
-    return f"{prefix}{shown:,f}{suffix}"
-
-
 def _quantity(line: CostLine) -> str:
     from citewise.cost.ledger import Component
 
@@ -92,6 +77,8 @@ def _calls(count: int) -> str:
 
 
 def _print(report: CostReport) -> None:
+    from citewise.cost.money import money
+
     cur = report.currency
     period = f"since {report.since:%Y-%m-%d %H:%M} UTC" if report.since else "all runs"
     console.print(f"[bold]cost[/] ({period}; prices from {escape(report.prices)})", highlight=False)

@@ -44,6 +44,14 @@ def retrieval(
     off = " (no vectors of the configured embedder here, or CITEWISE_EMBEDDER=none)"
     hint = off if report.search == "lexical" else ""
     console.print(f"search: {report.search}{hint}", highlight=False)
+    if report.missing_gold:
+        named = ", ".join(report.missing_gold[:3]) + (", ..." if len(report.missing_gold) > 3 else "")
+        console.print(
+            f"[yellow]{report.unanswerable} of {report.queries} queries ask about documents this store does not "
+            f"hold[/] ({len(report.missing_gold)} gold documents missing: {escape(named)}); recall counts them "
+            "as misses — ingest those documents to measure search on them",
+            highlight=False,
+        )
     misses = [r for r in report.results if r.rank is None]
     if misses:
         console.print(f"{len(misses)} queries had no gold hit in the top 10, e.g. {misses[0].id}: {misses[0].query}")

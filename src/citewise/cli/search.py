@@ -16,7 +16,7 @@ __all__ = ["search"]
 @handle_errors
 def search(
     query: Annotated[str, typer.Argument(help="What to look for (Korean or English).")],
-    k: Annotated[int, typer.Option("-k", help="How many hits.")] = 10,
+    k: Annotated[int, typer.Option("-k", "--top", help="How many hits.")] = 10,
     store: StoreOpt = None,
     json_out: JsonOpt = False,
 ) -> None:

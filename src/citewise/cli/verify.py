@@ -82,6 +82,6 @@ def print_verification(result: Verification) -> None:
         console.print(f"[red]conflict[/] {escape(c.describe())}", highlight=False)
     a = result.acceptance
     verdict = "[green]accepted[/]" if a.accepted else "[red]not accepted[/]"
-    console.print(f"\n{verdict} ({a.verifier_version}, decided by {escape(a.decided_by)})")
+    console.print(f"\n{verdict} ({escape(a.verified_by)}, decided by {escape(a.decided_by)})")
     for reason in a.reasons:
         console.print(f"  - {escape(reason)}", highlight=False)

@@ -67,6 +67,11 @@ class RetrievalReport:
     search: str = "lexical"
     """Which search was measured: ``lexical``, or ``hybrid (MODEL)`` when the store held the active
     embedder's vectors (set by :meth:`citewise.api.Citewise.eval_retrieval`)."""
+    missing_gold: tuple[str, ...] = ()
+    """Gold documents (by the id or title the query file names) that this store does not hold, in
+    first-mention order: no search can find them, and recall counts their queries as misses."""
+    unanswerable: int = 0
+    """Queries none of whose gold documents is in the store."""
 
 
 def load_queries(path: Path, split: str | None = None) -> list[RetrievalQuery]:
@@ -123,7 +128,8 @@ def evaluate(
 ) -> RetrievalReport:
     """Run every query through ``search`` and score the hits against the gold entries.
 
-    ``titles`` maps each document id to all titles its versions have had.
+    ``titles`` maps each document id to all titles its versions have had; a gold document that is
+    neither is reported in ``missing_gold`` (and its queries in ``unanswerable``).
     """
     depth = max(k, 10)
     results = []
@@ -135,9 +141,15 @@ def evaluate(
         )
         results.append(QueryResult(q.id, q.query, rank, tuple(f"{h.doc_id}#{h.section_id}" for h in hits[:k])))
     n = len(results)
+    known = set(titles) | {title for names in titles.values() for title in names}
+    missing = [g.document for q in queries for g in q.gold if g.document not in known]
+    unanswerable = sum(1 for q in queries if all(g.document not in known for g in q.gold))
 
     def recall(at: int) -> float:
         return sum(1 for r in results if r.rank is not None and r.rank <= at) / n
 
     mrr = sum(1 / r.rank for r in results if r.rank is not None and r.rank <= 10) / n
-    return RetrievalReport(n, recall(1), recall(5), recall(10), mrr, k, tuple(results))
+    return RetrievalReport(
+        n, recall(1), recall(5), recall(10), mrr, k, tuple(results),
+        missing_gold=tuple(dict.fromkeys(missing)), unanswerable=unanswerable,
+    )  # fmt: skip

@@ -19,10 +19,13 @@ from jinja2 import Environment, PackageLoader, select_autoescape
 from markupsafe import Markup
 
 from citewise.config import REDACTED, redact
+from citewise.cost.money import money
 from citewise.export.markdown import render_markdown
 from citewise.export.view import CitationTip, RunView, run_view
+from citewise.export.when import utc_time
 from citewise.records.verify import Decision
 from citewise.store.runs import RunRecord
+from citewise.text.iri import readable_url
 
 __all__ = ["DECISIONS", "environment", "export_csp", "render_page", "run_html", "stylesheet"]
 
@@ -33,12 +36,16 @@ DECISIONS = tuple(d.value for d in Decision)
 @cache
 def environment() -> Environment:
     """The Jinja environment over ``citewise/export/templates`` (autoescaped)."""
-    return Environment(
+    env = Environment(
         loader=PackageLoader("citewise.export", "templates"),
         autoescape=select_autoescape(default=True, default_for_string=True),
         trim_blocks=False,
         lstrip_blocks=False,
     )
+    env.filters["when"] = utc_time  # a page may be read anywhere: minutes, in UTC, saying so
+    env.filters["money"] = money  # the terminal's rule: at most six decimals, trailing zeros dropped
+    env.filters["readable_url"] = readable_url  # escaped letters shown decoded (display only)
+    return env
 
 
 @cache

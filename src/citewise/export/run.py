@@ -16,6 +16,7 @@ from citewise.audit.events import AnswerGiven, ReportMade, SourceStored, Verifie
 from citewise.config import redact, redact_data
 from citewise.errors import InputError
 from citewise.export.html import run_html
+from citewise.export.when import utc_time
 from citewise.serial import to_data
 from citewise.store.runs import RunRecord
 
@@ -51,8 +52,8 @@ def _markdown(record: RunRecord) -> str:
     facts = [
         f"- run: `{record.run_id}` ({record.kind}, {record.mode}), {record.status.value}",
         f"- outcome: {record.outcome or '-'}",
-        f"- started: {record.created_at.isoformat()}"
-        + (f", finished: {record.finished_at.isoformat()}" if record.finished_at else ""),
+        f"- started: {utc_time(record.created_at)}"
+        + (f", finished: {utc_time(record.finished_at)}" if record.finished_at else ""),
     ]
     for key, value in _answer_provenance(record).items():
         if value not in (None, "", [], {}):
@@ -101,7 +102,7 @@ def _ledger_markdown(record: RunRecord) -> str:
     verdict = "accepted" if acceptance.accepted else "not accepted"
     lines += [
         "",
-        f"**Acceptance:** {verdict} ({acceptance.verifier_version}, decided by "
+        f"**Acceptance:** {verdict} ({acceptance.verified_by}, decided by "
         f"{acceptance.decided_by}): " + "; ".join(acceptance.reasons),
     ]
     return "\n".join(lines) + "\n\n"

@@ -20,9 +20,11 @@ from citewise.audit.events import (
     SourceStored,
     Verified,
 )
+from citewise.export.when import utc_time
 from citewise.records.verify import Acceptance, Conflict, LedgerEntry
 from citewise.store.runs import RunRecord
 from citewise.text.citations import source_of
+from citewise.text.iri import readable_url
 from citewise.text.sentences import sentence_text, split_sentences
 
 __all__ = [
@@ -66,11 +68,11 @@ class SourceView:
     title: str
     """Title (page text: untrusted)."""
     url: str | None
-    """The stored URL, shown as text."""
+    """The stored URL as text, escaped letters shown decoded (:func:`~citewise.text.iri.readable_url`)."""
     href: str | None
     """The URL when it may be a link (http/https), else None."""
     retrieved_at: str | None
-    """When its text was extracted (ISO date-time)."""
+    """When its text was extracted (``YYYY-MM-DD HH:MM UTC``)."""
     published_at: str | None
     """Publication date when verified, with where it came from."""
     excerpt: str
@@ -180,8 +182,7 @@ def run_view(record: RunRecord) -> RunView:
         gaps=_gaps(record),
         reviews=tuple(record.of(ClaimReviewed)),
         timeline=tuple(
-            TimelineItem(r.seq, r.at.isoformat(timespec="seconds"), r.event.kind.value, event_summary(r.event))
-            for r in record.events
+            TimelineItem(r.seq, utc_time(r.at), r.event.kind.value, event_summary(r.event)) for r in record.events
         ),
         failure=f"{failed.error}: {failed.message}" if failed is not None else None,
     )
@@ -204,9 +205,9 @@ def _sources(record: RunRecord) -> tuple[SourceView, ...]:
             SourceView(
                 s.source_id,
                 s.title,
-                s.url,
+                readable_url(s.url),
                 safe_href(s.url),
-                s.retrieved_at.isoformat(timespec="seconds"),
+                utc_time(s.retrieved_at),
                 published,
                 s.content,
                 s.injection_flags,
@@ -273,11 +274,11 @@ def event_summary(event: object) -> str:
     if isinstance(event, RoundStarted):
         return f"round {event.round}: {len(event.queries)} queries"
     if isinstance(event, AttemptStarted):
-        return f"{event.attempt_kind.value} {event.target}"
+        return f"{event.attempt_kind.value} {readable_url(event.target)}"
     if isinstance(event, AttemptEnded):
         a = event.attempt
         outcome = "ok" if a.ok else f"failed ({a.error_kind.value if a.error_kind else a.error_type})"
-        return f"{a.kind.value} {a.target}: {outcome}"
+        return f"{a.kind.value} {readable_url(a.target)}: {outcome}"
     if isinstance(event, SourceStored):
         return f"[{event.source.source_id}] {event.source.title}"
     if isinstance(event, ModelCallEnded):

@@ -7,13 +7,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Sequence
+from dataclasses import replace
 from pathlib import Path
 
 from citewise.ingest.base import ParsedDocument, Parser
 from citewise.ingest.limits import checkpoint
 from citewise.ingest.sections import Heading, headed_document
 
-__all__ = ["RstParser"]
+__all__ = ["RstParser", "plain_title"]
 
 # Any non-alphanumeric printable ASCII character may adorn a section title.
 _RST_ADORNMENT = re.compile(r"^([!-/:-@\[-`{-~])\1+[ \t]*$")
@@ -59,6 +60,44 @@ def _rst_headings(lines: Sequence[str]) -> list[Heading]:
     return headings
 
 
+_ROLE = re.compile(r":[\w.+-]+(?::[\w.+-]+)*:`([^`]*)`")
+_TARGETED = re.compile(r"^(.*?)\s*<[^<>]*>$")
+_LITERAL = re.compile(r"``([^`]+)``")
+_REFERENCE = re.compile(r"`([^`]+)`__?")
+_EMPHASIS = re.compile(r"(\*\*?)(\S(?:.*?\S)?)\1")
+
+
+def _role_text(match: re.Match[str]) -> str:
+    content = match.group(1)
+    targeted = _TARGETED.match(content)
+    if targeted and targeted.group(1):
+        return targeted.group(1)  # :ref:`the text <target>`
+    if content.startswith("~"):
+        return content[1:].rsplit(".", 1)[-1]  # :meth:`~pathlib.Path.glob` reads "glob"
+    return content.lstrip("!")
+
+
+def plain_title(text: str) -> str:
+    """A title's reStructuredText markup as a reader sees it rendered.
+
+    >>> plain_title(":mod:`ipaddress` --- IPv4/IPv6 manipulation library")
+    'ipaddress — IPv4/IPv6 manipulation library'
+    >>> plain_title("The ``*`` operator and :ref:`its uses <star>` -- *briefly*")
+    'The * operator and its uses – briefly'
+    """
+    text = _ROLE.sub(_role_text, text)
+    literals: list[str] = []
+
+    def keep(match: re.Match[str]) -> str:  # a literal's content is not markup
+        literals.append(match.group(1))
+        return f"\x00{len(literals) - 1}\x00"
+
+    text = _LITERAL.sub(keep, text)
+    text = _EMPHASIS.sub(lambda m: m.group(2), _REFERENCE.sub(lambda m: m.group(1), text))
+    text = text.replace(" --- ", " — ").replace(" -- ", " – ")
+    return re.sub("\x00(\\d+)\x00", lambda m: literals[int(m.group(1))], text)
+
+
 class RstParser(Parser):
     """reStructuredText, split at section titles; directives stay in the section text."""
 
@@ -70,5 +109,7 @@ class RstParser(Parser):
         return path.name.lower().endswith((".rst", ".rst.txt"))
 
     def parse(self, path: Path, data: bytes) -> Iterator[ParsedDocument]:
-        """Yield the one document in a reStructuredText file."""
-        yield headed_document(self.name, path, data, _rst_headings)
+        """Yield the one document in a reStructuredText file, titled by its first title as rendered
+        (section headings keep their source text: they are hashed, and name their sections)."""
+        document = headed_document(self.name, path, data, _rst_headings)
+        yield replace(document, title=plain_title(document.title))

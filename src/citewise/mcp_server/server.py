@@ -57,6 +57,7 @@ from citewise.records.budget import budget_from_env
 from citewise.research.progress import Step, counters, render_counters, step_after, worth_a_line
 from citewise.research.state import ResearchState
 from citewise.store.runs import RunStore
+from citewise.version import __version__
 
 __all__ = ["SERVER_NAME", "build_server", "serve"]
 
@@ -118,7 +119,7 @@ class _Server(MCPServer[Any]):
 
 def build_server(api: Citewise) -> MCPServer[Any]:
     """An MCP server over ``api`` (its store stays open while the server runs)."""
-    server = _Server(api, name=SERVER_NAME, instructions=_INSTRUCTIONS, log_level="WARNING")
+    server = _Server(api, name=SERVER_NAME, version=__version__, instructions=_INSTRUCTIONS, log_level="WARNING")
     _search_tools(server, api)
     _research_tools(server, api)
     _run_tools(server, api)

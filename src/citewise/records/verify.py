@@ -11,6 +11,7 @@ import enum
 from dataclasses import dataclass, field
 
 __all__ = [
+    "verifier_label",
     "Acceptance",
     "Claim",
     "ClaimKind",
@@ -155,6 +156,23 @@ class Acceptance:
     """``citewise`` or the person who overrode it."""
     counts: dict[str, int] = field(default_factory=dict)
     """Claims by decision."""
+
+    @property
+    def verified_by(self) -> str:
+        """The verifier in words a reader understands, keeping its version id for the record
+        (``verify-1`` -> ``citewise's verifier, rule set verify-1``)."""
+        return verifier_label(self.verifier_version)
+
+
+def verifier_label(version: str) -> str:
+    """``verify-1`` as readers see it: whose checks, which rule set, and the model judge if one took part.
+
+    >>> verifier_label("verify-1+judge:gpt-4o")
+    "citewise's verifier, rule set verify-1, with the model judge gpt-4o"
+    """
+    rules, _, judge = version.partition("+judge:")
+    label = f"citewise's verifier, rule set {rules}"
+    return f"{label}, with the model judge {judge}" if judge else label
 
 
 class ConflictExplanation(enum.StrEnum):

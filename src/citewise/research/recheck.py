@@ -32,10 +32,12 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from citewise.audit.events import ClaimRecheck, Rechecked, ReportMade, RunConfigured, SourceRecheck, SourceStored
-from citewise.errors import InputError
+from citewise.config import env
+from citewise.errors import ConfigError, InputError
 from citewise.hashing import content_hash
 from citewise.providers.cached import CachedExtractor
 from citewise.providers.registry import registry
+from citewise.providers.tavily_settings import KEY_ENV as TAVILY_KEY_ENV
 from citewise.records.providers import Extractor
 from citewise.records.research import RecheckStatus, Source
 from citewise.records.runs import RunKind
@@ -90,13 +92,14 @@ def recheck_run(
     fresh: bool = False,
     extractor: Extractor | None = None,
     ttl: timedelta | str | None = None,
+    extract: str | None = None,
 ) -> Recheck:
     """Read every cited source of ``run_id``'s report again and record how each claim stands.
 
     ``extractor``: the extractor to read with (default: the one the run used, by its registry name,
-    configured from the environment). ``fresh``: bypass the cache (pages are fetched again, and the
-    cache is refreshed with them); else a cached page younger than ``ttl`` (default
-    ``CITEWISE_CACHE_TTL`` or 24 h) is used."""
+    configured from the environment; ``extract`` names another registered one, e.g. ``own``).
+    ``fresh``: bypass the cache (pages are fetched again, and the cache is refreshed with them); else
+    a cached page younger than ``ttl`` (default ``CITEWISE_CACHE_TTL`` or 24 h) is used."""
     runs = RunStore(store)
     record = runs.get(run_id)
     body = _delivered_body(record)
@@ -104,7 +107,7 @@ def recheck_run(
     before_texts = cited_texts(store, record)
     before = ledger_for_text(body, before_texts)
     cited = sorted({i for e in before for i in e.claim.cited_ids if i in sources}, key=_source_order)
-    reader = extractor if extractor is not None else _run_extractor(store, record)
+    reader = extractor if extractor is not None else _run_extractor(store, record, extract)
     try:
         reader = cached_extractor(store, reader, cache_ttl(ttl, no_cache=False))
         reads = _read_all(reader, [sources[i] for i in cited], fresh)
@@ -141,12 +144,19 @@ def _source_order(source_id: str) -> tuple[int, str]:
     return (int(digits) if digits.isdigit() else 0, source_id)
 
 
-def _run_extractor(store: EvidenceStore, record: RunRecord) -> Any:
+def _run_extractor(store: EvidenceStore, record: RunRecord, chosen: str | None) -> Any:
     configured = record.last(RunConfigured)
-    name = configured.extract if configured is not None else "tavily"
-    if name == "none":
+    used = configured.extract if configured is not None else "tavily"
+    if used == "none" and chosen is None:
         raise InputError(f"run {record.run_id} read no pages (--extract none), so there is nothing to recheck")
+    name = chosen or used
     options: dict[str, Any] = {"store": store} if name == "local" else {}
+    if name == "tavily" and env(TAVILY_KEY_ENV) is None:
+        # Said here rather than by the provider, whose message suggests `research --search local`.
+        raise ConfigError(
+            f"no Tavily key: set {TAVILY_KEY_ENV} to read run {record.run_id}'s sources again with Tavily"
+            " Extract (the extractor it used), or recheck with citewise's own fetcher: --extract own"
+        )
     return registry.extractor(name, **options)
 
 

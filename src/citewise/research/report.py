@@ -91,7 +91,7 @@ def _verdict(delivered: Delivered) -> list[str]:
         + "."
     )
     head = "**Accepted**" if acceptance.accepted else "**Not accepted**"
-    lines = [f"{head} ({acceptance.verifier_version}): " + "; ".join(acceptance.reasons) + ".", "", summary]
+    lines = [f"{head} ({acceptance.verified_by}): " + "; ".join(acceptance.reasons) + ".", "", summary]
     if delivered.salvaged:
         lines += [
             "",

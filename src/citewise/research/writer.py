@@ -38,6 +38,7 @@ from citewise.llm import ChatClient
 from citewise.records.research import CoverageReview, CoverageStatus, Draft, ResearchPlan, Source
 from citewise.research.prompts import build_repair_messages, build_write_messages
 from citewise.text.citations import QUOTE_REF, cited_ids, cited_sentence_ids
+from citewise.text.iri import readable_url
 from citewise.text.sentences import parse_sentence_id, sentence_of, sentence_text, split_sentences
 from citewise.text.urls import url_key
 
@@ -299,7 +300,7 @@ def write_deterministic(
 ) -> Draft:
     """A draft without a model: each supported topic as a heading over its verified quotes.
 
-    Covered, weak and conflicting topics get a ``## `` heading (weak and conflicting say so) and
+    Covered, weak and conflicting topics get a ``## `` heading (weak and conflicting say so in it) and
     their verified quotes as cited lines, ``- "quote" [S1]`` (``[S1.3]`` for a quote that is a cited
     sentence, so the ledger checks exactly that sentence); topics without support are listed
     under "Not answered by the sources". Unverified quotes and unknown sources are never used.
@@ -316,9 +317,10 @@ def write_deterministic(
         if item is None or item.status is CoverageStatus.MISSING or not quotes:
             unanswered.append(f"- {_inline(topic)}")
             continue
-        lines = [f"## {_inline(topic)}", ""]
-        if item.status is not CoverageStatus.COVERED:
-            lines += [f"_{_STATUS_NOTES[item.status].capitalize()}._", ""]
+        # A weak or conflicting topic says so in its heading: a sentence of its own would be read by
+        # the claim ledger as an uncited claim (and shown with its Markdown marks).
+        note = "" if item.status is CoverageStatus.COVERED else f" ({_STATUS_NOTES[item.status]})"
+        lines = [f"## {_inline(topic)}{note}", ""]
         seen: set[tuple[str, str]] = set()
         for quote in quotes:
             key = (quote.sentence_id or quote.source_id, _inline(quote.text))
@@ -375,8 +377,8 @@ def sources_section(sources: Sequence[Source], cited_ids: Iterable[str]) -> str:
             else f"retrieved {retrieved}"
         )
         title = _inline(source.title) or "(untitled)"
-        also = f"; the same text at {', '.join(source.mirrors)}" if source.mirrors else ""
-        lines.append(f"[{source.source_id}] {title} — {source.url} ({dates}{also})")
+        also = f"; the same text at {', '.join(readable_url(m) for m in source.mirrors)}" if source.mirrors else ""
+        lines.append(f"[{source.source_id}] {title} — {readable_url(source.url)} ({dates}{also})")
     if not lines:
         return "## Sources\n\nNo source is cited."
     return "## Sources\n\n" + "\n\n".join(lines)

@@ -3,6 +3,7 @@ review queue. Reads go through :class:`~citewise.api.Citewise` and the run store
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
@@ -15,6 +16,7 @@ from starlette.routing import Route
 
 from citewise.audit.events import Verified
 from citewise.cost import cost_report, ledger_for_run
+from citewise.cost.money import money
 from citewise.errors import InputError
 from citewise.export.html import run_html
 from citewise.export.run import export_run
@@ -23,7 +25,7 @@ from citewise.records.runs import RunKind
 from citewise.store.runs import RunRecord, RunStatus, RunStore
 from citewise.web.context import page, require_write, route, state_of
 
-__all__ = ["PAGE_SIZE", "RunRow", "cost_points", "routes"]
+__all__ = ["PAGE_SIZE", "CostChart", "RunRow", "cost_chart", "cost_points", "routes"]
 
 PAGE_SIZE = 50
 
@@ -35,8 +37,10 @@ class RunRow:
     record: RunRecord
     accepted: bool | None
     """None when the run was never verified."""
-    cost: Decimal | None
-    """Known total cost (None when a line cannot be priced)."""
+    cost: Decimal
+    """Total cost of the lines that could be priced."""
+    cost_complete: bool
+    """Whether every line could be priced; if not, ``cost`` is a lower bound ("at least")."""
 
 
 def _field(form: Any, name: str) -> str:
@@ -61,7 +65,7 @@ def _rows(request: Request, records: tuple[RunRecord, ...]) -> list[RunRow]:
             verified = full.last(Verified)
             ledger = ledger_for_run(full, serve.prices)
             accepted = None if verified is None else verified.acceptance.accepted
-            row = RunRow(listed, accepted, ledger.total if ledger.complete else None)
+            row = RunRow(listed, accepted, ledger.total, ledger.complete)
             if len(serve.rows) >= ROW_CACHE:
                 serve.rows.pop(next(iter(serve.rows)))
             serve.rows[key] = row
@@ -88,6 +92,7 @@ def runs_page(request: Request) -> HTMLResponse:
         request,
         "runs.html",
         rows=_rows(request, shown),
+        currency=state_of(request).prices.currency,
         total=total,
         page=number,
         pages=max(1, -(-total // PAGE_SIZE)),
@@ -144,17 +149,49 @@ def costs_page(request: Request) -> HTMLResponse:
     serve = state_of(request)
     report = cost_report(serve.api.store, serve.prices)
     points = cost_points(report)
-    return page(request, "costs.html", report=report, points=points, chart=_chart(points))
+    return page(request, "costs.html", report=report, points=points, chart=cost_chart(points, report.currency))
 
 
-def _chart(points: list[tuple[date, Decimal, Decimal | None]]) -> list[tuple[float, float, str]]:
-    """The cost-per-accepted-report line as (x, y, label) in a 600x200 box."""
-    values = [(d, float(p)) for d, _, p in points if p is not None]
+@dataclass(frozen=True, slots=True)
+class CostChart:
+    """The cost-per-accepted-report line in a 600x220 box, with its axes labelled."""
+
+    points: tuple[tuple[float, float, str], ...]
+    """(x, y, label) of each day with an accepted report so far."""
+    y_ticks: tuple[tuple[float, str], ...]
+    """(y, amount) of the horizontal grid lines, from zero to a round top."""
+    x_ticks: tuple[tuple[float, str], ...]
+    """(x, day) of the first and last day (one when they are the same)."""
+
+
+_LEFT, _RIGHT, _TOP, _BOTTOM = 80.0, 580.0, 12.0, 184.0
+
+
+def _round_top(value: float) -> float:
+    """The smallest 1, 2 or 5 times a power of ten that is at least ``value`` (the axis top)."""
+    if value <= 0:
+        return 1.0
+    power = 10.0 ** math.floor(math.log10(value))
+    return next(m * power for m in (1, 2, 5, 10) if m * power >= value * (1 - 1e-9))
+
+
+def cost_chart(points: list[tuple[date, Decimal, Decimal | None]], currency: str) -> CostChart | None:
+    """The chart of the cost per accepted report over time; None before any report is accepted."""
+    values = [(d, p) for d, _, p in points if p is not None]
     if not values:
-        return []
-    top = max(v for _, v in values) or 1.0
-    step = 560 / max(1, len(values) - 1)
-    return [(20 + i * step, 190 - 170 * v / top, f"{d.isoformat()}: {v:.4f}") for i, (d, v) in enumerate(values)]
+        return None
+    top = _round_top(float(max(p for _, p in values)))
+
+    def y(amount: float) -> float:
+        return _BOTTOM - (_BOTTOM - _TOP) * amount / top
+
+    def x(i: int) -> float:  # one day alone sits in the middle
+        return (_LEFT + _RIGHT) / 2 if len(values) == 1 else _LEFT + i * (_RIGHT - _LEFT) / (len(values) - 1)
+
+    shown = tuple((x(i), y(float(p)), f"{d.isoformat()}: {money(p, currency)}") for i, (d, p) in enumerate(values))
+    ticks = tuple((y(top * n / 4), money(Decimal(str(top * n / 4)), currency)) for n in range(5))
+    days = {0: values[0][0], len(values) - 1: values[-1][0]}
+    return CostChart(shown, ticks, tuple((x(i), d.isoformat()) for i, d in days.items()))
 
 
 def documents_page(request: Request) -> HTMLResponse:
@@ -207,6 +244,7 @@ def routes() -> list[Route]:
         route("/runs/{run_id}/claims/{claim_id}/review", review_claim, ("POST",)),
         route("/costs", costs_page),
         route("/documents", documents_page),
+        route("/review", documents_page),  # the review queue heads the documents page; /review is where one looks
         route("/documents/review", review_document, ("POST",)),
         route("/documents/{doc_id}", document_page),
     ]
