@@ -4,6 +4,7 @@ passage selection during a real run against the fakes."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -47,3 +48,36 @@ def test_selection_analyses_the_question_once_per_query_however_many_pages(
     assert [len(s.page_text) > 800 for s in result.sources] == [True, True, True]  # each excerpt was selected
     assert all(len(s.content) <= 800 for s in result.sources)
     assert analysed == [f"{result.question}\nrental deposit law"]  # one query, three pages: analysed once
+
+
+@pytest.mark.integration
+def test_ask_analyses_its_question_once(
+    sample_store_file: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """One ask: the question's content analysis (triage, relevance, the composer) and its search terms
+    (search, the ranker) are each made once, however many stages read them."""
+    import shutil
+
+    from citewise.answer import question as questions
+    from citewise.answer.ask import ask
+    from citewise.evidence.plan import RetrievalPlan
+    from citewise.records.answer import AskOutcome
+    from citewise.store.evidence import EvidenceStore
+    from citewise.text import analyze
+
+    text = "임대차 기간이 끝났는데 보증금을 돌려받지 못하면 어떻게 하나요"
+    content: list[str] = []
+    search_terms: list[str] = []
+    real_content, real_terms = questions._analyse, analyze._distinct_terms
+    monkeypatch.setattr(questions, "_analyse", lambda t: content.append(t) or real_content(t))
+    monkeypatch.setattr(analyze, "_distinct_terms", lambda t: search_terms.append(t) or real_terms(t))
+    questions._analysed.cache_clear()
+    analyze._query_terms.cache_clear()
+    copy = tmp_path / "ask.sqlite"
+    shutil.copy(sample_store_file, copy)
+    with EvidenceStore.open(str(copy)) as store:
+        result = ask(store, text, RetrievalPlan())
+
+    assert result.outcome is AskOutcome.FALLBACK and result.text
+    assert content.count(text) == 1
+    assert search_terms.count(text) == 1

@@ -122,8 +122,17 @@ def _intent(text: str) -> Intent:
 
 
 def analyse_question(text: str) -> Question:
-    """Analyse ``text`` once: content terms, intent and language."""
-    text = unicodedata.normalize("NFC", text)
+    """``text`` analysed once — content terms, intent and language — and the same typed value for
+    every stage that reads the question (triage, relevance, the composer)."""
+    return _analysed(unicodedata.normalize("NFC", text))
+
+
+@lru_cache(maxsize=256)
+def _analysed(text: str) -> Question:
+    return _analyse(text)
+
+
+def _analyse(text: str) -> Question:
     # An article reference (제2조, § 5) is a named provision, resolved apart; its number is no topic.
     topic = ARTICLE_REFERENCE.sub(" ", text)
     hangul = "".join(ch if _HANGUL.match(ch) or ch.isspace() else " " for ch in topic)

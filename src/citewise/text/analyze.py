@@ -297,6 +297,7 @@ def use_analyzer(name: str) -> None:
         raise ValueError(f"unknown analyzer {name!r}; valid: {', '.join(ANALYZERS)}")
     if ANALYZERS[name] is not _active:
         _run_terms.clear()
+        _query_terms.cache_clear()
     _active = ANALYZERS[name]
 
 
@@ -323,6 +324,7 @@ def clear_caches() -> None:
     _morpheme_cache.clear()
     _run_terms.clear()
     _word_stems.clear()
+    _query_terms.cache_clear()
 
 
 def _learn_runs(runs: Iterable[str]) -> None:
@@ -400,7 +402,17 @@ def analyze_many(texts: Sequence[str], *, keep_stopwords: bool = False) -> list[
 
 
 def query_terms(text: str) -> list[str]:
-    """Distinct terms of a query, in first-seen order."""
+    """Distinct terms of a query, in first-seen order. A question or query is analysed once: the
+    stages that read the same text (search, the rankers, passage selection) share the analysis."""
+    return list(_query_terms(text))
+
+
+@lru_cache(maxsize=1024)
+def _query_terms(text: str) -> tuple[str, ...]:
+    return tuple(_distinct_terms(text))
+
+
+def _distinct_terms(text: str) -> list[str]:
     seen: dict[str, None] = {}
     for term in analyze(text):
         seen.setdefault(term, None)
