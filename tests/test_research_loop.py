@@ -367,7 +367,7 @@ def test_coverage_passes_in_round_one(env: Env) -> None:
     assert f"[S1] {title_of(a)} — {a} (retrieved " in md and f"[S2] {title_of(b)} — {b} (retrieved " in md
     assert "invented.example" not in md  # the writer's URL is stripped, and reported
     assert result.problems == ("removed URL not from citewise's records: https://invented.example/deposits",)
-    assert "None: every required sub-question is covered" in md
+    assert "None: every required sub-question is answered by a supported claim of this report." in md
     assert f"planner {PLANNER}, writer {WRITER}" in md and "Stopped because every required sub-question" in md
     # the searches and reads: once each, and the model saw no URL
     assert env.searched() == ["rental deposit law"] and env.extracted() == [a, b]
@@ -511,7 +511,9 @@ def test_search_budget_exhausted_with_evidence(env: Env) -> None:
     ]
     assert [p["stop"] for p in payloads(record, "round_end")] == [None, "searches_exhausted"]
     assert "Stopped because the search budget was used up" in result.markdown
-    assert f"**{TOPICS[1]}** — missing: no primary source" in result.markdown  # the gap stays visible
+    assert (
+        f"**{TOPICS[1]}** — the sources citewise read do not answer it; missing: no primary source" in result.markdown
+    )  # the gap stays visible
 
 
 def test_extraction_budget_exhausted(env: Env) -> None:
@@ -531,7 +533,7 @@ def test_extraction_budget_exhausted(env: Env) -> None:
     assert [x["target"] for x in attempts(record, "extract")] == [a]
     assert [p["stop"] for p in payloads(record, "round_end")] == ["extractions_exhausted"]
     gaps = result.markdown.split("## Gaps and limitations")[1].split("## Sources")[0]
-    assert f"**{TOPICS[1]}** — missing: no primary source" in gaps
+    assert f"**{TOPICS[1]}** — the sources citewise read do not answer it; missing: no primary source" in gaps
 
 
 def test_round_budget_exhausted_when_the_reviewer_is_never_satisfied(env: Env) -> None:

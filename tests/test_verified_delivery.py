@@ -23,7 +23,7 @@ from tests.test_research_loop import Env, covered, env, plan_reply, report_body,
 
 pytestmark = pytest.mark.integration
 
-GOOD = "Deposits are protected here [S1]."
+GOOD = "Deposits are protected here [S1, S2]."  # the sentence each topic was reviewed with
 BAD = "Deposits are insured by the central bank up to 90 million won [S2]."
 
 

@@ -7,7 +7,10 @@
          writer from verified quotes; no verified quote at all -> no evidence
       -> verify every claim against the stored page text (unless --no-verify)
       -> findings? -> the writer revises once, inside the budgets -> checked and verified again
-      -> what still fails is removed (or marked) and listed; acceptance is decided on what remains
+      -> what still fails is removed (or marked) and listed; acceptance is decided on what remains:
+         every required sub-question must be answered by a supported claim of the delivered text
+      -> no supported claim left -> the deterministic writer from verified quotes, verified the same
+         way; still none -> no verified finding: nothing is delivered as a report
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ from citewise.records.verify import Finding
 from citewise.research import writer as writing
 from citewise.research.context import ResearchRun
 from citewise.research.revise import revise_with_model
+from citewise.verify.answers import RequiredTopic, required_topics
 from citewise.verify.delivery import Delivery, deliver, drop_citing
 from citewise.verify.ledger import CitedText
 
@@ -73,14 +77,32 @@ def deliver_report(run: ResearchRun, draft: Draft | None, model_call: ModelCall[
     texts = {
         s.source_id: CitedText(s.source_id, s.url, s.page_text or s.content, s.content, s.published_at) for s in sources
     }
-    delivery = deliver(draft.markdown, texts, kind="research", action=run.settings.unsupported)
+    topics = _topics(run)
+    action = run.settings.unsupported
+    delivery = deliver(draft.markdown, texts, kind="research", action=action, topics=topics)
     revised = _revise(run, draft, delivery, model_call) if (delivery.removed or delivery.marked) else None
     if revised is not None:
-        again = deliver(revised.markdown, texts, kind="research", action=run.settings.unsupported)
+        again = deliver(revised.markdown, texts, kind="research", action=action, topics=topics)
         if len(again.removed) + len(again.marked) <= len(delivery.removed) + len(delivery.marked):
             draft, delivery = revised, again
+    if not delivery.has_finding and not salvaged:
+        # Nothing the writer said survived: the verified quotes may still answer (never the draft).
+        quoted = _from_quotes(run)
+        if quoted is not None:
+            removed += delivery.removed
+            draft, salvaged = quoted, True
+            delivery = deliver(quoted.markdown, texts, kind="research", action=action, topics=topics)
     removed += delivery.removed
+    if not delivery.has_finding:
+        return Delivered(ReportStatus.NO_VERIFIED_FINDING, draft, None, delivery, tuple(removed), salvaged)
     return Delivered(ReportStatus.REPORT, draft, delivery.text, delivery, tuple(removed), salvaged)
+
+
+def _topics(run: ResearchRun) -> tuple[RequiredTopic, ...]:
+    """The plan's required sub-questions with the last review's verified evidence."""
+    state = run.state
+    plan_topics = state.plan.topics if state.plan is not None else ()
+    return required_topics(plan_topics, state.reviews[-1] if state.reviews else None)
 
 
 def _from_quotes(run: ResearchRun) -> Draft | None:

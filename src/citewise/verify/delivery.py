@@ -30,9 +30,11 @@ from citewise.records.verify import (
     UnsupportedAction,
 )
 from citewise.verify.acceptance import decide_acceptance
+from citewise.verify.answers import RequiredTopic, addressed, map_answers, section_topics
 from citewise.verify.claims import claim_lines, extract_claims
 from citewise.verify.conflicts import find_conflicts
 from citewise.verify.ledger import CitedText, Judge, ledger_for_text
+from citewise.verify.shells import drop_shells
 
 __all__ = [
     "MARK",
@@ -63,6 +65,11 @@ class Delivery:
     """Claims taken out (their sentences), with the reason."""
     marked: tuple[Finding, ...] = ()
     """Claims kept but marked as unverified."""
+
+    @property
+    def has_finding(self) -> bool:
+        """True when the delivered text makes at least one supported factual claim."""
+        return any(e.claim.kind is ClaimKind.FACT and e.decision is Decision.SUPPORTED for e in self.entries)
 
 
 def ledger_of(
@@ -103,23 +110,44 @@ def deliver(
     action: UnsupportedAction = UnsupportedAction.REMOVE,
     judge: Judge | None = None,
     answered: bool = True,
+    topics: Sequence[RequiredTopic] = (),
 ) -> Delivery:
     """Verify ``text`` against ``texts`` and return what a reader may get (see the module docstring).
 
     ``kind`` is ``research`` or ``ask``; ``answered`` False when the run delivered no answer at all
-    (a rejected report, a clarification), which the acceptance decision states."""
+    (a rejected report, a clarification), which the acceptance decision states. ``topics`` are the
+    required sub-questions: each must be answered by a supported claim of the delivered text
+    (:mod:`citewise.verify.answers`), and a heading left empty is dropped or names its gap
+    (:mod:`citewise.verify.shells`)."""
     entries, conflicts = ledger_of(text, texts, judge)
     failed = findings(entries, conflicts)
-    if not failed:
-        return Delivery(text, tuple(entries), tuple(conflicts), _accept(kind, answered, entries, conflicts))
-    by_claim = {f.claim_id: f for f in failed}
-    delivered = redact(text, by_claim, action)
-    entries2 = _reused(delivered, entries, texts, judge)
-    conflicts2 = find_conflicts([(e.claim, e.checks) for e in entries2])
-    acceptance = _accept(kind, answered, entries2, conflicts2)
-    if action is UnsupportedAction.REMOVE:
-        return Delivery(delivered, tuple(entries2), tuple(conflicts2), acceptance, removed=tuple(failed))
-    return Delivery(delivered, tuple(entries2), tuple(conflicts2), acceptance, marked=tuple(failed))
+    delivered = redact(text, {f.claim_id: f for f in failed}, action) if failed else text
+    kept = _reused(delivered, entries, texts, judge) if failed else entries
+    lost: dict[str, tuple[str, ...]] = {}
+    if topics and failed:
+        reach = addressed(entries, topics, section_topics(text, topics))
+        lost = {f.claim_id: reach.get(f.claim_id, ()) for f in failed}
+    kept, gaps = map_answers(delivered, kept, topics, lost) if topics else (kept, ())
+    if failed or gaps:
+        headings = section_topics(delivered, topics).headings
+        shelled = drop_shells(delivered, headings, {g.topic: g for g in gaps}, _hollow(delivered))
+        if shelled != delivered:  # dropped signposts renumber the claims after them
+            delivered, kept = shelled, _reused(shelled, kept, texts, judge)
+    kept_conflicts = find_conflicts([(e.claim, e.checks) for e in kept]) if failed else conflicts
+    acceptance = decide_acceptance(kind, answered, kept, len(kept_conflicts), gaps=gaps)
+    removed = tuple(failed) if action is UnsupportedAction.REMOVE else ()
+    marked = tuple(failed) if action is UnsupportedAction.MARK else ()
+    return Delivery(delivered, tuple(kept), tuple(kept_conflicts), acceptance, removed=removed, marked=marked)
+
+
+def _hollow(text: str) -> set[int]:
+    """The lines that only signpost (no finding): they keep no heading alive."""
+    return {
+        line.index
+        for line in claim_lines(text)
+        if (claims := [c for s in line.sentences for c in s.claims])
+        and all(c.kind is ClaimKind.SIGNPOST for c in claims)
+    }
 
 
 def _reused(
@@ -140,10 +168,6 @@ def _reused(
 
 def _all_known(text: str, known: Mapping[tuple[str, str, tuple[str, ...]], LedgerEntry]) -> bool:
     return all((c.text, c.sentence, c.cited_ids) in known for c in extract_claims(text))
-
-
-def _accept(kind: str, answered: bool, entries: Sequence[LedgerEntry], conflicts: Sequence[Conflict]) -> Acceptance:
-    return decide_acceptance(kind, answered, entries, len(conflicts))
 
 
 def drop_citing(text: str, known: Iterable[str]) -> tuple[str, list[Finding]]:
