@@ -18,7 +18,7 @@ from citewise.records.verify import ClaimKind, Criterion, GapReason, LedgerActio
 from citewise.verify.ledger import CitedText, ledger_for_text
 from citewise.verify.service import verify_run
 from tests import test_research_loop as loop
-from tests.test_research_loop import TOPICS, Env, covered, plan_reply, two_pages, verdict
+from tests.test_research_loop import TOPICS, Env, covered, insist, plan_reply, two_pages, verdict
 
 pytestmark = pytest.mark.integration
 
@@ -56,7 +56,7 @@ def test_a_sub_question_whose_only_claim_was_removed_is_a_gap_and_the_report_is_
     env.brain.script("plan", plan_reply())
     env.brain.script("review", covered)  # the review found both topics covered, before verification
     env.brain.script("write", DRAFT)
-    env.brain.script("revise", DRAFT)  # the writer insists
+    env.brain.script("revise", insist)  # the writer insists
 
     result = env.run()
 
@@ -81,7 +81,7 @@ def test_headings_emptied_by_verification_are_dropped_or_name_their_gap(env: Env
     env.brain.script("plan", plan_reply())
     env.brain.script("review", covered)
     env.brain.script("write", DRAFT)
-    env.brain.script("revise", DRAFT)
+    env.brain.script("revise", insist)
 
     body = env.run().body or ""
 
@@ -133,7 +133,7 @@ def test_verify_on_the_record_names_the_same_gap(env: Env) -> None:
     env.brain.script("plan", plan_reply())
     env.brain.script("review", covered)
     env.brain.script("write", DRAFT)
-    env.brain.script("revise", DRAFT)
+    env.brain.script("revise", insist)
 
     result = env.run()
     again = verify_run(env.store, result.run_id)
@@ -147,7 +147,7 @@ def test_when_no_written_claim_survives_the_verified_quotes_answer_instead(env: 
     env.brain.script("review", covered)
     bad = f"## {LAW}\n\nThe central bank guarantees all deposits [S1].\n\n## {RETURN}\n\n{ON_RETURN_BAD}\n"
     env.brain.script("write", bad)
-    env.brain.script("revise", bad)
+    env.brain.script("revise", insist)
 
     result = env.run()
 
@@ -163,7 +163,7 @@ def test_a_report_with_no_supported_claim_left_is_not_delivered_as_a_report(env:
     env.brain.script("review", lambda d: verdict(d, missing={0: None, 1: None}))  # no verified quote at all
     bad = f"## {LAW}\n\nThe central bank guarantees all deposits [S1].\n\n## {RETURN}\n\n{ON_RETURN_BAD}\n"
     env.brain.script("write", bad)
-    env.brain.script("revise", bad)
+    env.brain.script("revise", insist)
 
     result = env.run()
 

@@ -206,6 +206,16 @@ def covered(data: Mapping[str, Any]) -> dict[str, Any]:
     return verdict(data)
 
 
+def revise_by(fix: Any) -> Any:
+    """A reviser (the writer's revision call): ``fix(sentence)`` gives each failed sentence's
+    replacement, or None to remove it."""
+    return lambda data: {"revisions": [{"id": s["id"], "replacement": fix(s["sentence"])} for s in data["sentences"]]}
+
+
+insist = revise_by(lambda sentence: sentence)  # the writer sends its sentences back unchanged
+drop = revise_by(lambda sentence: None)  # the writer removes every failed sentence
+
+
 def draft_citing(*ids: str, extra: str = "") -> str:
     body = "\n\n".join(f"## Topic {n}\n\nDeposits are protected here [{i}]." for n, i in enumerate(ids, 1))
     return body + extra
@@ -346,7 +356,7 @@ def test_coverage_passes_in_round_one(env: Env) -> None:
     env.brain.script("plan", plan_reply())
     env.brain.script("review", covered)
     env.brain.script("write", draft_citing("S1", "S2", extra="\n\nRead more at https://invented.example/deposits."))
-    env.brain.script("revise", draft_citing("S1", "S2"))
+    env.brain.script("revise", drop)
 
     result = env.run()
 
@@ -374,8 +384,9 @@ def test_coverage_passes_in_round_one(env: Env) -> None:
     # the stripped URL left "Read more at." behind, a claim that cites nothing: the writer revises once
     assert [p for p, _ in env.brain.seen] == ["plan", "review", "write", "revise"]
     (revision,) = env.brain.calls("revise")
-    assert [f["sentence"] for f in revision["findings"]] == ["Read more at."]
-    assert "Read more at" not in md and result.removed == ()
+    assert [f["sentence"] for f in revision["sentences"]] == ["Read more at."]
+    # the writer removed it: it is not in the report, and it is listed as taken out, with the reason
+    assert "Read more at" not in (result.body or "") and [f.sentence for f in result.removed] == ["Read more at."]
     assert result.acceptance is not None and result.acceptance.accepted and md.count("**Accepted**") == 1
     assert a not in json.dumps(env.brain.seen) and b not in json.dumps(env.brain.seen)
     # the audit record
@@ -412,7 +423,7 @@ def test_coverage_passes_in_round_one(env: Env) -> None:
     assert [p["source"]["source_id"] for p in payloads(record, "source")] == ["S1", "S2"]
     assert report.queries == ("rental deposit law",)
     assert report.path == "model" and report.writer == WRITER
-    versions = {"plan": "plan-v1", "review": "review-v3", "write": "write-v3", "revise": "revise-v1"}
+    versions = {"plan": "plan-v1", "review": "review-v3", "write": "write-v3", "revise": "revise-v2"}
     assert report.prompt_versions == versions
     assert report.markdown == md and report.status == "report"
     assert [p["source"]["url"] for p in payloads(record, "source")] == [a, b]

@@ -6,7 +6,8 @@
       -> salvage: sentences citing an id no source has are dropped; nothing left -> the deterministic
          writer from verified quotes; no verified quote at all -> no evidence
       -> verify every claim against the stored page text (unless --no-verify)
-      -> findings? -> the writer revises once, inside the budgets -> checked and verified again
+      -> findings? -> the writer revises the failed sentences once (only those, with their evidence),
+         inside the budgets -> put into the draft, checked and verified again
       -> what still fails is removed (or marked) and listed; acceptance is decided on what remains:
          every required sub-question must be answered by a supported claim of the delivered text
       -> no supported claim left -> the deterministic writer from verified quotes, verified the same
@@ -28,7 +29,7 @@ from citewise.research import writer as writing
 from citewise.research.context import ResearchRun
 from citewise.research.revise import revise_with_model
 from citewise.verify.answers import RequiredTopic, required_topics
-from citewise.verify.delivery import Delivery, deliver, drop_citing
+from citewise.verify.delivery import Delivery, deliver, drop_citing, replace_sentences
 from citewise.verify.ledger import CitedText
 
 __all__ = ["Delivered", "deliver_report"]
@@ -36,6 +37,7 @@ __all__ = ["Delivered", "deliver_report"]
 T = TypeVar("T")
 
 ModelCall = Callable[[ResearchRun, str, str, Callable[[], T]], T]
+Revisions = tuple[dict[str, str | None], str | None]
 
 
 @dataclass(frozen=True)
@@ -56,7 +58,7 @@ class Delivered:
     """True when the deterministic writer composed the body from verified quotes."""
 
 
-def deliver_report(run: ResearchRun, draft: Draft | None, model_call: ModelCall[Draft]) -> Delivered:
+def deliver_report(run: ResearchRun, draft: Draft | None, model_call: ModelCall[Revisions]) -> Delivered:
     """The body a reader gets from the final ``draft`` (checked or not); see the module docstring.
 
     ``model_call`` makes the revision call inside the budgets (the loop's recorded model call)."""
@@ -80,10 +82,13 @@ def deliver_report(run: ResearchRun, draft: Draft | None, model_call: ModelCall[
     topics = _topics(run)
     action = run.settings.unsupported
     delivery = deliver(draft.markdown, texts, kind="research", action=action, topics=topics)
-    revised = _revise(run, draft, delivery, model_call) if (delivery.removed or delivery.marked) else None
-    if revised is not None:
+    revision = _revise(run, draft, delivery, model_call) if (delivery.removed or delivery.marked) else None
+    if revision is not None:
+        revised, taken_out = revision
         again = deliver(revised.markdown, texts, kind="research", action=action, topics=topics)
         if len(again.removed) + len(again.marked) <= len(delivery.removed) + len(delivery.marked):
+            # what the writer took out itself was taken out for failing verification: it is listed
+            removed += [f for f in (*delivery.removed, *delivery.marked) if f.sentence in taken_out]
             draft, delivery = revised, again
     if not delivery.has_finding and not salvaged:
         # Nothing the writer said survived: the verified quotes may still answer (never the draft).
@@ -116,9 +121,13 @@ def _from_quotes(run: ResearchRun) -> Draft | None:
     return writing.write_deterministic(run.question, state.plan, tuple(state.collection.sources), review, review.round)
 
 
-def _revise(run: ResearchRun, draft: Draft, delivery: Delivery, model_call: ModelCall[Draft]) -> Draft | None:
-    """One revision by the writer model, inside the budgets; None when there is no model or budget,
-    or when the revision's citations do not check out."""
+def _revise(
+    run: ResearchRun, draft: Draft, delivery: Delivery, model_call: ModelCall[Revisions]
+) -> tuple[Draft, set[str]] | None:
+    """One targeted revision by the writer model, inside the budgets (:mod:`citewise.research.revise`):
+    only the failed sentences go back, and their replacements (or removals) are put into the draft.
+    The revised draft and the sentences the revision removed; None when there is no model or
+    budget, or when the revised draft's citations do not check out."""
     state = run.state
     settings = run.settings
     if not settings.uses_models or not state.reviews or state.plan is None or state.usage.tokens_exhausted():
@@ -126,18 +135,16 @@ def _revise(run: ResearchRun, draft: Draft, delivery: Delivery, model_call: Mode
     found = (*delivery.removed, *delivery.marked)
     sources = tuple(state.collection.sources)
     model = settings.writer_model or ""
-    plan, review = state.plan, state.reviews[-1]
     try:
-        revised = model_call(
-            run,
-            "revise",
-            model,
-            lambda: revise_with_model(settings.client, model, run.question, plan, sources, review, draft, found),
+        revisions, writer = model_call(
+            run, "revise", model, lambda: revise_with_model(settings.client, model, run.question, sources, found)
         )
     except (BudgetExhausted, ModelError):
         return None  # the failed call is recorded; the verified first draft is delivered
+    markdown = replace_sentences(draft.markdown, revisions)
+    revised = Draft(draft.round, markdown, tuple(i for i in writing.cited_ids(markdown)), writer or model)
     checked = writing.check_draft(revised, sources)
     if not checked.ok:
         return None
     run.record(DraftMade(checked.draft))
-    return checked.draft
+    return checked.draft, {sentence for sentence, replacement in revisions.items() if replacement is None}

@@ -46,6 +46,7 @@ __all__ = [
     "findings",
     "ledger_of",
     "redact",
+    "replace_sentences",
 ]
 
 
@@ -80,10 +81,14 @@ def ledger_of(
     return entries, find_conflicts([(e.claim, e.checks) for e in entries])
 
 
-def findings(entries: Sequence[LedgerEntry], conflicts: Sequence[Conflict]) -> list[Finding]:
+def findings(entries: Sequence[LedgerEntry], conflicts: Sequence[Conflict], text: str | None = None) -> list[Finding]:
     """Every factual claim that may not reach a reader as it is: unsupported, unmapped (it cites
-    nothing), or part of a conflict nobody explained."""
+    nothing), or part of a conflict nobody explained. With ``text`` (the text the entries were
+    read from), each finding carries its sentence as written there, citation markers included."""
     conflicting = {c.first.claim_id for c in conflicts} | {c.second.claim_id for c in conflicts}
+    written = (
+        {c.claim_id: s.raw for line in claim_lines(text) for s in line.sentences for c in s.claims} if text else {}
+    )
     out = []
     for entry in entries:
         if entry.claim.kind is not ClaimKind.FACT:
@@ -91,7 +96,8 @@ def findings(entries: Sequence[LedgerEntry], conflicts: Sequence[Conflict]) -> l
         if entry.decision is Decision.SUPPORTED and entry.claim.claim_id not in conflicting:
             continue
         decision = Decision.CONFLICTING if entry.claim.claim_id in conflicting else entry.decision
-        out.append(Finding(entry.claim.claim_id, entry.claim.sentence, decision, _reason(entry), entry.quote))
+        sentence = written.get(entry.claim.claim_id, entry.claim.sentence)
+        out.append(Finding(entry.claim.claim_id, sentence, decision, _reason(entry), entry.quote))
     return out
 
 
@@ -120,7 +126,7 @@ def deliver(
     (:mod:`citewise.verify.answers`), and a heading left empty is dropped or names its gap
     (:mod:`citewise.verify.shells`)."""
     entries, conflicts = ledger_of(text, texts, judge)
-    failed = findings(entries, conflicts)
+    failed = findings(entries, conflicts, text)
     delivered = redact(text, {f.claim_id: f for f in failed}, action) if failed else text
     kept = _reused(delivered, entries, texts, judge) if failed else entries
     lost: dict[str, tuple[str, ...]] = {}
@@ -205,6 +211,18 @@ def redact(text: str, failing: Mapping[str, Finding], action: UnsupportedAction)
             changed = changed or bad
         if changed:
             lines[line.index] = (line.prefix + " ".join(kept)) if kept else ""
+    return _tidy(lines)
+
+
+def replace_sentences(text: str, replacements: Mapping[str, str | None]) -> str:
+    """``text`` with each sentence written as a key of ``replacements`` replaced by its value, or
+    removed where the value is None (a targeted revision put into the draft)."""
+    lines = text.splitlines()
+    for line in claim_lines(text):
+        if not any(s.raw in replacements for s in line.sentences):
+            continue
+        kept = [r for s in line.sentences if (r := replacements.get(s.raw, s.raw)) is not None]
+        lines[line.index] = (line.prefix + " ".join(kept)) if kept else ""
     return _tidy(lines)
 
 
