@@ -106,9 +106,8 @@ def main(argv: Sequence[str] | None = None) -> None:
         os.environ.setdefault("CITEWISE_EMBEDDER", "none")
     rows = [json.loads(line) for line in args.questions.read_text(encoding="utf-8").splitlines() if line.strip()]
     halves = {"dev": rows[0::2], "held-back": rows[1::2]}
-    with tempfile.TemporaryDirectory() as tmp:
-        with _approved_store(args.store or str(Path(tmp) / "statutes.sqlite")) as store:
-            figures = {name: measure(store, half, args.today) for name, half in halves.items()}
+    with tempfile.TemporaryDirectory() as tmp, _approved_store(args.store or str(Path(tmp) / "s.sqlite")) as store:
+        figures = {name: measure(store, half, args.today) for name, half in halves.items()}
     columns = list(next(iter(figures.values())))
     print("| half | " + " | ".join(columns) + " |\n|" + "---|" * (len(columns) + 1))
     for name, counts in figures.items():
