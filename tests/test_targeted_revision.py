@@ -29,7 +29,7 @@ def _quote_fact(data: dict[str, Any]) -> dict[str, Any]:
     revisions = []
     for item in data["sentences"]:
         fact = next(i for i, text in item["evidence"].items() if text.startswith("Fact about"))
-        revisions.append({"id": item["id"], "replacement": f"{{{{{fact}}}}}"})
+        revisions.append({"id": item["id"], "replacement": f"{{{{{fact}}}}}."})  # a quote, then a full stop
     return {"revisions": revisions}
 
 

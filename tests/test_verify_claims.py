@@ -191,3 +191,9 @@ def test_signposting_and_narration_are_not_claims(sentence: str) -> None:
 @pytest.mark.parametrize("sentence", _ABOUT_THE_SUBJECT)
 def test_a_claim_about_the_subject_is_never_taken_for_a_signpost(sentence: str) -> None:
     assert all(c.kind is not ClaimKind.SIGNPOST for c in extract_claims(sentence))
+
+
+def test_a_quoted_sentence_keeps_the_citation_written_after_its_closing_quote() -> None:
+    # what materialise_quotes makes of "{{S1.2}}." when the writer ends its sentence after the quote
+    (claim,) = extract_claims("As the page says, “Fees fell.” [S1.2].")
+    assert claim.cited_ids == ("S1",) and claim.cited_sentences == ("S1.2",)
