@@ -7,10 +7,12 @@ sub-question; a recommendation, an inference or a signpost never does. A claim *
 when one of these links holds:
 
 * **evidence** — it rests on evidence the coverage review checked for that topic: a sentence it
-  cites, or the span that supports it, is one of the topic's verified quotes (same source);
+  cites, or the span that supports it, is one of the topic's verified quotes (same source; a span
+  holding the quote, held by it, or sharing 80% of the shorter one's terms);
 * **section** — it sits under a heading that names the topic (the writer gives each topic a heading;
-  a heading matches when it shares at least two of the topic's terms, or all of a shorter topic's,
-  and most of its own terms are the topic's) and it shares a term with the topic itself;
+  a heading names a topic when most of its own terms are the topic's: at least two of them, or all
+  of a one-term topic's, or a single one that no other topic shares) and it shares a term with the
+  topic itself;
 * **terms** — it states most of the topic's own terms (at least two, and 60% of them);
 * **the question** — a plan of one topic and no review (a native engine's: the question itself) is
   addressed by every claim, since every claim was written in answer to it.
@@ -68,8 +70,17 @@ _QUESTION_TERMS = frozenset("어떻 어떤 언제 무엇 무슨 얼마 며칠 �
 _HEADING = re.compile(r"^\s{0,3}(#{1,6})\s+(.*?)\s*#*\s*$")
 
 
+_HANGUL = re.compile(r"[\uac00-\ud7a3]+")
+
+
 def _terms(text: str) -> frozenset[str]:
-    return frozenset(t for t in query_terms(text) if t not in _QUESTION_TERMS)
+    """The content terms of ``text``, each Korean word once: the analyser adds the bigrams inside a
+    word (임대차 -> 임대, 대차) for recall, and counted here they would make one shared word look
+    like most of a question."""
+    terms = {t for t in query_terms(text) if t not in _QUESTION_TERMS}
+    return frozenset(
+        t for t in terms if not (_HANGUL.fullmatch(t) and any(t != other and t in other for other in terms))
+    )
 
 
 @dataclass(frozen=True)
@@ -111,22 +122,28 @@ def section_topics(text: str, topics: Sequence[RequiredTopic]) -> TopicMap:
 
 
 def _named_topic(heading: str, terms: Mapping[str, frozenset[str]]) -> str | None:
+    """The topic a heading names: the topic itself, or one most of the heading's terms come from —
+    at least two of them (all of a one-term topic's), the closest such topic; or a single term, when
+    no other topic shares any ("Deposits" over "Which law protects deposits?" and "How is a deposit
+    returned?" names neither)."""
     own = _terms(heading)
     if not own:
         return None
-    best: tuple[float, str] | None = None
+    flat = normalise_for_match(heading).casefold().rstrip("?？ ")
+    strong: list[tuple[float, str]] = []
+    touched: list[str] = []
     for topic, wanted in terms.items():
-        if normalise_for_match(heading).casefold().rstrip("?？ ") == normalise_for_match(topic).casefold().rstrip(
-            "?？ "
-        ):
+        if flat == normalise_for_match(topic).casefold().rstrip("?？ "):
             return topic
         shared = len(own & wanted)
-        if not wanted or shared < min(2, len(wanted)) or shared / len(own) < 0.5:
+        if not shared or shared / len(own) < 0.5:
             continue
-        score = shared / len(own | wanted)
-        if best is None or score > best[0]:
-            best = (score, topic)
-    return best[1] if best else None
+        touched.append(topic)
+        if shared >= min(2, len(wanted)):
+            strong.append((shared / len(own | wanted), topic))
+    if strong:
+        return max(strong)[1]
+    return touched[0] if len(touched) == 1 and not any(own & w for t, w in terms.items() if t != touched[0]) else None
 
 
 def _evidence_link(entry: LedgerEntry, topic: RequiredTopic) -> bool:
@@ -145,8 +162,16 @@ def _evidence_link(entry: LedgerEntry, topic: RequiredTopic) -> bool:
 
 
 def _overlaps(span: str, quote: str) -> bool:
+    """The supporting span and the reviewed quote are the same passage: one holds the other, or
+    (a span cut across a sentence boundary) they share most of the shorter one's terms."""
     a, b = normalise_for_match(span).casefold(), normalise_for_match(quote).casefold()
-    return bool(a and b) and (a in b or b in a)
+    if not a or not b:
+        return False
+    if a in b or b in a:
+        return True
+    terms_a, terms_b = set(query_terms(a)), set(query_terms(b))
+    shorter = min(len(terms_a), len(terms_b))
+    return shorter >= 3 and len(terms_a & terms_b) >= 0.8 * shorter
 
 
 def _addresses(entry: LedgerEntry, topic: RequiredTopic, section: str | None, only_question: bool) -> bool:
