@@ -13,6 +13,8 @@ import pytest
 from citewise.audit.events import ReportMade, Verified
 from citewise.cli.common import ExitCode
 from citewise.cli.research import exit_code
+from citewise.eval.metrics import score_run
+from citewise.prices import load_prices
 from citewise.records.research import ReportStatus
 from citewise.records.verify import ClaimKind, Criterion, GapReason, LedgerAction
 from citewise.verify.ledger import CitedText, ledger_for_text
@@ -175,3 +177,17 @@ def test_a_report_with_no_supported_claim_left_is_not_delivered_as_a_report(env:
     report = env.record(result.run_id).last(ReportMade)
     assert report is not None and report.status is ReportStatus.NO_VERIFIED_FINDING and report.body is None
     assert any("no claim survived verification" in p for p in result.problems)
+
+
+def test_the_evaluation_counts_sub_questions_answered_from_the_delivered_text(env: Env) -> None:
+    two_pages(env)
+    env.brain.script("plan", plan_reply())
+    env.brain.script("review", covered)
+    env.brain.script("write", DRAFT)
+    env.brain.script("revise", insist)
+
+    result = env.run()
+    score = score_run(env.record(result.run_id), (LAW, RETURN, "Who won the 2022 World Cup?"), load_prices(None))
+
+    # only LAW keeps a supported claim in what was delivered; the review had found both covered
+    assert (score.subquestions, score.answered) == (3, 1) and not score.accepted
