@@ -17,9 +17,9 @@ deterministic composer (no model), verified as delivered. Per half — ``dev`` (
 into a temporary store, lexical only (``CITEWISE_EMBEDDER=none``), so the relevance gate is the
 lexical one.
 
-Figures of 2026-12-01, a store ingested by this script with the default embedder configured
-(``--store /tmp/ao_vec.sqlite``), dev / held-back, 121 questions each; before = the code before
-issue 21, after = with it:
+Figures of 2026-12-01, one store ingested by this script (``--store PATH``; it holds no vectors, so
+search and the relevance gate are lexical), the same store for both, dev / held-back, 121 questions
+each; before = the code before issue 21 (32486eb), after = with it:
 
     top 1            8 / 16   ->   8 / 16
     answered        29 / 33   ->  29 / 33
@@ -29,8 +29,8 @@ issue 21, after = with it:
 
 The composer no longer pads answers with a 부칙 nobody asked about; top 1 and the handoffs are the
 relevance gate's and retrieval's, which issue 21 did not change: three in four of these questions
-are handed off (e.g. "집주인이 바뀌면 세입자는 어떻게 되나요?": its everyday words are not the statute's).
-With ``CITEWISE_EMBEDDER=none`` every one of the 242 is handed off.
+are handed off (e.g. "집주인이 바뀌면 세입자는 어떻게 되나요?": its everyday words are not the statute's,
+and lexical search does not reach 주택임대차보호법 제3조 at all). A store with vectors is not measured here.
 """
 
 from __future__ import annotations
