@@ -197,3 +197,11 @@ def test_a_quoted_sentence_keeps_the_citation_written_after_its_closing_quote() 
     # what materialise_quotes makes of "{{S1.2}}." when the writer ends its sentence after the quote
     (claim,) = extract_claims("As the page says, “Fees fell.” [S1.2].")
     assert claim.cited_ids == ("S1",) and claim.cited_sentences == ("S1.2",)
+
+
+def test_citewise_notes_in_a_report_are_never_claims() -> None:
+    report = (
+        '## Deposits\n\n*Evidence:* only partial or indirect support was found.\n\n- "Deposits are kept." [S1]\n\n'
+        "## Returns\n\n*No verified finding: the sources citewise read do not answer this.*\n"
+    )
+    assert [c.text for c in extract_claims(report)] == ['"Deposits are kept."']

@@ -38,6 +38,7 @@ from citewise.llm import ChatClient
 from citewise.records.research import CoverageReview, CoverageStatus, Draft, ResearchPlan, Source
 from citewise.research.prompts import build_repair_messages, build_write_messages
 from citewise.text.sentences import parse_sentence_id, sentence_of, sentence_text, split_sentences
+from citewise.verify.claims import EVIDENCE_NOTE
 
 __all__ = [
     "DraftCheck",
@@ -350,7 +351,7 @@ def write_deterministic(
             continue
         lines = [f"## {_inline(topic)}", ""]
         if item.status is not CoverageStatus.COVERED:
-            lines += [f"_{_STATUS_NOTES[item.status].capitalize()}._", ""]
+            lines += [f"{EVIDENCE_NOTE} {_STATUS_NOTES[item.status]}.", ""]
         seen: set[tuple[str, str]] = set()
         for quote in quotes:
             key = (quote.sentence_id or quote.source_id, _inline(quote.text))

@@ -44,6 +44,7 @@ from citewise.text.sentences import split_answer_sentences
 
 __all__ = [
     "CONDITION_WORDS",
+    "EVIDENCE_NOTE",
     "NO_FINDING",
     "PARAGRAPH_MARKS",
     "ClaimLine",
@@ -63,6 +64,10 @@ PARAGRAPH_MARKS = re.compile("[\u2460-\u2473\u3251-\u325f\u32b1-\u32bf]")
 NO_FINDING = "*No verified finding"
 """How citewise's own note under a heading whose findings were all removed begins
 (:mod:`citewise.verify.shells`); such a line is citewise's record, never a claim of the writer."""
+EVIDENCE_NOTE = "*Evidence:*"
+"""How the deterministic writer's note on a topic's evidence begins ("*Evidence:* only partial or
+indirect support was found."): citewise's record, never a claim."""
+_NOTES = (NO_FINDING, EVIDENCE_NOTE)
 
 _HEADING = re.compile(r"^\s{0,3}(#{1,6})\s+(.*?)\s*#*\s*$")
 _SKIPPED_SECTION = re.compile(
@@ -119,7 +124,7 @@ def _report_lines(markdown: str) -> Iterator[tuple[int, str, str]]:
         if heading:
             skipping = bool(_SKIPPED_SECTION.match(heading.group(2).strip("*_ ")))
             continue
-        if skipping or _TABLE.match(raw) or not raw.strip() or raw.lstrip().startswith(NO_FINDING):
+        if skipping or _TABLE.match(raw) or not raw.strip() or raw.lstrip().startswith(_NOTES):
             continue
         bullet = _BULLET.match(raw)
         line = _BULLET.sub("", raw, count=1)

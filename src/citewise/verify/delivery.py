@@ -31,7 +31,7 @@ from citewise.records.verify import (
 )
 from citewise.verify.acceptance import decide_acceptance
 from citewise.verify.answers import RequiredTopic, addressed, map_answers, section_topics
-from citewise.verify.claims import claim_lines, extract_claims
+from citewise.verify.claims import EVIDENCE_NOTE, claim_lines, extract_claims
 from citewise.verify.conflicts import find_conflicts
 from citewise.verify.ledger import CitedText, Judge, ledger_for_text
 from citewise.verify.shells import drop_shells
@@ -147,8 +147,9 @@ def deliver(
 
 
 def _hollow(text: str) -> set[int]:
-    """The lines that only signpost (no finding): they keep no heading alive."""
-    return {
+    """The lines that only signpost, or are a note on evidence (no finding): they keep no heading alive."""
+    notes = {i for i, line in enumerate(text.splitlines()) if line.lstrip().startswith(EVIDENCE_NOTE)}
+    return notes | {
         line.index
         for line in claim_lines(text)
         if (claims := [c for s in line.sentences for c in s.claims])
