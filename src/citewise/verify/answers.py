@@ -68,8 +68,6 @@ def required_topics(topics: Sequence[str], review: CoverageReview | None) -> tup
 # Interrogatives carry no content a claim would repeat (the answer to 며칠 is 30일, not 며칠).
 _QUESTION_TERMS = frozenset("어떻 어떤 언제 무엇 무슨 얼마 며칠 누구 어디 어느 왜 몇 하나 나요 하나요 해야".split())
 _HEADING = re.compile(r"^\s{0,3}(#{1,6})\s+(.*?)\s*#*\s*$")
-
-
 _HANGUL = re.compile(r"[\uac00-\ud7a3]+")
 
 
