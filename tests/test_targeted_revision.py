@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from citewise.audit.events import ModelCallEnded
+from citewise.records.verify import GapReason
 from tests import test_research_loop as loop
 from tests.test_research_loop import TOPICS, Env, covered, plan_reply, revise_by, two_pages
 
@@ -70,4 +71,5 @@ def test_a_removal_or_a_replacement_citing_an_unknown_source_takes_the_sentence_
     assert "[S9]" not in body and "central bank" not in body
     assert [f.sentence for f in result.removed] == [BAD]
     assert result.acceptance is not None and not result.acceptance.accepted  # RETURN is now a gap
-    assert [g.topic for g in result.acceptance.gaps] == [RETURN]
+    (gap,) = result.acceptance.gaps
+    assert gap.topic == RETURN and gap.reason is GapReason.NOT_VERIFIED  # the writer's removal is why

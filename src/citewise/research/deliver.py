@@ -85,10 +85,14 @@ def deliver_report(run: ResearchRun, draft: Draft | None, model_call: ModelCall[
     revision = _revise(run, draft, delivery, model_call) if (delivery.removed or delivery.marked) else None
     if revision is not None:
         revised, taken_out = revision
-        again = deliver(revised.markdown, texts, kind="research", action=action, topics=topics)
+        # what the writer took out itself was taken out for failing verification: it is listed, and
+        # a sub-question it was about is a gap because of it
+        gone = [f for f in (*delivery.removed, *delivery.marked) if f.sentence in taken_out]
+        about = dict(delivery.lost)
+        earlier = {f.claim_id: about.get(f.claim_id, ()) for f in gone}
+        again = deliver(revised.markdown, texts, kind="research", action=action, topics=topics, lost_before=earlier)
         if len(again.removed) + len(again.marked) <= len(delivery.removed) + len(delivery.marked):
-            # what the writer took out itself was taken out for failing verification: it is listed
-            removed += [f for f in (*delivery.removed, *delivery.marked) if f.sentence in taken_out]
+            removed += gone
             draft, delivery = revised, again
     if not delivery.has_finding and not salvaged:
         # Nothing the writer said survived: the verified quotes may still answer (never the draft).

@@ -66,6 +66,9 @@ class Delivery:
     """Claims taken out (their sentences), with the reason."""
     marked: tuple[Finding, ...] = ()
     """Claims kept but marked as unverified."""
+    lost: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    """Each failed claim (its id in the checked text) with the required sub-questions it addressed
+    there: what a gap says the draft said about it."""
 
     @property
     def has_finding(self) -> bool:
@@ -117,6 +120,7 @@ def deliver(
     judge: Judge | None = None,
     answered: bool = True,
     topics: Sequence[RequiredTopic] = (),
+    lost_before: Mapping[str, tuple[str, ...]] | None = None,
 ) -> Delivery:
     """Verify ``text`` against ``texts`` and return what a reader may get (see the module docstring).
 
@@ -124,7 +128,8 @@ def deliver(
     (a rejected report, a clarification), which the acceptance decision states. ``topics`` are the
     required sub-questions: each must be answered by a supported claim of the delivered text
     (:mod:`citewise.verify.answers`), and a heading left empty is dropped or names its gap
-    (:mod:`citewise.verify.shells`)."""
+    (:mod:`citewise.verify.shells`). ``lost_before``: claims of an earlier draft that failed and
+    were taken out before this one (by a revision), with the sub-questions they addressed."""
     entries, conflicts = ledger_of(text, texts, judge)
     failed = findings(entries, conflicts, text)
     delivered = redact(text, {f.claim_id: f for f in failed}, action) if failed else text
@@ -133,7 +138,8 @@ def deliver(
     if topics and failed:
         reach = addressed(entries, topics, section_topics(text, topics))
         lost = {f.claim_id: reach.get(f.claim_id, ()) for f in failed}
-    kept, gaps = map_answers(delivered, kept, topics, lost) if topics else (kept, ())
+    earlier = {**(lost_before or {}), **lost}
+    kept, gaps = map_answers(delivered, kept, topics, earlier) if topics else (kept, ())
     if failed or gaps:
         headings = section_topics(delivered, topics).headings
         shelled = drop_shells(delivered, headings, {g.topic: g for g in gaps}, _hollow(delivered))
@@ -143,7 +149,7 @@ def deliver(
     acceptance = decide_acceptance(kind, answered, kept, len(kept_conflicts), gaps=gaps)
     removed = tuple(failed) if action is UnsupportedAction.REMOVE else ()
     marked = tuple(failed) if action is UnsupportedAction.MARK else ()
-    return Delivery(delivered, tuple(kept), tuple(kept_conflicts), acceptance, removed=removed, marked=marked)
+    return Delivery(delivered, tuple(kept), tuple(kept_conflicts), acceptance, removed, marked, tuple(lost.items()))
 
 
 def _hollow(text: str) -> set[int]:
