@@ -2,6 +2,7 @@
 
     python benchmarks/research_loop.py                  # citing by reference vs quoting as text
     python benchmarks/research_loop.py --cite reference --scale 0.2
+    python benchmarks/research_loop.py --cite reference --scale 0.2 --paraphrase --no-sequential
 
 Latencies: search 0.8 s, extract 1.5 s per call, model 3 s plus output tokens at 50 per second
 (``--scale`` multiplies every wait). The scripted reviewer always leaves one topic missing with a new
@@ -24,6 +25,14 @@ wrote. Reports, per run: wall time, the critical-path floor (the plan call plus,
 slowest search + the slowest extraction + the model calls, from the recorded latencies), the
 non-network overhead (wall time minus the floor), model calls, and input and output tokens of the
 reviewer and the writer.
+
+``--paraphrase`` makes the writer paraphrase its lead sentences so that verification sends them back
+and every run pays a revision; the revision's output tokens are then printed against the draft it
+revises. Figures of 2026-12-01 (``--cite reference --scale 0.2 --paraphrase --no-sequential``):
+revise-v1 (the whole draft back) 189 output tokens against the revised draft's 60, writer input
+16,702 tokens, wall 10.30 s; revise-v2 (only the two failed sentences, answered by a replacement
+each) 24 output tokens against the same 60 (the JSON envelope is most of them: the draft quotes by
+reference, so it is short), writer input 13,992, wall 9.29 s.
 """
 
 from __future__ import annotations
@@ -75,6 +84,8 @@ FACTS = (
     ),
 )
 LEADS = ("Deposit protection rules changed in 2024", "Landlords pay a registration fee of 15 pounds per deposit")
+# --paraphrase: leads a lexical check cannot match to their sentence, so verification sends them back
+PARAPHRASED = ("Safeguards for renters' money were overhauled", "Owners owe a modest sum for every sum they hold")
 FILLER = (
     "The agency publishes guidance for tenants and landlords on its website every spring.",
     "Local councils run advice lines that answer questions about repairs, rent increases and notices.",
@@ -163,10 +174,22 @@ def _support(sources: Sequence[Mapping[str, Any]], topic: int) -> list[tuple[str
     return found
 
 
+def _revise(items: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """A targeted revision (revise-v2): each failed sentence replaced by a quote of its first evidence
+    sentence that states a fact of a topic, or removed."""
+    facts = {f for pair in FACTS for f in pair}
+    revisions = []
+    for item in items:
+        quoted = next((i for i, text in item["evidence"].items() if text in facts), None)
+        revisions.append({"id": item["id"], "replacement": f"{{{{{quoted}}}}}" if quoted else None})
+    return {"revisions": revisions}
+
+
 class _Model:
     """Plans, reviews (one topic always missing, with a new follow-up) and writes, citing by ``cite``."""
 
-    def __init__(self, latencies: Latencies, cite: str) -> None:
+    def __init__(self, latencies: Latencies, cite: str, leads: Sequence[str] = LEADS) -> None:
+        self.leads = leads
         self.reviews = 0
         self.delay = latencies.model_s
         self.cite = cite
@@ -174,7 +197,9 @@ class _Model:
     def __call__(self, request: Any) -> FakeReply:
         system = request["messages"][0]["content"]
         data = json.loads(request["messages"][-1]["content"])
-        if "This is a repair." in system or "This is a revision." in system:
+        if "This is a revision." in system and "sentences" in data:
+            return FakeReply(json.dumps(_revise(data["sentences"])), delay=self.delay)
+        if "This is a repair." in system or "This is a revision." in system:  # revise-v1: the whole draft back
             return FakeReply(data["draft"], delay=self.delay)
         if system.startswith(prompts.PLAN_SYSTEM_PROMPT[:200]) and "topics" not in data:
             body: Any = {"topics": TOPICS, "queries": ["deposit protection 2024", "landlord fee", "tenant rules"]}
@@ -217,9 +242,14 @@ class _Model:
                 continue
             lines = [f"## {TOPICS[topic]}", ""]
             if self.cite == "reference":
-                lines += [f"{LEADS[topic]} [{support[0][1]}].", "", *(f"- {{{{{sid}}}}}" for _, sid, _ in support)]
+                quotes = [f"- {{{{{sid}}}}}" for _, sid, _ in support]
+                lines += [f"{self.leads[topic]} [{support[0][1]}].", "", *quotes]
             else:
-                lines += [f"{LEADS[topic]} [{support[0][0]}].", "", *(f"- {t[:-1]} [{src}]." for src, _, t in support)]
+                lines += [
+                    f"{self.leads[topic]} [{support[0][0]}].",
+                    "",
+                    *(f"- {t[:-1]} [{src}]." for src, _, t in support),
+                ]
             blocks.append("\n".join(lines))
         return "\n\n".join(blocks)
 
@@ -243,6 +273,7 @@ def _floor(record: RunRecord) -> tuple[float, float]:
 
 
 _ROLE = {"review": "review", "draft": "writer", "repair": "writer", "revise": "writer"}
+_PURPOSES = ("draft", "revise")  # also counted on their own: a revision against the draft it revises
 
 
 def _model_use(record: RunRecord) -> dict[str, int]:
@@ -253,6 +284,10 @@ def _model_use(record: RunRecord) -> dict[str, int]:
         if not isinstance(event, ModelCallEnded):
             continue
         use["calls"] += 1
+        if event.purpose in _PURPOSES:
+            use[f"{event.purpose}_out"] = use.get(f"{event.purpose}_out", 0) + (event.completion_tokens or 0)
+        if event.purpose == "draft":
+            use["last_draft_out"] = event.completion_tokens or 0  # the draft a revision revises
         role = _ROLE.get(event.purpose)
         if role is not None:
             use[f"{role}_calls"] = use.get(f"{role}_calls", 0) + 1
@@ -268,12 +303,13 @@ def run_once(
     latencies: Latencies = Latencies(),
     cite: str = "reference",
     verify: bool = True,
+    leads: Sequence[str] = LEADS,
 ) -> dict[str, Any]:
     """One research run; the store is a new SQLite file in ``tmp`` unless ``store_url`` names another."""
     web = _Web(latencies)
     with FakeTavilyServer() as tavily, FakeOpenAIServer(tokens_per_s=latencies.tokens_per_s) as model:
         tavily.search_responder, tavily.extract_responder = web.search, web.extract
-        model.responder = _Model(latencies, cite)
+        model.responder = _Model(latencies, cite, leads)
         connection = TavilyConnection(TavilySettings(api_key=Secret("tvly-bench"), base_url=tavily.base_url))
         client = ChatClient(ModelSettings(api_key=Secret("sk-bench"), base_url=model.base_url, timeout_s=60))
         url = store_url or str(tmp / f"bench-{concurrent}-{cite}-{verify}.sqlite")
@@ -356,13 +392,17 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--scale", type=float, default=1.0, help="multiply every fake-server wait")
     parser.add_argument("--no-sequential", action="store_true", help="skip the sequential run")
     parser.add_argument("--verify-off", action="store_true", help="also run without verified delivery, to compare")
+    parser.add_argument(
+        "--paraphrase", action="store_true", help="the writer paraphrases its leads: each run pays a revision"
+    )
     args = parser.parse_args(argv)
     latencies = Latencies().scaled(args.scale)
+    leads = PARAPHRASED if args.paraphrase else LEADS
     modes = CITE_MODES if args.cite == "both" else (args.cite,)
     with tempfile.TemporaryDirectory() as tmp:
-        runs = [run_once(True, Path(tmp), latencies=latencies, cite=mode) for mode in modes]
+        runs = [run_once(True, Path(tmp), latencies=latencies, cite=mode, leads=leads) for mode in modes]
         if not args.no_sequential:
-            sequential = run_once(False, Path(tmp), latencies=latencies, cite=modes[-1])
+            sequential = run_once(False, Path(tmp), latencies=latencies, cite=modes[-1], leads=leads)
             runs.append(sequential)
         unverified = None
         if args.verify_off:
@@ -376,6 +416,13 @@ def main(argv: Sequence[str] | None = None) -> None:
         print(f"non-network overhead (concurrent run, wall minus floor): {overhead:.2f} s")
     if len(modes) == 2:
         _compare(runs[0], runs[1])
+    for r in runs:
+        if r.get("revise_out"):
+            print(
+                f"\nrevision output tokens ({r['cite']}, {'concurrent' if r['concurrent'] else 'sequential'}): "
+                f"{r['revise_out']} against the revised draft's {r.get('last_draft_out', 0)} "
+                f"({r['revise_out'] / max(r.get('last_draft_out', 0), 1):.2f} of it)"
+            )
     if unverified is not None:
         verified = runs[len(modes) - 1]
         print(

@@ -196,6 +196,16 @@ def covered(data: Mapping[str, Any]) -> dict[str, Any]:
     return verdict(data)
 
 
+def revise_by(fix: Any) -> Any:
+    """A reviser (the writer's revision call): ``fix(sentence)`` gives each failed sentence's
+    replacement, or None to remove it."""
+    return lambda data: {"revisions": [{"id": s["id"], "replacement": fix(s["sentence"])} for s in data["sentences"]]}
+
+
+insist = revise_by(lambda sentence: sentence)  # the writer sends its sentences back unchanged
+drop = revise_by(lambda sentence: None)  # the writer removes every failed sentence
+
+
 def draft_citing(*ids: str, extra: str = "") -> str:
     body = "\n\n".join(f"## Topic {n}\n\nDeposits are protected here [{i}]." for n, i in enumerate(ids, 1))
     return body + extra

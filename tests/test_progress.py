@@ -294,8 +294,9 @@ def script_two_queries(web: Web, brain: Brain) -> None:
         web.pages.update({u: page(u.rsplit("/", 1)[1]) for u in urls})
     brain.script("plan", plan_reply(queries=("deposit law", "deposit return")))
     brain.script("review", covered)
-    brain.script("write", draft_citing("S1", "S3"))
-    brain.script("revise", draft_citing("S1", "S3"))
+    # each topic answered from the source the review checked for it (topic i from source i)
+    brain.script("write", draft_citing("S1", "S2"))
+    brain.script("revise", draft_citing("S1", "S2"))
 
 
 @pytest.mark.integration

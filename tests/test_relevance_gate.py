@@ -160,3 +160,18 @@ def test_off_topic_questions_still_hand_off_with_vectors_present(
     assert not result.citations
     if result.outcome is AskOutcome.HANDOFF:
         assert result.gap and "semantic similarity of" in result.gap
+
+
+def test_the_handoff_gap_states_the_score_and_the_threshold_it_was_compared_with() -> None:
+    question = analyse_question("집주인이 바뀌면 세입자는 어떻게 되나요")
+    passage = [_evidence("임차주택의 양수인은 임대인의 지위를 승계한 것으로 본다.")]
+    near = relevance(question, passage, semantic=0.79)  # a cosine just below HYBRID_THRESHOLD's 0.80
+    assert not near.answers
+    gap = near.gap()
+    assert gap.startswith(f"relevance score {near.score:.2f}, below the {HYBRID_THRESHOLD:.2f} an answer needs")
+    assert "semantic similarity of 0.79" in gap  # shown as what the score is made of, not a near miss
+    lexical = relevance(question, passage)
+    assert lexical.gap().startswith(
+        f"the eligible evidence holds {lexical.coverage:.0%} of the question's content terms, "
+        f"below the {RELEVANCE_THRESHOLD:.0%} an answer needs"
+    )

@@ -45,6 +45,7 @@ from tests.loop_harness import (
     attempts,
     covered,
     draft_citing,
+    drop,
     failure_of,
     page,
     payloads,
@@ -69,7 +70,7 @@ def test_coverage_passes_in_round_one(env: Env) -> None:
     env.brain.script("plan", plan_reply())
     env.brain.script("review", covered)
     env.brain.script("write", draft_citing("S1", "S2", extra="\n\nRead more at https://invented.example/deposits."))
-    env.brain.script("revise", draft_citing("S1", "S2"))
+    env.brain.script("revise", drop)
 
     result = env.run()
 
@@ -90,15 +91,16 @@ def test_coverage_passes_in_round_one(env: Env) -> None:
     assert f"[S1] {title_of(a)} — {a} (retrieved " in md and f"[S2] {title_of(b)} — {b} (retrieved " in md
     assert "invented.example" not in md  # the writer's URL is stripped, and reported
     assert result.problems == ("removed URL not from citewise's records: https://invented.example/deposits",)
-    assert "None: every required sub-question is covered" in md
+    assert "None: every required sub-question is answered by a supported claim of this report." in md
     assert f"planner {PLANNER}, writer {WRITER}" in md and "Stopped because every required sub-question" in md
     # the searches and reads: once each, and the model saw no URL
     assert env.searched() == ["rental deposit law"] and env.extracted() == [a, b]
     # the stripped URL left "Read more at." behind, a claim that cites nothing: the writer revises once
     assert [p for p, _ in env.brain.seen] == ["plan", "review", "write", "revise"]
     (revision,) = env.brain.calls("revise")
-    assert [f["sentence"] for f in revision["findings"]] == ["Read more at."]
-    assert "Read more at" not in md and result.removed == ()
+    assert [f["sentence"] for f in revision["sentences"]] == ["Read more at."]
+    # the writer removed it: it is not in the report, and it is listed as taken out, with the reason
+    assert "Read more at" not in (result.body or "") and [f.sentence for f in result.removed] == ["Read more at."]
     assert result.acceptance is not None and result.acceptance.accepted and md.count("**Accepted**") == 1
     assert a not in json.dumps(env.brain.seen) and b not in json.dumps(env.brain.seen)
     # the audit record
@@ -135,7 +137,7 @@ def test_coverage_passes_in_round_one(env: Env) -> None:
     assert [p["source"]["source_id"] for p in payloads(record, "source")] == ["S1", "S2"]
     assert report.queries == ("rental deposit law",)
     assert report.path == "model" and report.writer == WRITER
-    versions = {"plan": "plan-v1", "review": "review-v3", "write": "write-v3", "revise": "revise-v1"}
+    versions = {"plan": "plan-v1", "review": "review-v3", "write": "write-v3", "revise": "revise-v2"}
     assert report.prompt_versions == versions
     assert report.markdown == md and report.status == "report"
     assert [p["source"]["url"] for p in payloads(record, "source")] == [a, b]
@@ -234,7 +236,9 @@ def test_search_budget_exhausted_with_evidence(env: Env) -> None:
     ]
     assert [p["stop"] for p in payloads(record, "round_end")] == [None, "searches_exhausted"]
     assert "Stopped because the search budget was used up" in result.markdown
-    assert f"**{TOPICS[1]}** — missing: no primary source" in result.markdown  # the gap stays visible
+    assert (
+        f"**{TOPICS[1]}** — the sources citewise read do not answer it; missing: no primary source" in result.markdown
+    )  # the gap stays visible
 
 
 def test_extraction_budget_exhausted(env: Env) -> None:
@@ -254,7 +258,7 @@ def test_extraction_budget_exhausted(env: Env) -> None:
     assert [x["target"] for x in attempts(record, "extract")] == [a]
     assert [p["stop"] for p in payloads(record, "round_end")] == ["extractions_exhausted"]
     gaps = result.markdown.split("## Gaps and limitations")[1].split("## Sources")[0]
-    assert f"**{TOPICS[1]}** — missing: no primary source" in gaps
+    assert f"**{TOPICS[1]}** — the sources citewise read do not answer it; missing: no primary source" in gaps
 
 
 def test_round_budget_exhausted_when_the_reviewer_is_never_satisfied(env: Env) -> None:

@@ -344,7 +344,8 @@ def test_deterministic_draft_quotes_verified_evidence_only() -> None:
     assert draft.markdown == (
         f"## {PRIORITY}\n\n"
         f'- "{QUOTE_S1}" [S1]\n\n'
-        f"## {DEPOSIT} (only partial or indirect support was found)\n\n"
+        f"## {DEPOSIT}\n\n"
+        "*Evidence:* only partial or indirect support was found.\n\n"
         f'- "{QUOTE_S2}" [S2]\n\n'
         "## Not answered by the sources\n\n"
         f"- {RENEWAL}"

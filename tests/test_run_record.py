@@ -248,7 +248,7 @@ def test_a_run_killed_after_its_revision_was_recorded_resumes_without_asking_for
     resumed run delivers from the recorded revision; the revision prompt is not sent twice."""
     from citewise.testing.fake_openai import FakeOpenAIServer
     from citewise.testing.fake_tavily import FakeTavilyServer
-    from tests.loop_harness import Brain, Web, covered, draft_citing, page, plan_reply
+    from tests.loop_harness import Brain, Web, covered, draft_citing, page, plan_reply, revise_by
 
     web, brain = Web(), Brain()
     path = tmp_path / "s.sqlite"
@@ -264,7 +264,7 @@ def test_a_run_killed_after_its_revision_was_recorded_resumes_without_asking_for
         brain.script("review", covered)
         # a sentence that cites nothing: verification removes it and the writer is asked to revise once
         brain.script("write", draft_citing("S1", "S2", extra="\n\nLandlords usually comply within a week."))
-        brain.script("revise", draft_citing("S1", "S2", extra="\n\nRevised: deposits are protected here [S1]."))
+        brain.script("revise", revise_by(lambda sentence: "Revised: deposits are protected here [S1]."))
         script = CHILD.format(repo=str(REPO), store=str(path), tavily=tavily.base_url, model=model.base_url)
         child = subprocess.Popen([sys.executable, "-c", script, "draft_made", "2"], stderr=subprocess.PIPE)
         _, err = child.communicate(timeout=60)
@@ -274,4 +274,4 @@ def test_a_run_killed_after_its_revision_was_recorded_resumes_without_asking_for
             (listed,) = RunStore(store).list()
             result = _resume(store, listed.run_id, tavily.base_url, model.base_url)
     assert [p for p, _ in brain.seen] == ["plan", "review", "write", "revise"]  # nothing asked twice
-    assert result.status == "report" and "Revised: deposits are protected here [S1]." in result.markdown
+    assert result.status == "report" and "Landlords usually comply" not in (result.body or "")

@@ -138,11 +138,12 @@ def test_show_states_the_gaps_and_the_failed_attempts(web: tuple[Web, Brain]) ->
     brain.script("review", lambda data: verdict(data, missing={1: None}))
     brain.script("write", draft_citing("S1"))
     brain.script("revise", draft_citing("S1"))
-    run = json.loads(invoke("research", "How are rental deposits protected?", "--rounds", "1", "--json").stdout)
+    args = ("research", "How are rental deposits protected?", "--rounds", "1", "--json")
+    run = json.loads(invoke(*args, code=3).stdout)
     shown = invoke("runs", "show", run["run_id"]).stdout
     lines = shown.splitlines()
-    # A sub-question left missing but stated as a gap does not block acceptance (SPEC 5.6).
-    assert "acceptance: accepted: " in shown and "stopped: rounds_exhausted" in shown
+    # A sub-question left missing is a gap: however honestly stated, it blocks acceptance (SPEC 5.6).
+    assert "acceptance: not accepted: " in shown and "stopped: rounds_exhausted" in shown
     gaps = lines[lines.index("gaps") + 1]
     assert gaps == "  - How is a deposit returned? (missing): no primary source"
     failed = lines[lines.index("failed attempts") + 1 :]

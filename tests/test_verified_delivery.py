@@ -19,11 +19,21 @@ from citewise.export.run import export_run
 from citewise.records.research import ReportStatus, ResearchPlan, StopReason
 from citewise.records.verify import Acceptance, UnsupportedAction
 from citewise.research.context import ResearchResult
-from tests.loop_harness import Env, covered, env, plan_reply, report_body, two_pages, verdict  # noqa: F401
+from tests.loop_harness import (  # noqa: F401
+    Env,
+    covered,
+    drop,
+    env,
+    insist,
+    plan_reply,
+    report_body,
+    two_pages,
+    verdict,
+)
 
 pytestmark = pytest.mark.integration
 
-GOOD = "Deposits are protected here [S1]."
+GOOD = "Deposits are protected here [S1, S2]."  # the sentence each topic was reviewed with
 BAD = "Deposits are insured by the central bank up to 90 million won [S2]."
 
 
@@ -38,16 +48,17 @@ def test_an_unsupported_sentence_goes_back_to_the_writer_once_with_the_findings(
     env.brain.script("plan", plan_reply())
     env.brain.script("review", covered)
     env.brain.script("write", f"## Deposits\n\n{GOOD} {BAD}")
-    env.brain.script("revise", f"## Deposits\n\n{GOOD}")
+    env.brain.script("revise", drop)
 
     result = env.run()
 
     (revision,) = env.brain.calls("revise")
-    (finding,) = revision["findings"]
-    assert finding["sentence"].startswith("Deposits are insured by the central bank")
-    assert finding["decision"] == "unsupported" and finding["reason"]
-    assert revision["draft"].endswith(BAD)  # the draft itself, as data
-    assert "central bank" not in result.markdown and GOOD in report_body(result.markdown)
+    (item,) = revision["sentences"]  # only the failed sentence goes back, never the whole draft
+    assert item["sentence"].startswith("Deposits are insured by the central bank")
+    assert item["reason"].startswith("unsupported: ") and "draft" not in revision
+    assert item["evidence"] and all(i.startswith("S2.") for i in item["evidence"])  # what it cites
+    assert "central bank" not in (result.body or "") and GOOD in report_body(result.markdown)
+    assert [f.sentence for f in result.removed] == [BAD]  # the writer removed it; the reader is told
     assert result.acceptance is not None and result.acceptance.accepted
     assert result.markdown.index("**Accepted**") < result.markdown.index(GOOD)  # the decision comes first
     record = env.record(result.run_id)
@@ -59,7 +70,7 @@ def test_what_the_revision_does_not_fix_is_removed_and_listed_never_stated(env: 
     env.brain.script("plan", plan_reply())
     env.brain.script("review", covered)
     env.brain.script("write", f"## Deposits\n\n{GOOD} {BAD}")
-    env.brain.script("revise", f"## Deposits\n\n{GOOD} {BAD}")  # the writer insists
+    env.brain.script("revise", insist)  # the writer insists
 
     result = env.run()
 
@@ -95,7 +106,7 @@ def test_mark_keeps_an_unsupported_sentence_but_marks_it(env: Env) -> None:
     env.brain.script("plan", plan_reply())
     env.brain.script("review", covered)
     env.brain.script("write", f"## Deposits\n\n{GOOD} {BAD}")
-    env.brain.script("revise", f"## Deposits\n\n{GOOD} {BAD}")
+    env.brain.script("revise", insist)
 
     result = env.run(unsupported=UnsupportedAction.MARK)
 

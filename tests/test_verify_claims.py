@@ -154,3 +154,54 @@ def test_scope_excludes_article_numbers_and_a_sentence_initial_capital() -> None
     assert scope.numbers == ("2 years",)
     assert scope.entities == ()
     assert claim_scope("2020. 3. 24. 시행").dates == ("2020. 3. 24.",)
+
+
+# -- signposting and narration (issue 21) -----------------------------------------------------------
+
+_ABOUT_THE_TEXT = [
+    "These are covered in detail in the following sections.",
+    "This report examines how rental deposits are protected [S1].",
+    "In this section, we look at how rents changed.",
+    "The following sections cover the law and the procedure.",
+    "Below is a summary of the findings.",
+    "I'll search the documentation for this.",
+    "Let me search for more specific information.",
+    "이 보고서는 보증금 반환 절차를 살펴본다.",
+    "자세한 내용은 아래와 같다.",
+    "추가 정보를 검색해 보겠습니다.",
+]
+_ABOUT_THE_SUBJECT = [
+    "urllib.parse splits URLs into named components [S1].",
+    "This report shows that rents rose 5% [S1].",
+    "The OECD report found that rents rose 5% [S1].",
+    "It is covered by the Housing Lease Protection Act [S1].",
+    "Deposits are covered in section 3 of the Act [S1].",
+    "I found that deposits are protected [S1].",
+    "임대차 기간은 2년이다 [S1].",
+    "임대인은 「주택임대차보호법」 제3조에 따라 통지해야 한다 [S1].",
+]
+
+
+@pytest.mark.parametrize("sentence", _ABOUT_THE_TEXT)
+def test_signposting_and_narration_are_not_claims(sentence: str) -> None:
+    (claim,) = extract_claims(sentence)
+    assert claim.kind is ClaimKind.SIGNPOST
+
+
+@pytest.mark.parametrize("sentence", _ABOUT_THE_SUBJECT)
+def test_a_claim_about_the_subject_is_never_taken_for_a_signpost(sentence: str) -> None:
+    assert all(c.kind is not ClaimKind.SIGNPOST for c in extract_claims(sentence))
+
+
+def test_a_quoted_sentence_keeps_the_citation_written_after_its_closing_quote() -> None:
+    # what materialise_quotes makes of "{{S1.2}}." when the writer ends its sentence after the quote
+    (claim,) = extract_claims("As the page says, “Fees fell.” [S1.2].")
+    assert claim.cited_ids == ("S1",) and claim.cited_sentences == ("S1.2",)
+
+
+def test_citewise_notes_in_a_report_are_never_claims() -> None:
+    report = (
+        '## Deposits\n\n*Evidence:* only partial or indirect support was found.\n\n- "Deposits are kept." [S1]\n\n'
+        "## Returns\n\n*No verified finding: the sources citewise read do not answer this.*\n"
+    )
+    assert [c.text for c in extract_claims(report)] == ['"Deposits are kept."']

@@ -56,6 +56,7 @@ def _evidence(candidates: Sequence[Candidate]) -> tuple[Evidence, ...]:
             text=strip_deleted_parts(c.section.text),
             content_hash=c.section.content_hash,
             origin_url=c.document.provenance.origin_url,
+            kind=c.section.kind,
         )
         for i, c in enumerate(candidates, start=1)
     )

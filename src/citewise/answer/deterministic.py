@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from citewise.answer.provisions import squash
 from citewise.answer.question import Intent, Question, analyse_question, text_terms
 from citewise.answer.relevance import term_found
+from citewise.answer.roles import asked_for, role_of
 from citewise.records.answer import Citation, ComposedAnswer, Evidence
 from citewise.records.gate import Candidate
 from citewise.text.articles import strip_deleted_parts
@@ -103,8 +104,11 @@ def compose_extractive(question: str, evidence: Sequence[Evidence], max_passages
     """Cite, from the top passages, the sentence of each that best answers the question (its content
     terms and its intent, :func:`sentence_score`), keeping only passages whose best sentence comes
     near the best one (:data:`KEEP_RATIO`): a passage that merely shares a word is not cited. If no
-    sentence shares anything, the first sentence of the top passage."""
+    sentence shares anything, the first sentence of the top passage. Supplementary provisions (부칙)
+    and side rules (purpose, definitions, sanctions) are left out unless the question asks for them
+    or nothing else is eligible (:mod:`citewise.answer.roles`)."""
     analysed = analyse_question(question)
+    evidence = _answering(analysed, evidence)
     scored = [(*best_sentence(analysed, item.heading, item.text, item.title), item) for item in evidence]
     top = max((score for score, _, _ in scored), default=0.0)
     lines: list[str] = []
@@ -121,6 +125,12 @@ def compose_extractive(question: str, evidence: Sequence[Evidence], max_passages
         lines.append(f"{sentence} [{first.evidence_id}]")
         citations.append(Citation(first.evidence_id, sentence, first.doc_id, first.version, first.section_id))
     return ComposedAnswer("\n".join(lines), tuple(citations))
+
+
+def _answering(question: Question, evidence: Sequence[Evidence]) -> Sequence[Evidence]:
+    """The passages whose provisions answer ``question`` (all of them when none does)."""
+    kept = [e for e in evidence if asked_for(role_of(e.section_id, e.heading, e.kind), question)]
+    return kept or evidence
 
 
 #: How much a candidate's retrieval position counts against its answer score in the ask's ranking:

@@ -93,13 +93,20 @@ class Relevance:
         return self.score >= self.threshold
 
     def gap(self) -> str:
-        """What the evidence lacks, as one clause for the handoff message."""
-        text = f"the eligible evidence covers {self.coverage:.0%} of the question's content terms"
-        if self.semantic is not None:
-            text += f" at a semantic similarity of {self.semantic:.2f} (score {self.score:.2f}"
+        """What the evidence lacks, as one clause for the handoff message: the score and the threshold
+        it was actually compared with, first, then what the score is made of."""
+        if self.semantic is None:
+            text = (
+                f"the eligible evidence holds {self.coverage:.0%} of the question's content terms, "
+                f"below the {self.threshold:.0%} an answer needs"
+            )
         else:
-            text += f" (score {self.score:.2f}"
-        text += f"; an answer needs {self.threshold:.2f})"
+            text = (
+                f"relevance score {self.score:.2f}, below the {self.threshold:.2f} an answer needs; the score "
+                f"weighs the question's content terms found ({self.coverage:.0%}) at {1 - SEMANTIC_WEIGHT:.0%} "
+                f"and the semantic similarity of {self.semantic:.2f} at {SEMANTIC_WEIGHT:.0%}, a similarity "
+                f"counting from {SEMANTIC_FLOOR:.2f} (nothing) to {SEMANTIC_FLOOR + SEMANTIC_SPAN:.2f} (in full)"
+            )
         return text + (f"; not found: {', '.join(self.missing)}" if self.missing else "")
 
 

@@ -4,6 +4,9 @@ A composed answer (model or deterministic) is verified against the text of the e
 before it is returned: factual sentences the sections do not support are removed (or marked), the
 rest is delivered with the acceptance decision. If nothing verifiable survives a model's answer, the
 deterministic composer's extractive answer is verified and delivered instead, recorded as that path.
+If nothing survives that either, the answer is never an empty one: the ask becomes a handoff that
+says why — no composed sentence could be verified — and, where the evidence's versions explain it,
+which version is in force on the date, that the cited one is approved, and when it takes effect.
 Clarifications, handoffs, "no eligible evidence" and shadow mode (the existing answer is returned
 unchanged) have no claims of citewise's to verify.
 """
@@ -48,6 +51,8 @@ def verify_answer(result: AskResult, settings: AskSettings) -> tuple[AskResult, 
         )
         delivery = deliver(result.text, texts, kind="ask", action=settings.unsupported)
         delivery = replace(delivery, removed=removed + delivery.removed)
+    if not delivery.has_finding:
+        return _handed_off(result, settings, delivery), None
     cited = {c.evidence_id for c in result.citations if f"[{c.evidence_id}]" in delivery.text}
     delivered = replace(
         result,
@@ -57,6 +62,36 @@ def verify_answer(result: AskResult, settings: AskSettings) -> tuple[AskResult, 
         removed=delivery.removed,
     )
     return delivered, delivery
+
+
+NOTHING_VERIFIED = "no sentence composed from the eligible evidence could be verified against it"
+
+
+def _handed_off(result: AskResult, settings: AskSettings, delivery: Delivery) -> AskResult:
+    """The ask as a handoff when verification left no supported claim: the gap says why."""
+    failed = delivery.removed + delivery.marked
+    decisions = [f.decision for f in failed]
+    counts = ", ".join(f"{decisions.count(d)} {d.value}" for d in dict.fromkeys(decisions))
+    versions = "; ".join(note.render().rstrip(".") for note in result.version_notes)
+    gap = NOTHING_VERIFIED + (f" ({counts})" if counts else "") + (f"; {versions}" if versions else "")
+    text = f"No verified answer: {gap}. Handed off to {settings.handoff_target}."
+    provenance = AnswerProvenance(
+        AnswerPath.NONE,
+        requested_model=result.provenance.requested_model,
+        prompt_version=result.provenance.prompt_version,
+        fallback_reason=result.provenance.fallback_reason,
+        prompt_tokens=result.provenance.prompt_tokens,
+        completion_tokens=result.provenance.completion_tokens,
+    )
+    return replace(
+        result,
+        outcome=AskOutcome.HANDOFF,
+        text=text,
+        citations=(),
+        provenance=provenance,
+        gap=gap,
+        removed=failed,
+    )
 
 
 def _supported_claims(delivery: Delivery) -> bool:

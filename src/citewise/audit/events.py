@@ -394,6 +394,8 @@ class DraftMade(Event):
     kind: ClassVar[EventKind] = EventKind.DRAFT_MADE
     draft: Draft
     """The draft."""
+    removed_sentences: tuple[str, ...] = ()
+    """For a revision: the sentences the writer took out (so a resumed run delivers exactly it)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -41,7 +41,7 @@ class ExitCode(enum.IntEnum):
     RUN_ERROR = 1  #: the run failed (a provider or model error); its evidence is kept, research can resume
     USER_ERROR = 2  #: bad input or configuration; nothing ran
     NOT_ACCEPTED = 3  #: delivered, but not accepted (or not verified: --no-verify; a clarification; a handoff)
-    NO_EVIDENCE = 4  #: no usable evidence, so no answer was given
+    NO_EVIDENCE = 4  #: no usable evidence (or nothing survived verification), so no answer was given
     BUDGET_EXHAUSTED = 5  #: a budget ran out before any report could be delivered
 
 

@@ -252,6 +252,8 @@ def exit_code(result: ResearchResult) -> ExitCode:
     """The exit code of a research run (see :class:`~citewise.cli.common.ExitCode`)."""
     if result.status is ReportStatus.NO_EVIDENCE:
         return ExitCode.BUDGET_EXHAUSTED if result.stop_reason in _BUDGET_STOPS else ExitCode.NO_EVIDENCE
+    if result.status is ReportStatus.NO_VERIFIED_FINDING:
+        return ExitCode.NO_EVIDENCE  # no report was delivered: nothing the sources support survived
     if result.acceptance is not None and result.acceptance.accepted:
         return ExitCode.ACCEPTED
     return ExitCode.NOT_ACCEPTED

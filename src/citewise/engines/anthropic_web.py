@@ -2,7 +2,8 @@
 SDK (streamed).
 
 ``max_uses`` carries the search budget. Citations are ``web_search_result_location`` entries on the
-text blocks (``url``, ``title``, ``cited_text``): a citation covers its whole text block. A failed
+text blocks (``url``, ``title``, ``cited_text``): a citation covers its whole text block, and a block
+boundary after a finished sentence stays a sentence boundary (:func:`_block_gap`). A failed
 search arrives inside a successful answer as ``web_search_tool_result_error`` with an ``error_code``
 (``max_uses_exceeded``, ``too_many_requests``, ``unavailable`` ...), recorded as a tool error.
 """
@@ -25,6 +26,7 @@ from citewise.records.engines import (
     EngineUsage,
     ProgressCallback,
 )
+from citewise.text.discourse import Discourse, discourse_kind
 
 __all__ = ["DEFAULT_MODEL", "TOOL_TYPE", "AnthropicWebSearch", "parse_message"]
 
@@ -93,6 +95,22 @@ def _report(event: Any, report: Any) -> None:
         report("writing")
 
 
+_SENTENCE_END = ".!?。:"
+
+
+def _block_gap(previous: str, text: str) -> str:
+    """What goes between two text blocks so that a block boundary after a finished sentence stays a
+    sentence boundary: Anthropic splits its answer into blocks (a citation covers its block), and
+    "I'll search the documentation for this." directly followed by a cited block would otherwise
+    read as one sentence with the cited one, and take its citation down with it. A narration block
+    (the model talking about its own searching) becomes a paragraph of its own."""
+    if not previous or not text or previous[-1].isspace() or text[0].isspace():
+        return ""
+    if discourse_kind(previous.strip()) is Discourse.NARRATION or discourse_kind(text.strip()) is Discourse.NARRATION:
+        return "\n\n"
+    return " " if previous.rstrip()[-1:] in _SENTENCE_END else ""
+
+
 def parse_message(data: dict[str, Any], requested_model: str, latency_s: float) -> EngineAnswer:
     """An :class:`EngineAnswer` from a Messages API body (a streamed one's final message too)."""
     usage = _usage(data)
@@ -120,6 +138,9 @@ def parse_message(data: dict[str, Any], requested_model: str, latency_s: float) 
             searches.append(EngineSearch(tool, query, urls))
         elif kind == "text":
             text = str(block.get("text") or "")
+            gap = _block_gap(texts[-1] if texts else "", text)
+            texts.append(gap)
+            offset += len(gap)
             for cited in block.get("citations") or []:
                 if cited.get("type") == "web_search_result_location" and cited.get("url"):
                     citations.append(

@@ -5,8 +5,10 @@ Providers locate citations differently: OpenAI by character offsets (the span is
 is attached to, Gemini by UTF-8 **byte** offsets (:func:`byte_to_char` converts; Korean text makes
 the two differ). Every citation becomes a span of characters of the answer (:class:`EngineCitation`);
 here each span is attached to the sentences of the answer it overlaps, and each sentence gets the
-ids of the stored sources its citations name. The engine's own link citations are cut out, and
-anything in the engine's text shaped like a citewise marker (``[S1]``) or quote reference
+ids of the stored sources its citations name. The engine's own link citations are cut out, and so
+are the sentences in which the engine narrates its own searching ("Let me search for more specific
+information.", :mod:`citewise.text.discourse`): they are not claims, and a citation never lands on
+one. Anything in the engine's text shaped like a citewise marker (``[S1]``) or quote reference
 (``{{S1.3}}``) is escaped, so the only citations in the draft are the ones citewise placed.
 
 >>> byte_to_char("임대차 2년", 9), byte_to_char("abc", 2)
@@ -21,6 +23,7 @@ from dataclasses import dataclass
 
 from citewise.records.engines import EngineCitation
 from citewise.text.citations import MARKER, QUOTE_REF
+from citewise.text.discourse import Discourse, discourse_kind
 from citewise.text.sentences import split_sentences
 
 __all__ = ["PlacedCitation", "byte_to_char", "place_citations"]
@@ -58,9 +61,10 @@ def place_citations(
     ``ids_by_url``, the cited URL -> stored source id; a URL without one adds no marker), the engine's
     link citations removed, marker-like and quote-like text escaped. Also where each citation landed."""
     spans = [(s.start, s.end) for s in split_sentences("A", text)]
+    narration = {i for i, (a, b) in enumerate(spans) if discourse_kind(text[a:b]) is Discourse.NARRATION}
     cited: dict[int, list[str]] = {}
     placed: list[PlacedCitation] = []
-    cuts: list[tuple[int, int]] = []
+    cuts: list[tuple[int, int]] = [_whole(text, *spans[i]) for i in sorted(narration)]
     for citation in citations:
         start, end = max(0, min(citation.start, len(text))), max(0, min(citation.end, len(text)))
         if end > start and _LINK_ONLY.fullmatch(text[start:end]):
@@ -69,7 +73,7 @@ def place_citations(
                 cut -= 1
             cuts.append((cut, end))
             start = end = _before(text, start)
-        hits = _overlapping(spans, start, end)
+        hits = [i for i in _overlapping(spans, start, end) if i not in narration]
         placed.append(PlacedCitation(citation, tuple(text[spans[i][0] : spans[i][1]] for i in hits)))
         source_id = ids_by_url.get(citation.url)
         if source_id is None:
@@ -87,6 +91,13 @@ def place_citations(
         at = s_end - 1 if text[s_end - 1] in _END_PUNCT and s_end - 1 > s_start else s_end
         edits.append((at, at, f" [{', '.join(ids)}]"))
     return _apply(text, edits), tuple(placed)
+
+
+def _whole(text: str, start: int, end: int) -> tuple[int, int]:
+    """The span of a sentence with the blank space after it, so that cutting it leaves no hole."""
+    while end < len(text) and text[end] in " \t\n":
+        end += 1
+    return start, end
 
 
 def _before(text: str, position: int) -> int:

@@ -8,8 +8,10 @@ the stored sources, the model calls' tokens and the run's priced cost.
   factual claim needs a citation); recommendations and inferences are not counted;
 * **unmapped claims**: factual claims that cite nothing;
 * **valid citation ids**: ids the final draft cited that name a stored source / ids it cited;
-* **required sub-questions answered**: a lexical proxy — a required sub-question counts as answered
-  when at least half of its content terms occur in the report's supported claims;
+* **required sub-questions answered**: from the delivered text, as acceptance reads it
+  (:mod:`citewise.verify.answers`) — a required sub-question of the evaluation set counts as answered
+  when a supported factual claim of the delivered body answers it (it sits under a heading naming it
+  and names it, or states most of its terms); signposting, advice and unsupported claims never do;
 * **query relevance** (end to end): queries sharing a content term with a required sub-question or a
   review's gap / all queries searched.
 """
@@ -30,11 +32,12 @@ from citewise.audit.events import (
 )
 from citewise.cost.ledger import is_accepted, ledger_for_run
 from citewise.prices import PriceTable
-from citewise.records.research import AttemptKind
+from citewise.records.research import AttemptKind, CoverageStatus
 from citewise.records.verify import ClaimKind, Decision
 from citewise.store.runs import RunRecord
 from citewise.text.analyze import query_terms
 from citewise.text.citations import cited_ids
+from citewise.verify.answers import RequiredTopic, map_answers
 
 __all__ = ["RunScore", "score_run"]
 
@@ -72,8 +75,11 @@ def score_run(record: RunRecord, required: tuple[str, ...], prices: PriceTable) 
     stored = {e.source.source_id for e in record.of(SourceStored)}
     draft = record.last(DraftMade)
     cited = set(cited_ids(draft.draft.markdown)) if draft else set()
-    supported_terms = {t for e in supported for t in query_terms(e.claim.text)}
-    answered = sum(1 for sub in required if _covered(sub, supported_terms))
+    report = record.last(ReportMade)
+    body = report.body if report is not None and report.body else ""
+    # The evaluation's own sub-questions, never the planner's: no review checked evidence for them.
+    asked = [RequiredTopic(sub, status=CoverageStatus.COVERED) for sub in required]
+    answered = len(required) - len(map_answers(body, entries, asked)[1]) if body and entries else 0
     queries = [e.target for e in record.of(AttemptStarted) if e.attempt_kind is AttemptKind.SEARCH]
     gaps = [t.gap for r in record.of(ReviewMade) for t in r.review.items if t.gap]
     wanted = {t for text in (*required, *gaps) if text for t in query_terms(text)}
@@ -96,11 +102,6 @@ def score_run(record: RunRecord, required: tuple[str, ...], prices: PriceTable) 
         latency_s=_latency(record),
         cost_usd=ledger_for_run(record, prices).measured,
     )
-
-
-def _covered(subquestion: str, terms: set[str]) -> bool:
-    wanted = set(query_terms(subquestion))
-    return bool(wanted) and len(wanted & terms) * 2 >= len(wanted)
 
 
 def _latency(record: RunRecord) -> float:

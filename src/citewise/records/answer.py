@@ -10,6 +10,8 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 
+from citewise.records import SectionKind
+
 __all__ = [
     "AnswerPath",
     "AnswerProvenance",
@@ -67,6 +69,9 @@ class Evidence:
     """Content hash of the stored section."""
     origin_url: str | None = None
     """Where the document came from."""
+    kind: SectionKind = SectionKind.ARTICLE
+    """What the section is (an article, a 부칙 ...): the extractive composer keeps to the provisions
+    that answer (:mod:`citewise.answer.roles`)."""
 
 
 @dataclass(frozen=True, slots=True)

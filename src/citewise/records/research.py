@@ -310,6 +310,7 @@ class ReportStatus(enum.StrEnum):
     REPORT = "report"  #: a draft whose citations citewise validated
     REJECTED = "rejected"  #: the draft's citations could not be validated
     NO_EVIDENCE = "no_evidence"  #: no usable page content was obtained
+    NO_VERIFIED_FINDING = "no_verified_finding"  #: no claim survived verification: nothing to deliver as a report
 
 
 class RecheckStatus(str, enum.Enum):

@@ -18,7 +18,10 @@ __all__ = [
     "ClaimScope",
     "Conflict",
     "Decision",
+    "Criterion",
     "Finding",
+    "Gap",
+    "GapReason",
     "LedgerAction",
     "LedgerEntry",
     "SupportCheck",
@@ -32,6 +35,7 @@ class ClaimKind(str, enum.Enum):
     FACT = "fact"  #: a factual claim that needs a citation
     RECOMMENDATION = "recommendation"  #: advice ("should", "권장") — labelled, not fact-checked
     INFERENCE = "inference"  #: a conclusion drawn by the writer ("therefore", "likely", "따라서")
+    SIGNPOST = "signpost"  #: about the text or its writer, not the subject ("covered below", "let me search")
 
 
 class Decision(str, enum.Enum):
@@ -51,6 +55,7 @@ class LedgerAction(str, enum.Enum):
     INVESTIGATE = "investigate"
     LABEL_AS_INFERENCE = "label_as_inference"
     REMOVE = "remove"
+    KEEP_AS_STRUCTURE = "keep_as_structure"  #: a signpost: structure, not a finding, never checked
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,6 +145,41 @@ class LedgerEntry:
     """A person who overrode the decision, if any."""
     review_reason: str | None = None
     """Why they did."""
+    answers: tuple[str, ...] = ()
+    """The required sub-questions (as planned) this claim answers in the delivered text: only a
+    supported factual claim answers one (see :mod:`citewise.verify.answers`)."""
+
+
+class GapReason(str, enum.Enum):
+    """Why a required sub-question has no supported claim in the delivered text."""
+
+    NOT_FOUND = "not_found"  #: the coverage review found no verified evidence for it
+    NOT_VERIFIED = "not_verified"  #: what the draft said about it failed verification (removed or marked)
+    NOT_ANSWERED = "not_answered"  #: evidence was reviewed, but no supported claim of the text answers it
+
+
+@dataclass(frozen=True, slots=True)
+class Gap:
+    """A required sub-question the delivered text does not answer with a supported claim."""
+
+    topic: str
+    """The sub-question, as planned."""
+    reason: GapReason
+    """Why it is a gap."""
+    claim_ids: tuple[str, ...] = ()
+    """The draft's claims on it that failed verification (their sentences removed or marked)."""
+    missing: str | None = None
+    """What the coverage review said is missing, when it said (a primary source, a date ...)."""
+
+
+class Criterion(str, enum.Enum):
+    """One acceptance criterion (SPEC 5.6)."""
+
+    DELIVERED = "delivered"  #: a validated report or an answer was delivered
+    QUESTIONS_ANSWERED = "questions_answered"  #: every required sub-question has a supported claim
+    CLAIMS_SUPPORTED = "claims_supported"  #: every factual claim is supported (and there is one)
+    CITATIONS_TRACEABLE = "citations_traceable"  #: every cited id names a stored source
+    CONFLICTS_EXPLAINED = "conflicts_explained"  #: no material conflict is left unexplained
 
 
 @dataclass(frozen=True, slots=True)
@@ -156,6 +196,10 @@ class Acceptance:
     """``citewise`` or the person who overrode it."""
     counts: dict[str, int] = field(default_factory=dict)
     """Claims by decision."""
+    unmet: tuple[Criterion, ...] = ()
+    """The criteria not met (empty when accepted); ``reasons`` renders them."""
+    gaps: tuple[Gap, ...] = ()
+    """Required sub-questions the delivered text does not answer with a supported claim."""
 
     @property
     def verified_by(self) -> str:

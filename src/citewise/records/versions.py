@@ -103,8 +103,9 @@ class VersionNote:
                 f"this answer cites version {self.in_force_version}, the one in force on {self.on}."
             )
         return (
-            f"{self.title}: the cited text{label} is not yet in force on {self.on}; it takes effect on "
-            f"{self.effective_on}, and no version in force on {self.on} is stored."
+            f"{self.title}: the cited text, approved version {self.version}{label}, is not yet in force on "
+            f"{self.on}; it takes effect on {self.effective_on}, and no approved version in force on {self.on} "
+            "is stored."
         )
 
 

@@ -1,8 +1,11 @@
 """The final Markdown report, assembled by citewise from its own records.
 
-The writer's text is the body; citewise adds the "Gaps and limitations" section from the last coverage
-review, the source list from its stored URLs (never the writer's), and a line saying how the report
-was made. A rejected or evidence-less run says so instead of showing an ungrounded answer.
+The writer's text is the body; citewise adds the "Gaps and limitations" section — the required
+sub-questions no supported claim of the delivered body answers, computed from that body after
+verification (only an unverified run, ``--no-verify``, falls back to the last coverage review) —
+the source list from its stored URLs (never the writer's), and a line saying how the report was made.
+A rejected or evidence-less run, or one with no verified finding, says so instead of showing an
+ungrounded answer.
 """
 
 from __future__ import annotations
@@ -11,9 +14,9 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from citewise.records.research import AttemptKind, ReportStatus, Source, StopReason
-from citewise.records.verify import Decision, Finding
+from citewise.records.verify import ClaimKind, Decision, Finding, Gap, GapReason
 from citewise.research.sites import dominance_note, site_figures
-from citewise.research.writer import gaps_section, sources_section
+from citewise.research.writer import gaps_section, sources_section, strip_urls
 from citewise.text.citations import cited_ids
 
 if TYPE_CHECKING:
@@ -44,7 +47,14 @@ def render_report(
     citations), the sources and how it was made."""
     state = run.state
     parts = [f"# {run.question}", ""]
-    if delivered.status is ReportStatus.NO_EVIDENCE or delivered.body is None:
+    if delivered.status is ReportStatus.NO_VERIFIED_FINDING:
+        parts += [
+            "**No verified finding.** No claim of the draft survived verification against the stored page",
+            "text, and no verified quote answered instead, so citewise delivers no report rather than an",
+            "unverified one.",
+            "",
+        ]
+    elif delivered.status is ReportStatus.NO_EVIDENCE or delivered.body is None:
         parts += [
             "**No evidence.** citewise could not obtain usable page content (or a verified quote) for this",
             "question, so it gives no answer rather than an ungrounded one.",
@@ -55,9 +65,13 @@ def render_report(
     else:
         parts += [*_verdict(delivered), "", *_flags(state.collection.sources)]
         parts += [delivered.body.strip(), ""]
-    if state.reviews:
+    spread = dominance_note(site_figures(state.collection.sources, run.settings.sites), run.settings.sites)
+    gaps: str | None = None
+    if delivered.delivery is not None:
+        gaps = delivered_gaps_section(delivered.delivery.acceptance.gaps)
+    elif state.reviews:
         gaps = gaps_section(state.reviews[-1]).strip()
-        spread = dominance_note(site_figures(state.collection.sources, run.settings.sites), run.settings.sites)
+    if gaps is not None:
         parts += [gaps + (f"\n- {spread}" if spread else ""), ""]
     if delivered.removed:
         parts += ["### Removed before delivery", "", *[_removed(f) for f in delivered.removed], ""]
@@ -73,6 +87,33 @@ def render_report(
     return "\n".join(parts).rstrip() + "\n"
 
 
+_GAP_WHY = {
+    GapReason.NOT_FOUND: "the sources citewise read do not answer it",
+    GapReason.NOT_VERIFIED: "what the draft said about it failed verification",
+    GapReason.NOT_ANSWERED: "no supported claim of this report answers it",
+}
+
+
+def delivered_gaps_section(gaps: Sequence[Gap]) -> str:
+    """ "Gaps and limitations" from the delivered text: every required sub-question no supported
+    claim of it answers, why, and what the review found missing (when it said)."""
+    if not gaps:
+        return (
+            "## Gaps and limitations\n\n"
+            "None: every required sub-question is answered by a supported claim of this report."
+        )
+    lines = ["## Gaps and limitations", ""]
+    for gap in gaps:
+        why = _GAP_WHY[gap.reason]
+        missing = f"; missing: {_flat(strip_urls(gap.missing, ())[0])}" if gap.missing else ""
+        lines.append(f"- **{_flat(gap.topic)}** — {why}{missing}")
+    return "\n".join(lines)
+
+
+def _flat(text: str) -> str:
+    return " ".join(text.split()).replace("[", "\\[").replace("]", "\\]")
+
+
 def _verdict(delivered: Delivered) -> list[str]:
     delivery = delivered.delivery
     if delivery is None:
@@ -81,13 +122,16 @@ def _verdict(delivered: Delivered) -> list[str]:
             "this report was checked against the stored pages."
         ]
     acceptance = delivery.acceptance
-    counts = acceptance.counts
+    kinds = [e.claim.kind for e in delivery.entries]
+    supported = sum(1 for e in delivery.entries if e.claim.kind is ClaimKind.FACT and e.decision is Decision.SUPPORTED)
+    labelled = sum(1 for k in kinds if k in (ClaimKind.INFERENCE, ClaimKind.RECOMMENDATION))
+    signposts = kinds.count(ClaimKind.SIGNPOST)
     summary = (
-        f"{sum(counts.values())} claims checked against the stored page text: "
-        f"{counts.get(Decision.SUPPORTED.value, 0)} supported, "
-        f"{counts.get(Decision.UNREVIEWED.value, 0)} labelled as inference or recommendation"
+        f"{len(kinds) - signposts} claims checked against the stored page text: {supported} supported, "
+        f"{labelled} labelled as inference or recommendation"
         + (f", {len(delivered.removed)} removed before delivery" if delivered.removed else "")
         + (f", {len(delivery.marked)} marked unverified" if delivery.marked else "")
+        + (f"; {signposts} signposting sentences, which are not findings" if signposts else "")
         + "."
     )
     head = "**Accepted**" if acceptance.accepted else "**Not accepted**"

@@ -100,6 +100,8 @@ class ResearchState:
     revision: Draft | None = None
     """The writer's revision of the final draft, once its call was answered and the draft recorded: a
     resumed run delivers from it instead of asking for it again."""
+    revision_removed: tuple[str, ...] = ()
+    """The sentences that revision took out."""
     answered: ModelPurpose | None = None
     """The purpose of the latest model call that was answered (a draft recorded next is its answer)."""
     round: int | None = None
@@ -248,6 +250,7 @@ def _mirror(state: ResearchState, e: MirrorFound) -> None:
 def _draft(state: ResearchState, e: DraftMade) -> None:
     if state.answered is ModelPurpose.REVISE:
         state.revision = e.draft  # the revision of the final draft, not a draft of its own
+        state.revision_removed = e.removed_sentences
     else:
         state.drafts.append(e.draft)
     state.answered = None

@@ -250,6 +250,8 @@ def finish(run: ResearchRun, stop: StopReason, notes: Sequence[str] = ()) -> Res
         delivered = deliver_report(run, final, _model_call)
         if delivered.status is ReportStatus.NO_EVIDENCE:
             problems = [*problems, "no verified quote exists to compose a report from"]
+        elif delivered.status is ReportStatus.NO_VERIFIED_FINDING:
+            problems = [*problems, "no claim survived verification, so no report was delivered"]
     markdown = render_report(run, delivered, stop, problems, notes)
     all_problems = tuple(
         problems + [f"removed URL not from citewise's records: {u}" for u in removed_urls] + list(notes)

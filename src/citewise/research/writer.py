@@ -41,6 +41,7 @@ from citewise.text.citations import QUOTE_REF, cited_ids, cited_sentence_ids
 from citewise.text.iri import readable_url
 from citewise.text.sentences import parse_sentence_id, sentence_of, sentence_text, split_sentences
 from citewise.text.urls import url_key
+from citewise.verify.claims import EVIDENCE_NOTE
 
 __all__ = [
     "DraftCheck",
@@ -317,10 +318,9 @@ def write_deterministic(
         if item is None or item.status is CoverageStatus.MISSING or not quotes:
             unanswered.append(f"- {_inline(topic)}")
             continue
-        # A weak or conflicting topic says so in its heading: a sentence of its own would be read by
-        # the claim ledger as an uncited claim (and shown with its Markdown marks).
-        note = "" if item.status is CoverageStatus.COVERED else f" ({_STATUS_NOTES[item.status]})"
-        lines = [f"## {_inline(topic)}{note}", ""]
+        lines = [f"## {_inline(topic)}", ""]
+        if item.status is not CoverageStatus.COVERED:
+            lines += [f"{EVIDENCE_NOTE} {_STATUS_NOTES[item.status]}.", ""]
         seen: set[tuple[str, str]] = set()
         for quote in quotes:
             key = (quote.sentence_id or quote.source_id, _inline(quote.text))

@@ -46,7 +46,11 @@ __all__ = [
 _MARKER = EVIDENCE_MARKER.pattern  # the splitter knows [E#] markers only; callers hide others as [E#]
 # A sentence ends at . ? ! or 。 (with closing quotes and any markers placed after it) followed by
 # a space or the end of the line, or at a Korean "다." run straight into the next sentence.
-_SENTENCE_END = re.compile(rf"[.?!。][\"'”’)」』]*(?:\s*{_MARKER})*(?=\s|\Z)|다\.(?:{_MARKER})*(?=[가-힣])")
+# A quoted sentence's citation may come after the closing quote and take the full stop itself:
+# “Fees fell.” [E2].
+_SENTENCE_END = re.compile(
+    rf"[.?!。][\"'”’)」』]*(?:\s*{_MARKER})*(?:(?<=\])[.?!。])?(?=\s|\Z)|다\.(?:{_MARKER})*(?=[가-힣])"
+)
 # Full stops that do not end a sentence: before a digit or lower-case word, after an abbreviation,
 # and inside or at the end of a date written "2023. 7. 19.".
 _CONTINUES = re.compile(r"\s*[0-9a-z]")
@@ -65,6 +69,8 @@ def split_answer_sentences(text: str) -> list[str]:
 
     >>> split_answer_sentences("2년으로 본다[E1]. 다만, 유효함을 주장할 수 있다.[E1] See Art. 4 [E2].")
     ['2년으로 본다[E1].', '다만, 유효함을 주장할 수 있다.[E1]', 'See Art. 4 [E2].']
+    >>> split_answer_sentences("It says “Fees fell.” [E2]. Rents rose [E1].")
+    ['It says “Fees fell.” [E2].', 'Rents rose [E1].']
     """
     return [text[start:end] for start, end in _sentence_pieces(text)]
 

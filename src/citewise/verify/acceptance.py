@@ -1,10 +1,11 @@
 """The acceptance decision: a recorded judgement on a report, separate from "the loop finished".
 
-A report is accepted when (SPEC 5.6):
+A report is accepted when (SPEC 5.6), on the text the reader gets — after removal and marking:
 
-1. its required sub-questions are resolved or explicitly listed as gaps (a research report whose body
-   was validated always lists every uncovered topic under "Gaps and limitations"; an ask answer is a
-   composed answer, not a clarification, handoff or "no eligible evidence");
+1. it was delivered (a validated research report; an ask answer that is a composed answer, not a
+   clarification, handoff or "no eligible evidence"), and every required sub-question is answered
+   by at least one supported claim of the delivered text (:mod:`citewise.verify.answers`): a gap,
+   however honestly marked, means not accepted;
 2. its key claims are supported: every factual claim of the ledger is ``supported`` (recommendations
    and inferences are labelled, not required to be);
 3. its citations are traceable: every cited id names a stored source;
@@ -18,12 +19,14 @@ from collections.abc import Sequence
 from citewise.audit.events import AnswerGiven, ReportMade
 from citewise.records.research import ReportStatus
 from citewise.records.runs import RunKind
-from citewise.records.verify import Acceptance, ClaimKind, Decision, LedgerEntry
+from citewise.records.verify import Acceptance, ClaimKind, Criterion, Decision, Gap, GapReason, LedgerEntry
 from citewise.store.runs import RunRecord
 
-__all__ = ["VERIFIER_VERSION", "decide_acceptance", "delivered_answer"]
+__all__ = ["VERIFIER_VERSION", "decide_acceptance", "delivered_answer", "gap_reason"]
 
-VERIFIER_VERSION = "verify-1"
+VERIFIER_VERSION = "verify-2"
+"""v2: acceptance needs every required sub-question answered by a supported claim of the delivered
+text; signposting is not a finding."""
 
 _ANSWERED = {"model_answer_accepted", "deterministic_evidence_fallback"}
 
@@ -39,6 +42,23 @@ def delivered_answer(record: RunRecord) -> tuple[bool, str]:
     return answer is not None and outcome in _ANSWERED, outcome
 
 
+_GAP_WHY = {
+    GapReason.NOT_FOUND: "no verified evidence found",
+    GapReason.NOT_VERIFIED: "its claims failed verification",
+    GapReason.NOT_ANSWERED: "no supported claim answers it",
+}
+
+
+def gap_reason(gaps: Sequence[Gap]) -> str:
+    """The acceptance reason that names every gap."""
+    named = "; ".join(
+        f"“{' '.join(g.topic.split())}” ({_GAP_WHY[g.reason]}"
+        + (f": {', '.join(g.claim_ids)})" if g.claim_ids else ")")
+        for g in gaps
+    )
+    return f"required sub-questions with no supported claim in the delivered text: {named}"
+
+
 def decide_acceptance(
     kind: str,
     answered: bool,
@@ -46,33 +66,39 @@ def decide_acceptance(
     unresolved_conflicts: int,
     decided_by: str = "citewise",
     ended_in: str = "",
+    gaps: Sequence[Gap] = (),
 ) -> Acceptance:
     """Accept or reject a report (``kind`` research or ask; ``answered`` False when no validated report
-    or answer was delivered, ``ended_in`` saying what it ended in instead), with every reason."""
-    reasons: list[str] = []
+    or answer was delivered, ``ended_in`` saying what it ended in instead; ``gaps`` the required
+    sub-questions the delivered text does not answer), with every unmet criterion and its reason."""
+    unmet: list[tuple[Criterion, str]] = []
     if kind == "research" and not answered:
-        reasons.append(f"no validated report (status {ended_in or 'none'})")
+        unmet.append((Criterion.DELIVERED, f"no validated report (status {ended_in or 'none'})"))
     if kind == "ask" and not answered:
-        reasons.append(f"the ask ended in {ended_in or 'no answer'}, not an answer")
+        unmet.append((Criterion.DELIVERED, f"the ask ended in {ended_in or 'no answer'}, not an answer"))
+    if gaps:
+        unmet.append((Criterion.QUESTIONS_ANSWERED, gap_reason(gaps)))
     facts = [e for e in entries if e.claim.kind is ClaimKind.FACT]
-    if not facts and not reasons:
-        reasons.append("the report makes no factual claim that could be verified")
+    if not facts and not unmet:
+        unmet.append((Criterion.CLAIMS_SUPPORTED, "the report makes no factual claim that could be verified"))
     unsupported = [e.claim.claim_id for e in facts if e.decision is not Decision.SUPPORTED]
     if unsupported:
-        reasons.append(f"factual claims not supported: {', '.join(unsupported)}")
+        unmet.append((Criterion.CLAIMS_SUPPORTED, f"factual claims not supported: {', '.join(unsupported)}"))
     untraceable = [e.claim.claim_id for e in entries for c in e.checks if not c.traceable]
     if untraceable:
-        reasons.append(f"claims citing no stored source: {', '.join(sorted(set(untraceable)))}")
+        claims = ", ".join(sorted(set(untraceable)))
+        unmet.append((Criterion.CITATIONS_TRACEABLE, f"claims citing no stored source: {claims}"))
     if unresolved_conflicts:
-        reasons.append(f"{unresolved_conflicts} material conflict(s) left unexplained")
+        unmet.append((Criterion.CONFLICTS_EXPLAINED, f"{unresolved_conflicts} material conflict(s) left unexplained"))
     counts: dict[str, int] = {}
     for e in entries:
         counts[e.decision.value] = counts.get(e.decision.value, 0) + 1
-    accepted = not reasons
     return Acceptance(
-        accepted=accepted,
-        reasons=tuple(reasons) or ("every criterion met",),
+        accepted=not unmet,
+        reasons=tuple(reason for _, reason in unmet) or ("every criterion met",),
         verifier_version=VERIFIER_VERSION,
         decided_by=decided_by,
         counts=counts,
+        unmet=tuple(dict.fromkeys(criterion for criterion, _ in unmet)),
+        gaps=tuple(gaps),
     )

@@ -20,7 +20,10 @@
 * **Kinds.** Advice ("should", "recommend", "must consider", 권장, 하는 것이 좋다, advisory 해야
   한다) is a :attr:`~ClaimKind.RECOMMENDATION`; a conclusion of the writer ("therefore", "likely",
   "suggests", 따라서, 것으로 보인다, 추정) an :attr:`~ClaimKind.INFERENCE`; the rest are facts.
-  Recommendations win over inferences ("Therefore, tenants should ..." is advice). A 해야 한다
+  Recommendations win over inferences ("Therefore, tenants should ..." is advice). A sentence
+  about the text or its writer rather than the subject ("These are covered in the following
+  sections", "Let me search for more", :mod:`citewise.text.discourse`) is a
+  :attr:`~ClaimKind.SIGNPOST`: not a finding, never checked, never answering a question. A 해야 한다
   that states a legal duty — the sentence names a law, an article or a duty (「…」, 제N조, 법,
   의무, 규정) — is a fact about the law, not advice.
 
@@ -37,10 +40,13 @@ from dataclasses import dataclass
 
 from citewise.records.verify import Claim, ClaimKind, ClaimScope
 from citewise.text.citations import EVIDENCE_MARKER, MARKER, ids_in_marker, source_of
+from citewise.text.discourse import is_about_the_text
 from citewise.text.sentences import split_answer_sentences
 
 __all__ = [
     "CONDITION_WORDS",
+    "EVIDENCE_NOTE",
+    "NO_FINDING",
     "PARAGRAPH_MARKS",
     "ClaimLine",
     "ClaimSentence",
@@ -55,6 +61,14 @@ PARAGRAPH_MARKS = re.compile("[\u2460-\u2473\u3251-\u325f\u32b1-\u32bf]")
 """Circled numbers (①, ②, ...): statute paragraph markers, never quantities or parts of a name."""
 
 # -- Markdown to sentences --------------------------------------------------------------------------
+
+NO_FINDING = "*No verified finding"
+"""How citewise's own note under a heading whose findings were all removed begins
+(:mod:`citewise.verify.shells`); such a line is citewise's record, never a claim of the writer."""
+EVIDENCE_NOTE = "*Evidence:*"
+"""How the deterministic writer's note on a topic's evidence begins ("*Evidence:* only partial or
+indirect support was found."): citewise's record, never a claim."""
+_NOTES = (NO_FINDING, EVIDENCE_NOTE)
 
 _HEADING = re.compile(r"^\s{0,3}(#{1,6})\s+(.*?)\s*#*\s*$")
 _SKIPPED_SECTION = re.compile(
@@ -107,7 +121,7 @@ def _report_lines(markdown: str) -> Iterator[tuple[int, str, str]]:
         if heading:
             skipping = bool(_SKIPPED_SECTION.match(heading.group(2).strip("*_ ")))
             continue
-        if skipping or _TABLE.match(raw) or not raw.strip():
+        if skipping or _TABLE.match(raw) or not raw.strip() or raw.lstrip().startswith(_NOTES):
             continue
         bullet = _BULLET.match(raw)
         line = _BULLET.sub("", raw, count=1)
@@ -277,6 +291,8 @@ def _cited(ids: tuple[str, ...]) -> tuple[tuple[str, ...], tuple[str, ...]]:
 
 
 def _parts(sentence: str) -> list[tuple[str, ClaimKind]]:
+    if is_about_the_text(sentence):
+        return [(sentence, ClaimKind.SIGNPOST)]  # about the text or its writer: one non-claim, unsplit
     parts = split_compound(sentence)
     # A leading "Therefore," / "따라서" governs every clause of the sentence.
     leading = ClaimKind.INFERENCE if _INFERENCE.match(sentence.lstrip()) else None

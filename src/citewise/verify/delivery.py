@@ -30,9 +30,11 @@ from citewise.records.verify import (
     UnsupportedAction,
 )
 from citewise.verify.acceptance import decide_acceptance
-from citewise.verify.claims import claim_lines, extract_claims
+from citewise.verify.answers import RequiredTopic, addressed, map_answers, section_topics
+from citewise.verify.claims import EVIDENCE_NOTE, claim_lines, extract_claims
 from citewise.verify.conflicts import find_conflicts
 from citewise.verify.ledger import CitedText, Judge, ledger_for_text
+from citewise.verify.shells import drop_shells
 
 __all__ = [
     "MARK",
@@ -44,6 +46,7 @@ __all__ = [
     "findings",
     "ledger_of",
     "redact",
+    "replace_sentences",
 ]
 
 
@@ -63,6 +66,14 @@ class Delivery:
     """Claims taken out (their sentences), with the reason."""
     marked: tuple[Finding, ...] = ()
     """Claims kept but marked as unverified."""
+    lost: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    """Each failed claim (its id in the checked text) with the required sub-questions it addressed
+    there: what a gap says the draft said about it."""
+
+    @property
+    def has_finding(self) -> bool:
+        """True when the delivered text makes at least one supported factual claim."""
+        return any(e.claim.kind is ClaimKind.FACT and e.decision is Decision.SUPPORTED for e in self.entries)
 
 
 def ledger_of(
@@ -77,11 +88,16 @@ def _published(texts: Mapping[str, CitedText]) -> dict[str, str | None]:
     return {source_id: t.published_at for source_id, t in texts.items()}
 
 
-def findings(entries: Sequence[LedgerEntry], conflicts: Sequence[Conflict]) -> list[Finding]:
+def findings(entries: Sequence[LedgerEntry], conflicts: Sequence[Conflict], text: str | None = None) -> list[Finding]:
     """Every factual claim that may not reach a reader as it is: unsupported, unmapped (it cites
-    nothing), or part of a conflict nobody explained (one its own conditions explain stays, shown)."""
+    nothing), or part of a conflict nobody explained (one its own conditions explain stays, shown).
+    With ``text`` (the text the entries were read from), each finding carries its sentence as written
+    there, citation markers included."""
     unresolved = [c for c in conflicts if not c.resolved]
     conflicting = {c.first.claim_id for c in unresolved} | {c.second.claim_id for c in unresolved}
+    written = (
+        {c.claim_id: s.raw for line in claim_lines(text) for s in line.sentences for c in s.claims} if text else {}
+    )
     out = []
     for entry in entries:
         if entry.claim.kind is not ClaimKind.FACT:
@@ -89,7 +105,8 @@ def findings(entries: Sequence[LedgerEntry], conflicts: Sequence[Conflict]) -> l
         if entry.decision is Decision.SUPPORTED and entry.claim.claim_id not in conflicting:
             continue
         decision = Decision.CONFLICTING if entry.claim.claim_id in conflicting else entry.decision
-        out.append(Finding(entry.claim.claim_id, entry.claim.sentence, decision, _reason(entry), entry.quote))
+        sentence = written.get(entry.claim.claim_id, entry.claim.sentence)
+        out.append(Finding(entry.claim.claim_id, sentence, decision, _reason(entry), entry.quote))
     return out
 
 
@@ -108,27 +125,56 @@ def deliver(
     action: UnsupportedAction = UnsupportedAction.REMOVE,
     judge: Judge | None = None,
     answered: bool = True,
+    topics: Sequence[RequiredTopic] = (),
+    lost_before: Mapping[str, tuple[str, ...]] | None = None,
 ) -> Delivery:
     """Verify ``text`` against ``texts`` and return what a reader may get (see the module docstring).
 
     ``kind`` is ``research`` or ``ask``; ``answered`` False when the run delivered no answer at all
-    (a rejected report, a clarification), which the acceptance decision states."""
+    (a rejected report, a clarification), which the acceptance decision states. ``topics`` are the
+    required sub-questions: each must be answered by a supported claim of the delivered text
+    (:mod:`citewise.verify.answers`), and a heading left empty is dropped or names its gap
+    (:mod:`citewise.verify.shells`). ``lost_before``: claims of an earlier draft that failed and
+    were taken out before this one (by a revision), with the sub-questions they addressed."""
     entries, conflicts = ledger_of(text, texts, judge)
-    failed = findings(entries, conflicts)
-    if not failed:
-        return Delivery(text, tuple(entries), tuple(conflicts), _accept(kind, answered, entries, conflicts))
-    by_claim = {f.claim_id: f for f in failed}
-    delivered = redact(text, by_claim, action)
-    entries2 = _reused(delivered, entries, texts, judge)
+    failed = findings(entries, conflicts, text)
+    delivered = redact(text, {f.claim_id: f for f in failed}, action) if failed else text
+    kept = _reused(delivered, entries, texts, judge) if failed else entries
+    lost: dict[str, tuple[str, ...]] = {}
+    if topics and failed:
+        reach = addressed(entries, topics, section_topics(text, topics))
+        lost = {f.claim_id: reach.get(f.claim_id, ()) for f in failed}
+    earlier = {**(lost_before or {}), **lost}
+    kept, gaps = map_answers(delivered, kept, topics, earlier) if topics else (kept, ())
+    if failed or gaps:
+        headings = section_topics(delivered, topics).headings
+        shelled = drop_shells(delivered, headings, {g.topic: g for g in gaps}, _hollow(delivered))
+        if shelled != delivered:  # dropped signposts renumber the claims after them
+            delivered, kept = shelled, _reused(shelled, kept, texts, judge)
     # The unresolved conflicts of the draft stay on the record and on the report, side by side, after
     # their claims were taken out of the text: the reader sees both values, and the report is not
     # accepted while they stand.
     unresolved = tuple(c for c in conflicts if not c.resolved)
-    conflicts2 = [*find_conflicts([(e.claim, e.checks) for e in entries2], _published(texts)), *unresolved]
-    acceptance = _accept(kind, answered, entries2, conflicts2)
-    if action is UnsupportedAction.REMOVE:
-        return Delivery(delivered, tuple(entries2), tuple(conflicts2), acceptance, removed=tuple(failed))
-    return Delivery(delivered, tuple(entries2), tuple(conflicts2), acceptance, marked=tuple(failed))
+    if failed:
+        kept_conflicts = [*find_conflicts([(e.claim, e.checks) for e in kept], _published(texts)), *unresolved]
+    else:
+        kept_conflicts = list(conflicts)
+    still_open = sum(1 for c in kept_conflicts if not c.resolved)
+    acceptance = decide_acceptance(kind, answered, kept, still_open, gaps=gaps)
+    removed = tuple(failed) if action is UnsupportedAction.REMOVE else ()
+    marked = tuple(failed) if action is UnsupportedAction.MARK else ()
+    return Delivery(delivered, tuple(kept), tuple(kept_conflicts), acceptance, removed, marked, tuple(lost.items()))
+
+
+def _hollow(text: str) -> set[int]:
+    """The lines that only signpost, or are a note on evidence (no finding): they keep no heading alive."""
+    notes = {i for i, line in enumerate(text.splitlines()) if line.lstrip().startswith(EVIDENCE_NOTE)}
+    return notes | {
+        line.index
+        for line in claim_lines(text)
+        if (claims := [c for s in line.sentences for c in s.claims])
+        and all(c.kind is ClaimKind.SIGNPOST for c in claims)
+    }
 
 
 def _reused(
@@ -149,10 +195,6 @@ def _reused(
 
 def _all_known(text: str, known: Mapping[tuple[str, str, tuple[str, ...]], LedgerEntry]) -> bool:
     return all((c.text, c.sentence, c.cited_ids) in known for c in extract_claims(text))
-
-
-def _accept(kind: str, answered: bool, entries: Sequence[LedgerEntry], conflicts: Sequence[Conflict]) -> Acceptance:
-    return decide_acceptance(kind, answered, entries, sum(1 for c in conflicts if not c.resolved))
 
 
 def drop_citing(text: str, known: Iterable[str]) -> tuple[str, list[Finding]]:
@@ -190,6 +232,18 @@ def redact(text: str, failing: Mapping[str, Finding], action: UnsupportedAction)
             changed = changed or bad
         if changed:
             lines[line.index] = (line.prefix + " ".join(kept)) if kept else ""
+    return _tidy(lines)
+
+
+def replace_sentences(text: str, replacements: Mapping[str, str | None]) -> str:
+    """``text`` with each sentence written as a key of ``replacements`` replaced by its value, or
+    removed where the value is None (a targeted revision put into the draft)."""
+    lines = text.splitlines()
+    for line in claim_lines(text):
+        if not any(s.raw in replacements for s in line.sentences):
+            continue
+        kept = [r for s in line.sentences if (r := replacements.get(s.raw, s.raw)) is not None]
+        lines[line.index] = (line.prefix + " ".join(kept)) if kept else ""
     return _tidy(lines)
 
 

@@ -80,6 +80,8 @@ def _about_the_source(check: SupportCheck) -> bool:
 
 def decide(claim: Claim, checks: Sequence[SupportCheck]) -> tuple[Decision, LedgerAction]:
     """The ledger decision and action for one claim from its per-source checks."""
+    if claim.kind is ClaimKind.SIGNPOST:
+        return Decision.UNREVIEWED, LedgerAction.KEEP_AS_STRUCTURE
     if claim.kind is not ClaimKind.FACT:
         return Decision.UNREVIEWED, LedgerAction.LABEL_AS_INFERENCE
     if not checks:
@@ -159,6 +161,12 @@ def ledger_for_text(
     """One entry per claim of ``text`` (a report body or an answer), checked against ``texts``."""
     entries = []
     for claim in extract_claims(text):
+        if claim.kind is ClaimKind.SIGNPOST:
+            # Signposting makes no claim about the subject: its citations, if any, are not mapped.
+            decision, action = decide(claim, ())
+            entry = LedgerEntry(claim, claim_scope(claim.text), (), decision, action)
+            entries.append(_overridden(entry, (overrides or {}).get(claim.claim_id)))
+            continue
         checks = tuple(check for ident in claim.cited_ids if ident in texts for check in _checks(claim, texts[ident]))
         unknown = [i for i in claim.cited_ids if i not in texts]
         checks += tuple(

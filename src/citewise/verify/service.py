@@ -8,14 +8,15 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
-from citewise.audit.events import ClaimReviewed, Verified
+from citewise.audit.events import ClaimReviewed, PlanMade, ReviewMade, Verified
 from citewise.errors import InputError, NotFoundError
-from citewise.records.verify import Acceptance, Decision, LedgerEntry
+from citewise.records.verify import Acceptance, Decision, Gap, LedgerEntry
 from citewise.store.evidence import EvidenceStore
 from citewise.store.runs import RunRecord, RunStore
 from citewise.verify.acceptance import decide_acceptance, delivered_answer
+from citewise.verify.answers import map_answers, required_topics
 from citewise.verify.conflicts import Conflict, find_conflicts
-from citewise.verify.ledger import Judge, build_ledger, cited_texts
+from citewise.verify.ledger import Judge, build_ledger, cited_texts, report_text
 
 __all__ = ["Verification", "model_judge", "review_claim", "verify_run"]
 
@@ -67,13 +68,19 @@ def verify_run(
     texts = cited_texts(store, record)
     overrides = _overrides(record)
     entries = build_ledger(record, texts, overrides, judge)
+    gaps: tuple[Gap, ...] = ()
+    plan = record.last(PlanMade)
+    if record.kind == "research" and plan is not None:
+        review = record.last(ReviewMade)
+        topics = required_topics(plan.plan.topics, review.review if review is not None else None)
+        entries, gaps = map_answers(report_text(record), entries, topics)
     conflicts = _conflicts(entries)
     reviewed = {cid for cid in overrides}
     unresolved = [c for c in conflicts if not c.resolved and not _resolved(c, reviewed)]
     reviewers = sorted({o[1] for o in overrides.values()})
     answered, ended_in = delivered_answer(record)
     decided_by = ("citewise + " + ", ".join(reviewers)) if reviewers else "citewise"
-    acceptance = decide_acceptance(record.kind, answered, entries, len(unresolved), decided_by, ended_in)
+    acceptance = decide_acceptance(record.kind, answered, entries, len(unresolved), decided_by, ended_in, gaps)
     if judge_name:
         acceptance = replace(acceptance, verifier_version=f"{acceptance.verifier_version}+judge:{judge_name}")
     runs.append(run_id, Verified(acceptance.verifier_version, tuple(entries), tuple(conflicts), acceptance))

@@ -1,0 +1,118 @@
+"""What ``citewise ask`` gives people who ask the way people ask: answers, handoffs, empty answers.
+
+    python benchmarks/ask_outcomes.py [--store PATH] [--questions FILE] [--today YYYY-MM-DD]
+
+Every question of ``benchmarks/data/kr_user_questions.jsonl`` (242 layperson questions, each with
+the answering article as gold) is asked of the statute corpus, every document approved, with the
+deterministic composer (no model), verified as delivered. Per half — ``dev`` (even positions) and
+``held-back`` (odd positions, never looked at while changing the composer) — it prints:
+
+* **top 1** — the first passage the delivered answer cites is the gold article;
+* **answered** — a composed, verified answer was delivered (deterministic fallback);
+* **false handoffs** — handed off (or "no eligible evidence") although the gold article answers it;
+* **empty** — an answer delivered with no text at all (must be 0);
+* **padded** — answers citing a 부칙 (supplementary provision) the question did not ask about.
+
+``--store`` reuses a store holding the corpus (e.g. with vectors); without it the corpus is ingested
+into a temporary store, lexical only (``CITEWISE_EMBEDDER=none``), so the relevance gate is the
+lexical one.
+
+Figures of 2026-12-01, one store ingested by this script (``--store PATH``; it holds no vectors, so
+search and the relevance gate are lexical), the same store for both, dev / held-back, 121 questions
+each; before = the code before issue 21 (32486eb), after = with it:
+
+    top 1            8 / 16   ->   8 / 16
+    answered        29 / 33   ->  29 / 33
+    false handoffs  92 / 88   ->  92 / 88
+    empty            0 / 0    ->   0 / 0
+    padded (부칙)     3 / 6    ->   0 / 0
+
+The composer no longer pads answers with a 부칙 nobody asked about; top 1 and the handoffs are the
+relevance gate's and retrieval's, which issue 21 did not change: three in four of these questions
+are handed off (e.g. "집주인이 바뀌면 세입자는 어떻게 되나요?": its everyday words are not the statute's,
+and lexical search does not reach 주택임대차보호법 제3조 at all). A store with vectors is not measured here.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import tempfile
+from collections.abc import Sequence
+from datetime import date
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from benchmarks import baselines  # noqa: E402
+
+from citewise.answer.ask import ask  # noqa: E402
+from citewise.answer.result import AskSettings  # noqa: E402
+from citewise.evidence import RetrievalPlan  # noqa: E402
+from citewise.ingest.pipeline import ingest_paths  # noqa: E402
+from citewise.records.answer import AskOutcome  # noqa: E402
+from citewise.review import decide  # noqa: E402
+from citewise.store.evidence import EvidenceStore  # noqa: E402
+
+QUESTIONS = ROOT / "benchmarks" / "data" / "kr_user_questions.jsonl"
+_ANSWERED = (AskOutcome.FALLBACK, AskOutcome.MODEL_ANSWER)
+_ASKS_FOR_SUPPLEMENT = ("부칙", "시행일", "경과", "적용례")
+
+
+def _approved_store(url: str) -> EvidenceStore:
+    store = EvidenceStore.open(url)
+    if not store.documents():
+        ingest_paths(store, [baselines.KR_CORPUS_DIR])
+    for doc in store.documents():
+        for version in store.versions(doc.doc_id):
+            if version.status.value == "review_required":
+                decide(store, f"{doc.doc_id}@{version.version}", "approve", reviewer="bench", reason="benchmark")
+    return store
+
+
+def _gold(key: str, gold: set[str]) -> bool:
+    squashed = key.replace(" ", "")
+    return any(squashed == g.replace(" ", "") for g in gold)
+
+
+def measure(store: EvidenceStore, rows: Sequence[dict], today: date) -> dict[str, float]:
+    counts = {"questions": 0, "top 1": 0, "answered": 0, "false handoffs": 0, "empty": 0, "padded": 0}
+    for row in rows:
+        result = ask(store, row["query"], RetrievalPlan(), AskSettings(today=today))
+        counts["questions"] += 1
+        if result.outcome in _ANSWERED:
+            counts["answered"] += 1
+            counts["empty"] += not result.text.strip()
+            cited = [e for e in result.evidence if f"[{e.evidence_id}]" in result.text]
+            if cited and _gold(f"{cited[0].title}#{cited[0].section_id}", set(row["gold"])):
+                counts["top 1"] += 1
+            asked = any(word in row["query"] for word in _ASKS_FOR_SUPPLEMENT)
+            counts["padded"] += any(e.section_id.startswith("부칙") for e in cited) and not asked
+        elif result.outcome in (AskOutcome.HANDOFF, AskOutcome.NO_ELIGIBLE_EVIDENCE):
+            counts["false handoffs"] += 1
+    return counts
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--store", help="a store holding the statute corpus")
+    parser.add_argument("--questions", type=Path, default=QUESTIONS)
+    parser.add_argument("--today", type=date.fromisoformat, default=date(2026, 12, 1))
+    args = parser.parse_args(argv)
+    if not args.store:
+        os.environ.setdefault("CITEWISE_EMBEDDER", "none")
+    rows = [json.loads(line) for line in args.questions.read_text(encoding="utf-8").splitlines() if line.strip()]
+    halves = {"dev": rows[0::2], "held-back": rows[1::2]}
+    with tempfile.TemporaryDirectory() as tmp, _approved_store(args.store or str(Path(tmp) / "s.sqlite")) as store:
+        figures = {name: measure(store, half, args.today) for name, half in halves.items()}
+    columns = list(next(iter(figures.values())))
+    print("| half | " + " | ".join(columns) + " |\n|" + "---|" * (len(columns) + 1))
+    for name, counts in figures.items():
+        print(f"| {name} | " + " | ".join(str(counts[c]) for c in columns) + " |")
+
+
+if __name__ == "__main__":
+    main()
