@@ -72,7 +72,7 @@ def ingest(
         format=fmt,
         encoding=encoding,
     )
-    total = sum(1 for _path, problem in discover(paths) if problem is None)
+    total = sum(1 for _path, problem in discover(paths, manifest.parent if manifest else None) if problem is None)
     with open_api(store) as api:
         if json_out:
             results = api.ingest(*paths, options=options, manifest=manifest, embed=False)

@@ -61,11 +61,14 @@ class IngestOptions:
     """Bounds on what one file may cost to parse."""
 
 
-def discover(paths: Iterable[Path]) -> Iterator[tuple[Path, str | None]]:
+def discover(paths: Iterable[Path], manifest_folder: Path | None = None) -> Iterator[tuple[Path, str | None]]:
     """Files to ingest, each with ``None`` or the reason it cannot be read.
 
     Given files are taken as they are; directories are walked (hidden files and corpus notes such
-    as README or SOURCE skipped, files of unknown type skipped); broken links are reported.
+    as README or SOURCE skipped, files of unknown type skipped); broken links are reported. Every
+    path is resolved, and one that leaves the folder it was reached through (a link from the corpus
+    to a system file, say) is refused with its reason, the rest of the folder still ingested: the
+    folder walked, the folder of a file given by name, or ``manifest_folder`` for a file inside it.
     """
     _load_builtin_parsers()
     suffixes = {s for factory in PARSERS.values() for s in factory().suffixes}
@@ -78,13 +81,32 @@ def discover(paths: Iterable[Path]) -> Iterator[tuple[Path, str | None]]:
                 if not any(name.endswith(s) for s in suffixes):
                     continue
                 if child.is_file():
-                    yield child, None
+                    yield child, _escape(child, path, manifest_folder)
                 elif not child.exists():
                     yield child, "broken link: the file it points to does not exist"
         elif path.is_file():
-            yield path, None
+            yield path, _escape(path, path.absolute().parent, manifest_folder)
         else:
             yield path, "no such file or directory"
+
+
+def _escape(path: Path, folder: Path, manifest_folder: Path | None) -> str | None:
+    """Why ``path`` may not be read: it resolves outside ``folder`` (and outside the manifest's
+    folder when it lies there); ``None`` when it stays inside."""
+    real = path.resolve()
+    roots = [folder.resolve()]
+    if manifest_folder is not None and _inside(path.absolute(), manifest_folder.absolute()):
+        roots.append(manifest_folder.resolve())
+    if any(_inside(real, root) for root in roots):
+        return None
+    return (
+        f"refused: it is a link leading out of {roots[-1]} (to {real}); "
+        "copy the file into the folder or ingest it by its own path"
+    )
+
+
+def _inside(path: Path, folder: Path) -> bool:
+    return path == folder or path.is_relative_to(folder)
 
 
 def choose_parser(path: Path, data: bytes, fmt: str | None) -> Parser:
@@ -228,7 +250,7 @@ def ingest_paths(
         if progress:
             progress(result)
 
-    found = list(discover(paths))
+    found = list(discover(paths, manifest.base if manifest else None))
     conflicts = _id_conflicts([path for path, problem in found if problem is None], options, manifest)
     for path, problem in found:
         if problem or path in conflicts:
