@@ -8,10 +8,20 @@ from typing import Annotated, Any
 from urllib.parse import unquote
 
 import typer
-from rich.markup import escape
 
 from citewise.answer.result import DEFAULT_HANDOFF, AskResult, AskSettings
-from citewise.cli.common import ExitCode, JsonOpt, StoreOpt, console, emit_json, handle_errors, open_api, to_jsonable
+from citewise.cli.common import (
+    ExitCode,
+    JsonOpt,
+    StoreOpt,
+    console,
+    emit_json,
+    handle_errors,
+    open_api,
+    shown,
+    shown_body,
+    to_jsonable,
+)
 from citewise.cli.research import unsupported_action
 from citewise.errors import CitewiseError, InputError
 from citewise.records.answer import AskOutcome
@@ -169,10 +179,10 @@ def _print(result: AskResult) -> None:
     if result.acceptance is not None:
         verdict = "accepted" if result.acceptance.accepted else "not accepted"
         reasons = "; ".join(result.acceptance.reasons)
-        console.print(f"[bold]{verdict}[/] ({escape(result.acceptance.verifier_version)}): {escape(reasons)}\n")
-    console.print(escape(result.text) or "[dim](empty)[/]", highlight=False)
+        console.print(f"[bold]{verdict}[/] ({shown(result.acceptance.verifier_version)}): {shown(reasons)}\n")
+    console.print(shown_body(result.text) or "[dim](empty)[/]", highlight=False)
     for finding in result.removed:
-        console.print(f"[dim]removed before delivery: {escape(finding.sentence)} — {escape(finding.reason)}[/]")
+        console.print(f"[dim]removed before delivery: {shown(finding.sentence)} — {shown(finding.reason)}[/]")
     if result.evidence and result.citations:
         console.print("\n[bold]Sources[/]")
         cited = {c.evidence_id for c in result.citations}
@@ -181,11 +191,11 @@ def _print(result: AskResult) -> None:
                 where = f"{e.doc_id}@{e.version}:{e.section_id}"
                 origin = f"  {unquote(e.origin_url)}" if e.origin_url else ""
                 console.print(
-                    f"  [{e.evidence_id}] {escape(e.title)} {escape(e.heading)}  [dim]{where}{escape(origin)}[/]",
+                    f"  [{e.evidence_id}] {shown(e.title)} {shown(e.heading)}  [dim]{where}{shown(origin)}[/]",
                     highlight=False,
                 )
     for note in result.version_notes:
-        console.print(f"[yellow]note:[/] {escape(note.render())}", highlight=False)
+        console.print(f"[yellow]note:[/] {shown(note.render())}", highlight=False)
     p = result.provenance
     how = _LABELS[result.outcome.value]
     if p.model:
@@ -194,4 +204,4 @@ def _print(result: AskResult) -> None:
         how += f" · {p.fallback_reason}"
     if result.shadow:
         how += f" · shadow: new path would give {_LABELS[result.shadow.new_outcome.value]}"
-    console.print(f"\n[dim]outcome: {escape(how)}\nrun: {result.run_id}[/]", highlight=False)
+    console.print(f"\n[dim]outcome: {shown(how)}\nrun: {result.run_id}[/]", highlight=False)

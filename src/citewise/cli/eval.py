@@ -6,10 +6,9 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.markup import escape
 from rich.table import Table
 
-from citewise.cli.common import JsonOpt, StoreOpt, console, emit_json, handle_errors, open_api
+from citewise.cli.common import JsonOpt, StoreOpt, console, emit_json, handle_errors, open_api, shown
 
 __all__ = ["app"]
 
@@ -70,12 +69,10 @@ def injection(
     )
     console.print(table)
     for source, share in report.by_source.items():
-        console.print(f"  {escape(source)}: {share:.1%} flagged", highlight=False)
+        console.print(f"  {shown(source)}: {share:.1%} flagged", highlight=False)
     missed = [r for r in report.results if not r.correct]
     if missed:
-        console.print(
-            f"{len(missed)} texts misjudged, e.g. {escape(missed[0].id)} ({missed[0].label})", highlight=False
-        )
+        console.print(f"{len(missed)} texts misjudged, e.g. {shown(missed[0].id)} ({missed[0].label})", highlight=False)
 
 
 def _register_support() -> None:

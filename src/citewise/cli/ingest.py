@@ -11,27 +11,14 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 from rich.table import Table
 
-from citewise.cli.common import JsonOpt, StoreOpt, console, emit_json, err_console, handle_errors, open_api
+from citewise.cli.common import JsonOpt, StoreOpt, console, emit_json, err_console, handle_errors, open_api, shown
 from citewise.ingest.pipeline import IngestOptions, discover
 from citewise.records import IngestOutcome, IngestResult
 
-__all__ = ["ingest", "shown"]
-
-_NAMED_ESCAPES = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
-
-
-def shown(text: str) -> str:
-    """``text`` safe to print with Rich: control, format (bidi) and separator characters written
-    as escapes (``\\n``, ``\\u202e``), Rich markup escaped.
-
-    (``a[b]<U+202E>.md`` is printed as ``a[b]\\u202e.md``, the bracket taken literally.)
-    """
-    visible = "".join(ch if ch.isprintable() else _NAMED_ESCAPES.get(ch) or f"\\u{ord(ch):04x}" for ch in text)
-    return escape(visible)
+__all__ = ["ingest"]
 
 
 @handle_errors

@@ -9,7 +9,6 @@ from typing import Annotated, Any
 
 import typer
 from rich.markdown import Markdown
-from rich.markup import escape
 
 from citewise.api import Citewise
 from citewise.cli.common import (
@@ -21,6 +20,7 @@ from citewise.cli.common import (
     err_console,
     handle_errors,
     open_api,
+    shown,
     to_jsonable,
 )
 from citewise.cli.progress import ResearchProgress, research_summary
@@ -248,5 +248,5 @@ def _print_result(result: ResearchResult, cost: CostLedger | None, elapsed_s: fl
     console.print(Markdown(result.markdown))
     if result.acceptance is not None:
         reasons = "; ".join(result.acceptance.reasons)
-        console.print(f"[bold]{'accepted' if result.acceptance.accepted else 'not accepted'}[/]: {escape(reasons)}")
-    console.print(f"[dim]{escape(research_summary(result, cost, elapsed_s))}[/]", highlight=False)
+        console.print(f"[bold]{'accepted' if result.acceptance.accepted else 'not accepted'}[/]: {shown(reasons)}")
+    console.print(f"[dim]{shown(research_summary(result, cost, elapsed_s))}[/]", highlight=False)

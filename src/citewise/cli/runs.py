@@ -8,11 +8,10 @@ from typing import Annotated, Any
 
 import typer
 from rich.markdown import Markdown
-from rich.markup import escape
 from rich.table import Table
 
 from citewise.audit.events import AnswerGiven, ReportMade, SourceStored, Verified
-from citewise.cli.common import JsonOpt, StoreOpt, console, emit_json, handle_errors, open_api
+from citewise.cli.common import JsonOpt, StoreOpt, console, emit_json, handle_errors, open_api, shown, shown_body
 from citewise.export.run import export_run, run_data
 from citewise.export.summary import RunSummary, summarise
 from citewise.serial import to_data
@@ -50,7 +49,7 @@ def list_runs(
             r.outcome or "-",
             _acceptance_cell(verified.get(r.run_id)),
             f"{r.created_at:%Y-%m-%d %H:%M}",
-            escape(r.question[:60]),
+            shown(r.question[:60]),
         )
     console.print(table)
 
@@ -86,7 +85,7 @@ def show(
     console.print(
         f"[bold]{record.run_id}[/]  {record.kind} ({record.mode})  {record.status.value}  outcome: {record.outcome}"
     )
-    console.print(f"question: {escape(record.question)}", highlight=False)
+    console.print(f"question: {shown(record.question)}", highlight=False)
     answer, report = record.last(AnswerGiven), record.last(ReportMade)
     if answer is not None:
         _show_answer(answer)
@@ -96,8 +95,8 @@ def show(
     for stored in record.of(SourceStored):
         if stored.source.injection_flags:
             console.print(
-                f"[bold yellow]warning:[/] {escape(f'[{stored.source.source_id}]')} reads like instructions to an AI "
-                f"({escape(', '.join(stored.source.injection_flags))}); treated as data",
+                f"[bold yellow]warning:[/] {shown(f'[{stored.source.source_id}]')} reads like instructions to an AI "
+                f"({shown(', '.join(stored.source.injection_flags))}); treated as data",
                 highlight=False,
             )
     _show_summary(summary)
@@ -108,10 +107,10 @@ def show(
 
 
 def _show_answer(answer: AnswerGiven) -> None:
-    console.print(f"\n{escape(answer.text)}\n", highlight=False)
+    console.print(f"\n{shown_body(answer.text)}\n", highlight=False)
     console.print("[bold]answer provenance[/]")
     for key, value in to_data(answer.provenance).items():
-        console.print(f"  {key:<18} {escape(str(value))}", highlight=False)
+        console.print(f"  {key:<18} {shown(str(value))}", highlight=False)
     console.print("[bold]retrieval provenance[/]")
     retrieval = {
         "gated_on": answer.gated_on,
@@ -123,7 +122,7 @@ def _show_answer(answer: AnswerGiven) -> None:
         "evidence": ", ".join(f"{e.evidence_id}={e}" for e in answer.evidence),
     }
     for key, value in retrieval.items():
-        console.print(f"  {key:<18} {escape(str(value))[:300]}", highlight=False)
+        console.print(f"  {key:<18} {shown(str(value)[:300])}", highlight=False)
 
 
 def _show_summary(s: RunSummary) -> None:
@@ -133,8 +132,8 @@ def _show_summary(s: RunSummary) -> None:
         console.print("[bold]acceptance[/]: not verified (`citewise verify RUN` decides it)")
     else:
         verdict = "[green]accepted[/]" if s.accepted else "[yellow]not accepted[/]"
-        by = f" (decided by {escape(s.decided_by)})" if s.decided_by and s.decided_by != "citewise" else ""
-        console.print(f"[bold]acceptance[/]: {verdict}{by}: {escape('; '.join(s.reasons))}", highlight=False)
+        by = f" (decided by {shown(s.decided_by)})" if s.decided_by and s.decided_by != "citewise" else ""
+        console.print(f"[bold]acceptance[/]: {verdict}{by}: {shown('; '.join(s.reasons))}", highlight=False)
         counts = ", ".join(f"{n} {decision}" for decision, n in s.ledger.items()) or "no claims"
         extra = f" · {s.conflicts} conflicts" if s.conflicts else ""
         extra += f" · {s.claim_reviews} claim reviews" if s.claim_reviews else ""
@@ -142,25 +141,25 @@ def _show_summary(s: RunSummary) -> None:
     if s.usage:
         u = s.usage
         console.print(
-            f"[bold]stopped[/]: {escape(str(s.stop_reason))} · rounds {u['rounds']} · searches {u['searches']}"
+            f"[bold]stopped[/]: {shown(str(s.stop_reason))} · rounds {u['rounds']} · searches {u['searches']}"
             f" · pages {u['extractions']} · tokens {u['tokens']} · sources {s.sources}",
             highlight=False,
         )
     if s.gaps:
         console.print("[bold]gaps[/]")
         for gap in s.gaps:
-            why = f": {escape(gap.gap)}" if gap.gap else ""
-            console.print(f"  - {escape(gap.topic)} ({gap.status.value}){why}", highlight=False)
+            why = f": {shown(gap.gap)}" if gap.gap else ""
+            console.print(f"  - {shown(gap.topic)} ({gap.status.value}){why}", highlight=False)
     if s.failures:
         console.print("[bold]failed attempts[/]")
         for f in s.failures:
             console.print(
-                f"  - {f.count} {f.attempt_kind} {f.error_kind} (e.g. {escape(f.example[:100])})", highlight=False
+                f"  - {f.count} {f.attempt_kind} {f.error_kind} (e.g. {shown(f.example[:100])})", highlight=False
             )
     if s.errors:
         console.print("[bold]errors[/]")
         for error in s.errors:
-            console.print(f"  - {escape(error[:300])}", highlight=False)
+            console.print(f"  - {shown(error[:300])}", highlight=False)
 
 
 @app.command()
