@@ -8,7 +8,9 @@ backtracking pattern quadratic. Ingestion therefore parses each file under :clas
 - YAML read by :func:`load_yaml`, which refuses documents whose alias expansion or nesting goes
   past a small bound (the anchors are counted as the constructed value would repeat them);
 - JSON lines checked by :func:`check_json_depth` before they are decoded;
-- a wall-clock budget per file, checked by :func:`checkpoint` inside the parsers' loops.
+- a wall-clock budget per file, checked by :func:`checkpoint` inside the parsers' loops;
+- and, around all of it, a child process that the time and memory limits stop even inside one
+  long C call (:mod:`citewise.ingest.bounded`).
 
 Each bound that is exceeded raises :class:`~citewise.errors.ParseError` naming the bound and what to
 do, so the pipeline records one failed file and carries on with the next. The budget of the file
@@ -41,6 +43,8 @@ class ParseLimits:
     """Largest file read (bytes); a larger one fails before it is read."""
     max_seconds: float = 60.0
     """Wall-clock time one file may take to parse."""
+    max_memory_bytes: int | None = 1024 * 2**20
+    """Memory one file's parse may add (address space, on POSIX); ``None``: no bound."""
     yaml_max_nodes: int = 10_000
     """Largest YAML document, counting every node an alias repeats."""
     yaml_max_depth: int = 64

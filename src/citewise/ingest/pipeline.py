@@ -25,6 +25,7 @@ from typing import Any
 
 from citewise.errors import CitewiseError, InputError, ParseError
 from citewise.ingest.base import ParsedDocument, Parser
+from citewise.ingest.bounded import run_bounded
 from citewise.ingest.decode import decode_text
 from citewise.ingest.identity import check_doc_id
 from citewise.ingest.limits import ParseBudget, ParseLimits
@@ -288,27 +289,42 @@ def _read(path: Path, limits: ParseLimits) -> bytes:
         raise ParseError(f"unreadable: {exc.strerror}", path=str(path)) from None
 
 
+def _parse_file(path: Path, options: IngestOptions) -> list[ParsedDocument | ParseError]:
+    """Read and parse one file under its budget (in the bounded child: see :func:`_ingest_file`)."""
+    where = str(path)
+    with ParseBudget(where, options.limits).running():
+        data = _read(path, options.limits)
+        if options.encoding:
+            # Re-encode once as UTF-8 so that every text parser reads the declared encoding.
+            data = decode_text(data, where, options.encoding).encode("utf-8")
+        return list(choose_parser(path, data, options.format).parse(path, data))
+
+
+# The cooperative checkpoints name the bound themselves; the child is killed only if it is stuck in
+# one long call (a C parser), a moment after its own clock ran out.
+_KILL_GRACE_S = 1.0
+
+
 def _ingest_file(
     store: EvidenceStoreProtocol, path: Path, options: IngestOptions, manifest: Manifest | None
 ) -> Iterator[IngestResult]:
-    """Parse one file under its budget and store its documents; every failure is one result."""
+    """Parse one file where its time and memory limits can stop it (:mod:`citewise.ingest.bounded`),
+    then store its documents; every failure is one result."""
     where = str(path)
-    budget = ParseBudget(where, options.limits)
+    limits = options.limits
     values = manifest.values_for(path) if manifest else {}
     explicit_id = options.doc_id or values.get("doc_id")
     stored = 0
     try:
-        with budget.running():
-            data = _read(path, options.limits)
-            if options.encoding:
-                # Re-encode once as UTF-8 so that every text parser reads the declared encoding.
-                data = decode_text(data, where, options.encoding).encode("utf-8")
-            documents = choose_parser(path, data, options.format).parse(path, data)
-        while True:
-            with budget.running():  # the clock stops while a document is being stored
-                parsed = next(documents, None)
-            if parsed is None:
-                return
+        documents = run_bounded(
+            _parse_file,
+            path,
+            options,
+            seconds=limits.max_seconds + _KILL_GRACE_S,
+            memory_bytes=limits.max_memory_bytes,
+            where=where,
+        )
+        for parsed in documents:
             if isinstance(parsed, ParseError):
                 yield IngestResult(parsed.path or where, IngestOutcome.FAILED, error=str(parsed))
                 continue
