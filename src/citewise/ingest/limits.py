@@ -32,7 +32,15 @@ from yaml.nodes import MappingNode, Node, SequenceNode
 
 from citewise.errors import ParseError
 
-__all__ = ["ParseBudget", "ParseLimits", "check_json_depth", "checkpoint", "current_limits", "load_yaml"]
+__all__ = [
+    "ParseBudget",
+    "ParseLimits",
+    "check_json_depth",
+    "checkpoint",
+    "current_limits",
+    "load_yaml",
+    "warn",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,6 +70,8 @@ class ParseBudget:
         self.limits = limits
         self.spent = 0.0
         """Seconds used so far."""
+        self.notes: list[str] = []
+        """Warnings about the file the parsers gave (:func:`warn`), for the user to read."""
         self._started: float | None = None
 
     @contextmanager
@@ -89,6 +99,14 @@ def current_limits() -> ParseLimits:
     """The limits of the file being parsed (the defaults outside :meth:`ParseBudget.running`)."""
     budget = _CURRENT.get()
     return budget.limits if budget else ParseLimits()
+
+
+def warn(message: str) -> None:
+    """Note something the user should know about the file being parsed (it is still ingested): the
+    pipeline shows it with the file's result. Outside a budget it goes nowhere."""
+    budget = _CURRENT.get()
+    if budget is not None and message not in budget.notes:
+        budget.notes.append(message)
 
 
 def checkpoint() -> None:

@@ -16,6 +16,7 @@ channel. Document ids are checked by
 
 from __future__ import annotations
 
+import dataclasses
 import fnmatch
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
@@ -289,20 +290,28 @@ def _read(path: Path, limits: ParseLimits) -> bytes:
         raise ParseError(f"unreadable: {exc.strerror}", path=str(path)) from None
 
 
-def _parse_file(path: Path, options: IngestOptions) -> list[ParsedDocument | ParseError]:
-    """Read and parse one file under its budget (in the bounded child: see :func:`_ingest_file`)."""
+def _parse_file(path: Path, options: IngestOptions) -> tuple[list[ParsedDocument | ParseError], list[str]]:
+    """Read and parse one file under its budget (in the bounded child: see :func:`_ingest_file`);
+    its documents and the warnings the parsers gave about it."""
     where = str(path)
-    with ParseBudget(where, options.limits).running():
+    budget = ParseBudget(where, options.limits)
+    with budget.running():
         data = _read(path, options.limits)
         if options.encoding:
             # Re-encode once as UTF-8 so that every text parser reads the declared encoding.
             data = decode_text(data, where, options.encoding).encode("utf-8")
-        return list(choose_parser(path, data, options.format).parse(path, data))
+        return list(choose_parser(path, data, options.format).parse(path, data)), budget.notes
 
 
 # The cooperative checkpoints name the bound themselves; the child is killed only if it is stuck in
 # one long call (a C parser), a moment after its own clock ran out.
 _KILL_GRACE_S = 1.0
+
+
+def _with_notes(result: IngestResult, notes: list[str]) -> IngestResult:
+    if not notes:
+        return result
+    return dataclasses.replace(result, note="; ".join([*notes, *([result.note] if result.note else [])]))
 
 
 def _ingest_file(
@@ -316,7 +325,7 @@ def _ingest_file(
     explicit_id = options.doc_id or values.get("doc_id")
     stored = 0
     try:
-        documents = run_bounded(
+        documents, notes = run_bounded(
             _parse_file,
             path,
             options,
@@ -335,7 +344,7 @@ def _ingest_file(
                 continue
             stored += 1
             try:
-                yield store_document(store, parsed, path, options, values)
+                yield _with_notes(store_document(store, parsed, path, options, values), notes)
             except CitewiseError as exc:
                 yield IngestResult(parsed.source or where, IngestOutcome.FAILED, error=str(exc))
     except CitewiseError as exc:
