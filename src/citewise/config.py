@@ -117,10 +117,12 @@ def _patterns() -> re.Pattern[str] | None:
     forms: list[str] = []
     for value in sorted(_SECRETS, key=len, reverse=True):
         forms.append(re.escape(value))
-        head, tail = re.escape(value[:4]), re.escape(value[-4:])
-        # masked echoes: the first characters, a run of mask characters, the last ones (or either side)
+        head, tail = re.escape(value[:3]), re.escape(value[-4:])
+        # Masked echoes go whole, whatever the provider keeps of the key: its first characters (three
+        # or more: ``sk-...LLMK``, ``sk-proj-********LLMK``), a run of mask characters and whatever
+        # follows; or anything key-like, a mask and its last four (``****LLMK``, ``xx...LLMK``).
         forms.append(rf"{head}[\w-]*{_MASK}[\w-]*")
-        forms.append(rf"[*•]{{3,}}{tail}(?![\w-])")
+        forms.append(rf"(?<![\w-])[\w-]{{0,24}}{_MASK}{tail}(?![\w-])")
     return re.compile("|".join(forms)) if forms else None
 
 

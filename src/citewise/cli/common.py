@@ -59,12 +59,12 @@ def shown(text: object) -> str:
 
     (``a[b]<ESC>]0;x.md`` is printed as ``a[b]\\x1b]0;x.md``, the bracket taken literally.)
     """
-    return escape(terminal_safe(text))
+    return escape(terminal_safe(redact(str(text))))
 
 
 def shown_body(text: object) -> str:
     """Like :func:`shown`, for a body printed over several lines (line feeds and tabs kept)."""
-    return escape(terminal_safe(text, keep_newlines=True))
+    return escape(terminal_safe(redact(str(text)), keep_newlines=True))
 
 
 class _Rendered:
@@ -75,16 +75,16 @@ class _Rendered:
 
     def __rich_console__(self, console: Console, options: Any) -> Any:
         for segment in console.render(self.renderable, options):
-            if segment.control or segment.text.isascii() and segment.text.isprintable():
+            if segment.control:
                 yield segment
-            else:
-                yield Segment(terminal_safe(segment.text, keep_newlines=True), segment.style)
+            else:  # a provider's message may echo a key, masked or not: it never reaches the screen
+                yield Segment(terminal_safe(redact(segment.text), keep_newlines=True), segment.style)
 
 
 class _SafeOutput(RenderHook):
     """The last guard of every console: whatever reaches the terminal through Rich, from any
-    command, carries no control character or escape sequence of the data it shows (Rich's own
-    styling is added after this, so colours still work)."""
+    command, carries no control character or escape sequence of the data it shows and no secret
+    citewise knows, masked or whole (Rich's own styling is added after this, so colours still work)."""
 
     def process_renderables(self, renderables: list[ConsoleRenderable]) -> list[ConsoleRenderable]:
         return [_Rendered(r) for r in renderables]  # type: ignore[misc]
