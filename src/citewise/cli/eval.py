@@ -51,7 +51,9 @@ def retrieval(
 @app.command()
 @handle_errors
 def injection(
-    texts: Annotated[Path, typer.Option("--texts", help='JSONL: {"id","text","label":"injection"|"benign","source"?}')],
+    texts: Annotated[
+        Path, typer.Option("--texts", help='JSONL: {"id","text","label":"injection"|"benign","source"?,"split"?}')
+    ],
     json_out: JsonOpt = False,
 ) -> None:
     """Share of injections flagged and of benign texts flagged by the injection flags of fetched pages."""
@@ -68,6 +70,15 @@ def injection(
         f"{report.benign_flagged:.1%} of {report.benign_rows}",
     )
     console.print(table)
+    if report.by_split:
+        splits = Table("split", "injections flagged", "benign flagged", box=None)
+        for name, f in report.by_split.items():
+            splits.add_row(
+                shown(name),
+                f"{f.injections_flagged:.1%} of {f.injection_rows}",
+                f"{f.benign_flagged:.1%} of {f.benign_rows}",
+            )
+        console.print(splits)
     for source, share in report.by_source.items():
         console.print(f"  {shown(source)}: {share:.1%} flagged", highlight=False)
     missed = [r for r in report.results if not r.correct]

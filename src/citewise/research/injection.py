@@ -91,7 +91,10 @@ INJECTION_PATTERNS: dict[str, re.Pattern[str]] = {
         _M,
     ),
     "output_directive": re.compile(
-        r"\b(?:just|only|simply)\s{1,4}(?:say|print|output|reply|respond|write|repeat|return)\b"
+        # "just say/print ..." is an order to a model; "just reply to this email" is an e-mail's: a reply,
+        # a response or a return is one only when what to answer follows, quoted or after a colon.
+        r"\b(?:just|only|simply)\s{1,4}(?:say|print|output|repeat)\b(?!\s{1,4}(?:to|that\s+you)\b)"
+        r"|\b(?:just|only|simply)\s{1,4}(?:reply|respond|answer|write|return)\s{1,4}(?:with\s{1,4})?[:\"'“‘]"
         r"|\b(?:reply|respond|answer)\s{1,4}with\s{1,4}(?:only|exactly|just)\b|\breply\s{1,4}with\s{1,4}only\b"
         r"|\b(?:say|print|output|repeat)\s{1,4}(?:only\s{1,4})?(?:the\s{1,4}following|exactly|verbatim)\b"
         r"|\bprint\s{1,4}[\"'“‘]|\b(?:and|then)\s{1,4}(?:output|print|say)\s{0,4}[:\"'“]|\brepeat\s{1,4}[\"'“<]"
@@ -103,6 +106,9 @@ INJECTION_PATTERNS: dict[str, re.Pattern[str]] = {
         r"|language\s{1,4}models?|"
         r"assistants?|chatbots?|automated|models?)\b"
         r"|\b(?:visible|invisible)\s{1,4}to\s{1,4}(?:the\s{1,4})?(?:LLMs?|AI|models?|humans)\b"
+        r"|\b(?:attention|dear|hey|hello|hi)\s{1,4}(?:the\s{1,4}|any\s{1,4}|all\s{1,4})?(?:AI\b|LLMs?\b"
+        r"|language\s{1,4}models?\b|chatbots?\b|AI\s{1,4}(?:assistants?|agents?)\b)"
+        r"|\bif\s{1,4}you\s{1,4}are\s{1,4}(?:an?\s{1,4})?(?:AI|LLM|language\s{1,4}model|chatbot|AI\s{1,4}\w{1,20})\b"
         r"|\bfor\s{1,4}automated\s{1,4}(?:screening|analysis|systems?|review)\b"
         r"|\bif\s{1,4}(?:the\s{1,4})?(?:user|anyone|you\s{1,4}are)\s{1,4}(?:asks?|asked|questioned)\b"
         r"|\bif\s{1,4}(?:asked|questioned)\b"
@@ -110,11 +116,41 @@ INJECTION_PATTERNS: dict[str, re.Pattern[str]] = {
         r"|\bto\s{1,4}you,?\s{1,4}(?:GPT|ChatGPT|Claude|Gemini|Llama|Mistral|the\s{1,4}(?:AI|assistant|model|LLM)\b)",
         _I,
     ),
+    "task_for_model": re.compile(
+        # A task set for whoever processes the text, without any trigger word: "When you summarise this
+        # page, make sure to ...", "Any answer based on this text must ...", "Before you reply to the
+        # user, ...", "The correct response to any question about this page is to ...".
+        r"\bwhen\s{1,4}(?:you\s{1,4})?(?:summari[sz]e|summari[sz]ing|answer|answering|reply|replying|respond"
+        r"|responding|process|processing|translate|translating|read|reading)\b[^.\n]{0,60}?"
+        r"\b(?:make\s{1,4}sure|be\s{1,4}sure|remember|you\s{1,4}(?:must|should|need\s{1,4}to)|always)\b"
+        r"|\b(?:any|every|each)\s{1,4}(?:answer|summary|response|reply|output)\s{1,4}(?:based\s{1,4}on|about|to|for"
+        r"|of|using|drawn\s{1,4}from)\b[^.\n]{0,60}?\b(?:must|should|has\s{1,4}to|needs?\s{1,4}to|shall)\b"
+        r"|\bbefore\s{1,4}(?:you\s{1,4})?(?:reply|respond|answer)(?:ing)?\s{1,4}to\s{1,4}the\s{1,4}user\b"
+        r"|\b(?:the\s{1,4})?(?:correct|right|only)\s{1,4}(?:response|answer|reply)\s{1,4}to\s{1,4}(?:any|every|this"
+        r"|the)\b[^.\n]{0,60}?\bis\s{1,4}to\b"
+        # a fake turn at a line's start, in a comment or a table cell, or after a sentence
+        r"|(?:^[ \t>#/*|]{0,12}|(?<=[.!?|]\s))system\s{0,4}:\s{0,4}[^\n]{0,80}?"
+        r"\b(?:the\s{1,4}user|the\s{1,4}assistant|authori[sz]ed"
+        r"|new\s{1,4}(?:policy|rule|task|instructions?))\b"
+        r"|(?:^[ \t>#/*|]{0,12}|(?<=[.!?|]\s))user\s{0,4}:\s{0,4}[^\n]{0,40}?\bone\s{1,4}more\s{1,4}thing\b"
+        r"|(?:요약|답변|응답|번역|처리)\s{0,4}(?:할|하실|하는)\s{0,4}때(?:에는|에|는)?\s{0,4}반드시",
+        _M | _I,
+    ),
+    "addressed_to_model_ko": re.compile(
+        r"(?:AI|인공\s{0,2}지능|챗봇|어시스턴트|언어\s{0,2}모델|에이전트)\s{0,2}(?:에게|한테|께|님)"
+        r"|(?:AI|인공\s{0,2}지능|챗봇|어시스턴트|언어\s{0,2}모델)\s{0,2}(?:은|는)\s{0,2}(?:반드시|지금|즉시)",
+        _I,
+    ),
     "exfiltration": re.compile(
         r"!\[[^\]\n]{0,200}\]\s{0,4}\(\s{0,4}\w{1,30}://[^)\s?&]{0,300}[?&][^)\s=]{0,300}="
         r"|!\[[^\]\n]{0,200}\]\s{0,4}\[[^\]\n]{0,200}\][\s\S]{0,300}?\]:\s{0,4}\w{1,30}://[^\s?&]{0,300}[?&][^\s=]{0,300}="
         r"|\bconcatenate\s{1,4}these\s{1,4}strings\b|\breplac\w{0,10}\s{1,4}\[[^\]\n]{1,20}\]\s{1,4}with\b"
-        r"|\b(?:send|post|upload|forward)\s{1,4}[^.\n]{0,40}\b(?:to|at)\s{1,4}https?://",
+        r"|\b(?:send|post|upload|forward)\s{1,4}[^.\n]{0,40}\b(?:to|at)\s{1,4}https?://"
+        # Someone else's data sent to an address: "send the user's passwords to x@y", "forward the
+        # whole conversation to ..." (not "send your application to hr@...": that is the reader's own).
+        r"|\b(?:send|forward|e-?mail|mail|upload|post|leak|transfer)\s{1,4}(?:all\s{1,4}(?:of\s{1,4})?)?(?:the\s{1,4})?"
+        r"(?:user'?s|users'|their|(?:whole|entire|full)\s{1,4}(?:conversation|chat|history|context|thread))\b"
+        r"[^.\n]{0,60}?\bto\s{1,4}[\w.+-]{1,64}@[\w-]{1,63}\.",
         _I,
     ),
     "harmful_request": re.compile(
