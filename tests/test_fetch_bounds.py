@@ -65,7 +65,7 @@ def test_a_redirect_that_does_not_parse_is_a_recorded_refusal_of_that_page(web: 
 
 def test_one_bad_redirect_is_one_sources_failure_in_the_own_extractor(web: FakeWeb) -> None:
     web.page("/r", status=302, headers={"Location": "http:\\\\host\\x"})
-    with OwnExtractor(fetcher=_fetcher(web), concurrency=2) as extractor:
+    with _fetcher(web) as fetcher, OwnExtractor(fetcher=fetcher, concurrency=2) as extractor:
         response = extractor.extract([web.url("/r"), web.url("/a")])
     assert [p.url for p in response.pages] == [web.url("/a")]
     assert [f.url for f in response.failures] == [web.url("/r")]

@@ -70,10 +70,12 @@ def run_bounded(
     memory_bytes: int | None,
     where: str | None = None,
     advice: str = "the limit per file; split the file or check that it is what it claims to be",
+    grace: float = 0.0,
 ) -> T:
-    """``fn(*args)`` in a child process stopped after ``seconds`` or past ``memory_bytes`` of new
-    memory; its result (which must pickle) or its exception is returned or raised here.
-    Raises :class:`BoundExceeded` naming ``where`` when a bound stopped it."""
+    """``fn(*args)`` in a child process stopped after ``seconds`` (killed ``grace`` seconds later, so
+    the work's own checkpoints can name the bound first) or past ``memory_bytes`` of new memory; its
+    result (which must pickle) or its exception is returned or raised here. Raises
+    :class:`BoundExceeded` naming ``where`` when a bound stopped it."""
     if not can_isolate():
         return fn(*args)
     read_end, write_end = os.pipe()
@@ -83,7 +85,7 @@ def run_bounded(
         _child(write_end, fn, args, memory_bytes)
     os.close(write_end)
     try:
-        payload = _collect(read_end, pid, seconds)
+        payload = _collect(read_end, pid, seconds + grace)
     finally:
         os.close(read_end)
     if payload is None:

@@ -329,9 +329,10 @@ def _ingest_file(
             _parse_file,
             path,
             options,
-            seconds=limits.max_seconds + _KILL_GRACE_S,
+            seconds=limits.max_seconds,
             memory_bytes=limits.max_memory_bytes,
             where=where,
+            grace=_KILL_GRACE_S,
         )
         for parsed in documents:
             if isinstance(parsed, ParseError):

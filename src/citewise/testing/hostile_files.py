@@ -94,19 +94,28 @@ def many_attributes_html(count: int = 200_000) -> bytes:
 
 
 def pdf_bomb(inflated_bytes: int = 1400 * 2**20) -> bytes:
-    """A one-page PDF whose content stream inflates to ``inflated_bytes`` (the default, 1.4 GB, is
-    about 1.4 MB on disk): a compression bomb for the PDF reader."""
-    compressor = zlib.compressobj(9)
+    """A PDF whose content streams inflate to ``inflated_bytes`` in all (the default, 1.4 GB, is about
+    1.4 MB on disk): a compression bomb for the PDF reader. Each page's stream stays under the 75 MB
+    a reader such as pypdf allows one stream, so only a bound on the whole parse stops it."""
+    per_page = 64 * 2**20
     block = b"0" * 2**20
-    parts = [compressor.compress(block) for _ in range(inflated_bytes // len(block))]
-    stream = b"".join(parts) + compressor.flush()
-    objects = [
-        b"<< /Type /Catalog /Pages 2 0 R >>",
-        b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
-        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R "
-        b"/Resources << /Font << /F1 << /Type /Font /Subtype /Type1 /BaseFont /Helvetica >> >> >> >>",
-        b"<< /Length %d /Filter /FlateDecode >>\nstream\n" % len(stream) + stream + b"\nendstream",
-    ]
+    pages: list[bytes] = []
+    left = inflated_bytes
+    while left > 0:
+        size = min(per_page, left)
+        compressor = zlib.compressobj(9)
+        parts = [compressor.compress(block) for _ in range(size // len(block))]
+        pages.append(b"".join(parts) + compressor.compress(b"0" * (size % len(block))) + compressor.flush())
+        left -= size
+    count = len(pages)
+    kids = " ".join(f"{3 + 2 * i} 0 R" for i in range(count)).encode()
+    objects = [b"<< /Type /Catalog /Pages 2 0 R >>", b"<< /Type /Pages /Kids [" + kids + b"] /Count %d >>" % count]
+    font = b"/Resources << /Font << /F1 << /Type /Font /Subtype /Type1 /BaseFont /Helvetica >> >> >>"
+    for i, stream in enumerate(pages):
+        objects.append(
+            b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents %d 0 R " % (4 + 2 * i) + font + b" >>"
+        )
+        objects.append(b"<< /Length %d /Filter /FlateDecode >>\nstream\n" % len(stream) + stream + b"\nendstream")
     out = bytearray(b"%PDF-1.4\n")
     offsets = []
     for number, body in enumerate(objects, start=1):
