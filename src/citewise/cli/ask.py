@@ -54,7 +54,12 @@ def ask(
     question: Annotated[str, typer.Argument(help="The question.")],
     pair: Annotated[list[str] | None, typer.Option("--pair", help="Allowed DOC_ID:SECTION_ID (repeatable).")] = None,
     doc: Annotated[list[str] | None, typer.Option("--doc", help="Allowed document id (repeatable).")] = None,
-    origin: Annotated[list[str] | None, typer.Option("--origin", help="Allowed origin host or URL prefix.")] = None,
+    origin: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--origin", help="Allowed origin: a host (subdomains too) or a URL (scheme, host, port, path segments)."
+        ),
+    ] = None,
     as_of: Annotated[str | None, typer.Option("--as-of", help="Use the versions in force on YYYY-MM-DD.")] = None,
     require_use: Annotated[list[str] | None, typer.Option("--require-use", help="Required permitted use.")] = None,
     plan_file: Annotated[Path | None, typer.Option("--plan", help="Retrieval plan file (JSON or YAML).")] = None,
