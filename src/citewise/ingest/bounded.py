@@ -178,7 +178,10 @@ def _reap(pid: int, *, kill: bool) -> int:
     if kill:
         with contextlib.suppress(ProcessLookupError):
             os.kill(pid, signal.SIGKILL)
-    _, status = os.waitpid(pid, 0)
+    try:
+        _, status = os.waitpid(pid, 0)
+    except ChildProcessError:  # reaped already (SIGCHLD ignored by the embedding program)
+        return 0
     if os.WIFSIGNALED(status):
         return -os.WTERMSIG(status)
     return os.WEXITSTATUS(status)
