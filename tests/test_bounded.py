@@ -63,3 +63,28 @@ def test_a_child_that_dies_is_a_failure_of_that_work() -> None:
     with pytest.raises(BoundExceeded) as caught:
         run_bounded(_die, seconds=10, memory_bytes=None, where="crash.pdf")
     assert caught.value.bound is Bound.CRASH and "signal 9" in str(caught.value)
+
+
+def _pid() -> int:
+    import os
+
+    return os.getpid()
+
+
+def test_a_worker_forks_once_for_many_calls_and_again_after_one_it_stopped() -> None:
+    import os
+
+    from citewise.ingest.bounded import BoundedWorker
+
+    with BoundedWorker(256 * 2**20, max_calls=10) as worker:
+        first = [worker.run(_pid, seconds=10) for _ in range(5)]
+        assert len(set(first)) == 1 and first[0] != os.getpid()  # one child, not this process
+        with pytest.raises(BoundExceeded):
+            worker.run(_spin, seconds=0.3)
+        after = worker.run(_pid, seconds=10)
+        assert after != first[0]  # the stuck child was killed; the next call has a new one
+        with pytest.raises(BoundExceeded) as caught:
+            worker.run(_hog, seconds=30)  # 512 MB against a 256 MB bound
+        assert caught.value.bound is Bound.MEMORY
+        assert worker.run(_add, 1, 2, seconds=10) == 3
+        assert len({worker.run(_pid, seconds=10) for _ in range(12)}) >= 2  # retired after max_calls

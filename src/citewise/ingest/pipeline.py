@@ -26,7 +26,7 @@ from typing import Any
 
 from citewise.errors import CitewiseError, InputError, ParseError
 from citewise.ingest.base import ParsedDocument, Parser
-from citewise.ingest.bounded import run_bounded
+from citewise.ingest.bounded import BoundedWorker
 from citewise.ingest.decode import decode_text
 from citewise.ingest.identity import check_doc_id
 from citewise.ingest.limits import ParseBudget, ParseLimits
@@ -254,12 +254,13 @@ def ingest_paths(
 
     found = list(discover(paths, manifest.base if manifest else None))
     conflicts = _id_conflicts([path for path, problem in found if problem is None], options, manifest)
-    for path, problem in found:
-        if problem or path in conflicts:
-            emit(IngestResult(str(path), IngestOutcome.FAILED, error=conflicts.get(path) or f"{path}: {problem}"))
-            continue
-        for result in _ingest_file(store, path, options, manifest):
-            emit(result)
+    with BoundedWorker(options.limits.max_memory_bytes) as worker:  # one fork for many files
+        for path, problem in found:
+            if problem or path in conflicts:
+                emit(IngestResult(str(path), IngestOutcome.FAILED, error=conflicts.get(path) or f"{path}: {problem}"))
+                continue
+            for result in _ingest_file(store, path, options, manifest, worker):
+                emit(result)
     return results
 
 
@@ -315,7 +316,11 @@ def _with_notes(result: IngestResult, notes: list[str]) -> IngestResult:
 
 
 def _ingest_file(
-    store: EvidenceStoreProtocol, path: Path, options: IngestOptions, manifest: Manifest | None
+    store: EvidenceStoreProtocol,
+    path: Path,
+    options: IngestOptions,
+    manifest: Manifest | None,
+    worker: BoundedWorker,
 ) -> Iterator[IngestResult]:
     """Parse one file where its time and memory limits can stop it (:mod:`citewise.ingest.bounded`),
     then store its documents; every failure is one result."""
@@ -325,14 +330,8 @@ def _ingest_file(
     explicit_id = options.doc_id or values.get("doc_id")
     stored = 0
     try:
-        documents, notes = run_bounded(
-            _parse_file,
-            path,
-            options,
-            seconds=limits.max_seconds,
-            memory_bytes=limits.max_memory_bytes,
-            where=where,
-            grace=_KILL_GRACE_S,
+        documents, notes = worker.run(
+            _parse_file, path, options, seconds=limits.max_seconds, where=where, grace=_KILL_GRACE_S
         )
         for parsed in documents:
             if isinstance(parsed, ParseError):
