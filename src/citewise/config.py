@@ -26,7 +26,6 @@ __all__ = [
     "default_store_url",
     "env",
     "load_dotenv",
-    "origin",
     "redact",
     "redact_data",
     "redact_url_credentials",
@@ -248,15 +247,3 @@ def checked_endpoint(url: str, *, url_env: str, key_env: str) -> str:
         if value and _SENSITIVE_PARAM.search(name):
             _remember(value)  # a token in the endpoint's query string is a secret too
     return url.rstrip("/")
-
-
-def origin(url: str) -> str:
-    """``scheme://host:port`` of ``url`` (default ports filled in): what a configured endpoint's requests
-    must keep, redirects included.
-
-    >>> origin("https://API.example.com/v1?x=1") == origin("https://api.example.com:443/other")
-    True
-    """
-    parts = urlsplit(url)
-    port = parts.port or {"http": 80, "https": 443}.get(parts.scheme, 0)
-    return f"{parts.scheme}://{(parts.hostname or '').lower()}:{port}"

@@ -43,6 +43,7 @@ __all__ = [
     "OriginRule",
     "ParsedOrigin",
     "normalise_host",
+    "origin",
     "origin_of",
     "parse_origin_rule",
     "same_origin",
@@ -207,3 +208,19 @@ def normalise_host(host: str) -> str | None:
         text = f"[{text}]"
     found = origin_of(f"http://{text}/")
     return found.host if found is not None and found.host else None
+
+
+def origin(url: str) -> str:
+    """``scheme://host:port`` of ``url`` as the standard parses it (default ports filled in): what a
+    configured endpoint's requests must keep, redirects included. A URL that does not parse has the
+    origin ``invalid:``, equal to no endpoint's.
+
+    >>> origin("https://API.example.com/v1?x=1") == origin("https://api.example.com:443/other")
+    True
+    >>> origin("https://api.example.com@evil.example/") == origin("https://api.example.com/")
+    False
+    """
+    found = origin_of(url)
+    if found is None:
+        return "invalid:"
+    return f"{found.scheme}://{found.host}:{found.port if found.port is not None else 0}"
