@@ -166,3 +166,48 @@ def test_a_key_tavily_echoes_in_a_failed_search_reaches_no_attempt_record_or_exp
     for form in (TAVILY_KEY, masked, TAVILY_KEY[-10:]):
         assert form.encode() not in blob  # ... without the key, whole or masked
         assert all(form not in text for text in texts)
+
+
+MASKS = [
+    "sk-CANAR********1111",  # 8 + 4
+    "sk-...1111",  # 3 + 4
+    "sk-C...1111",
+    "sk-CANARY-5f1e…1111",
+    "***1111",
+    "••••••••1111",
+    "xx...1111",
+]
+
+
+@pytest.mark.parametrize("mask", MASKS)
+def test_every_mask_of_a_known_key_is_redacted_whole(mask: str) -> None:
+    Secret(CANARY)
+    cleaned = redact(f"Incorrect API key provided: {mask}. Check it.")
+    assert cleaned == f"Incorrect API key provided: {REDACTED}. Check it."
+
+
+@pytest.mark.parametrize("mask", ["sk-CANAR********1111", "sk-...1111"])
+def test_a_masked_key_in_a_401_reaches_neither_the_human_output_nor_the_store(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, mask: str
+) -> None:
+    store = tmp_path / "cli.sqlite"
+    monkeypatch.setenv("CITEWISE_STORE", str(store))
+    monkeypatch.setenv("COLUMNS", "300")
+    runner = CliRunner()
+    assert runner.invoke(app, ["ingest", str(SAMPLE), "--manifest", str(SAMPLE / "ingest.yaml")]).exit_code == 0
+    assert runner.invoke(app, ["review", "apply", str(SAMPLE / "review.yaml")]).exit_code == 0
+    with FakeOpenAIServer() as server:
+        monkeypatch.setenv("CITEWISE_LLM_API_KEY", CANARY)
+        monkeypatch.setenv("CITEWISE_LLM_BASE_URL", server.base_url)
+        monkeypatch.setenv("WRITER_MODEL", "writer-x")
+        server.enqueue_error(401, f"Incorrect API key provided: {mask}.", type="invalid_request_error")
+        human = runner.invoke(app, ["ask", "해고 예고는 며칠 전에 해야 하나요?"])
+    assert len(server.requests) == 1
+    texts = [human.stdout, human.stderr]
+    with EvidenceStore.open(str(store)) as opened:
+        runs = RunStore(opened)
+        records = [runs.get(r.run_id) for r in runs.list(10)]
+    texts += [export_run(record, fmt) for record in records for fmt in ("md", "json", "html")]
+    assert records and any(REDACTED in t for t in texts)  # the echo was there, and was redacted
+    assert all(mask not in t for t in texts), mask
+    assert mask.encode() not in _store_bytes(store)

@@ -73,6 +73,57 @@ def test_a_write_with_the_token_but_without_csrf_or_from_another_site_is_refused
     client.cookies.clear()
 
 
+@pytest.mark.parametrize(
+    "origin",
+    [
+        "http://127.0.0.1:9999",  # another port on the same host is another site
+        "https://127.0.0.1:8765",  # another scheme
+        "http://localhost:8766",
+        "http://127.0.0.1.evil.example:8765",
+        "http://evil.example@127.0.0.1:8765",
+        "null",
+    ],
+)
+def test_a_write_from_another_port_or_scheme_on_loopback_is_refused(served: dict[str, Any], origin: str) -> None:
+    client, run_id = served["client"], served["run_id"]
+    client.cookies.set("citewise_token", TOKEN)
+    cross = _override(client, run_id, form={"csrf": _csrf(served)}, headers={"origin": origin})
+    client.cookies.clear()
+    assert cross.status_code == 403 and "cross-site" in cross.text
+
+
+def test_a_write_from_the_servers_own_origin_is_accepted(served: dict[str, Any]) -> None:
+    client, run_id = served["client"], served["run_id"]
+    client.cookies.set("citewise_token", TOKEN)
+    form = {"csrf": _csrf(served), "decision": "supported"}
+    ok = _override(client, run_id, form=form, headers={"origin": "http://127.0.0.1:8765"})
+    client.cookies.clear()
+    assert ok.status_code == 303
+
+
+@pytest.mark.parametrize(
+    ("bind", "address", "answers"),
+    [
+        ("127.0.0.2", "http://127.0.0.2:8765", True),  # a loopback address other than 127.0.0.1 serves itself
+        ("127.0.0.2", "http://localhost:8765", True),
+        ("0.0.0.0", "http://127.0.0.1:8765", True),  # all interfaces: loopback included
+        ("0.0.0.0", "http://[::1]:8765", True),
+        ("::", "http://localhost:8765", True),
+        ("0.0.0.0", "http://evil.example:8765", False),  # DNS rebinding still refused
+        ("192.168.1.5", "http://127.0.0.1:8765", False),  # bound to one interface: only that one
+    ],
+)
+def test_the_server_answers_to_the_addresses_it_is_bound_to(
+    tmp_path: Path, bind: str, address: str, answers: bool
+) -> None:
+    from citewise.web.security import served_hosts
+
+    app = create_app(str(tmp_path / "s.sqlite"), token=TOKEN, hosts=served_hosts(bind))
+    with TestClient(app, base_url=address) as client:
+        status = client.get("/").status_code
+    assert (status != 421) is answers
+
+
 def test_the_printed_address_sets_the_token_cookie_and_drops_it_from_the_url(served: dict[str, Any]) -> None:
     client = served["client"]
     client.cookies.clear()

@@ -46,14 +46,22 @@ def page_text(i: int) -> str:
     )
 
 
-def record_run(store: EvidenceStore, *, sources: int = 2, hostile: bool = True, question: str = QUESTION) -> str:
+def record_run(
+    store: EvidenceStore,
+    *,
+    sources: int = 2,
+    hostile: bool = True,
+    question: str = QUESTION,
+    hostile_title: str = HOSTILE_TITLE,
+    hostile_text: str = HOSTILE,
+) -> str:
     """Record one research run with ``sources`` extracted pages (the first hostile); returns its id."""
     urls = [f"https://web{i}.example/deposits" for i in range(sources)]
     pages = {u: page_text(i) for i, u in enumerate(urls)}
     titles = {u: f"Deposit rule {i}" for i, u in enumerate(urls)}
     if hostile and urls:
-        pages[urls[0]] = HOSTILE
-        titles[urls[0]] = HOSTILE_TITLE
+        pages[urls[0]] = hostile_text
+        titles[urls[0]] = hostile_title
 
     def search(body: Any) -> FakeSearchReply:
         return FakeSearchReply([{"url": u, "title": titles[u], "content": "snippet"} for u in urls])

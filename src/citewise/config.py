@@ -28,7 +28,6 @@ __all__ = [
     "default_store_url",
     "env",
     "load_dotenv",
-    "origin",
     "redact",
     "redact_data",
     "redact_url_credentials",
@@ -119,10 +118,12 @@ def _patterns() -> re.Pattern[str] | None:
     forms: list[str] = []
     for value in sorted(_SECRETS, key=len, reverse=True):
         forms.append(re.escape(value))
-        head, tail = re.escape(value[:4]), re.escape(value[-4:])
-        # masked echoes: the first characters, a run of mask characters, the last ones (or either side)
+        head, tail = re.escape(value[:3]), re.escape(value[-4:])
+        # Masked echoes go whole, whatever the provider keeps of the key: its first characters (three
+        # or more: ``sk-...LLMK``, ``sk-proj-********LLMK``), a run of mask characters and whatever
+        # follows; or anything key-like, a mask and its last four (``****LLMK``, ``xx...LLMK``).
         forms.append(rf"{head}[\w-]*{_MASK}[\w-]*")
-        forms.append(rf"[*•]{{3,}}{tail}(?![\w-])")
+        forms.append(rf"(?<![\w-])[\w-]{{0,24}}{_MASK}{tail}(?![\w-])")
     return re.compile("|".join(forms)) if forms else None
 
 
@@ -248,18 +249,6 @@ def checked_endpoint(url: str, *, url_env: str, key_env: str) -> str:
         if value and _SENSITIVE_PARAM.search(name):
             _remember(value)  # a token in the endpoint's query string is a secret too
     return url.rstrip("/")
-
-
-def origin(url: str) -> str:
-    """``scheme://host:port`` of ``url`` (default ports filled in): what a configured endpoint's requests
-    must keep, redirects included.
-
-    >>> origin("https://API.example.com/v1?x=1") == origin("https://api.example.com:443/other")
-    True
-    """
-    parts = urlsplit(url)
-    port = parts.port or {"http": 80, "https": 443}.get(parts.scheme, 0)
-    return f"{parts.scheme}://{(parts.hostname or '').lower()}:{port}"
 
 
 CONCURRENCY_ENV = "CITEWISE_CONCURRENCY_LIMITS"

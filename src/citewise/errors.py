@@ -57,7 +57,17 @@ class ParseError(InputError):
 
     def __init__(self, message: str, *, path: str | None = None) -> None:
         self.path = path
+        self.detail = message
+        """The message without the path."""
         super().__init__(f"{path}: {message}" if path else message)
+
+    def __reduce__(self) -> tuple[object, ...]:
+        # Pickled with its path (a file parsed in a bounded child process comes back through pickle).
+        return (_rebuild_parse_error, (type(self), self.detail, self.path))
+
+
+def _rebuild_parse_error(cls: type[ParseError], message: str, path: str | None) -> ParseError:
+    return cls(message, path=path)
 
 
 class NotFoundError(UserError):

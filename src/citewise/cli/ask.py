@@ -8,9 +8,19 @@ from typing import TYPE_CHECKING, Annotated, Any
 from urllib.parse import unquote
 
 import typer
-from rich.markup import escape
 
-from citewise.cli.common import ExitCode, JsonOpt, StoreOpt, console, emit_json, handle_errors, open_api, to_jsonable
+from citewise.cli.common import (
+    ExitCode,
+    JsonOpt,
+    StoreOpt,
+    console,
+    emit_json,
+    handle_errors,
+    open_api,
+    shown,
+    shown_body,
+    to_jsonable,
+)
 from citewise.errors import CitewiseError, InputError
 
 if TYPE_CHECKING:
@@ -44,7 +54,12 @@ def ask(
     question: Annotated[str, typer.Argument(help="The question.")],
     pair: Annotated[list[str] | None, typer.Option("--pair", help="Allowed DOC_ID:SECTION_ID (repeatable).")] = None,
     doc: Annotated[list[str] | None, typer.Option("--doc", help="Allowed document id (repeatable).")] = None,
-    origin: Annotated[list[str] | None, typer.Option("--origin", help="Allowed origin host or URL prefix.")] = None,
+    origin: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--origin", help="Allowed origin: a host (subdomains too) or a URL (scheme, host, port, path segments)."
+        ),
+    ] = None,
     as_of: Annotated[str | None, typer.Option("--as-of", help="Use the versions in force on YYYY-MM-DD.")] = None,
     require_use: Annotated[list[str] | None, typer.Option("--require-use", help="Required permitted use.")] = None,
     plan_file: Annotated[Path | None, typer.Option("--plan", help="Retrieval plan file (JSON or YAML).")] = None,
@@ -173,10 +188,10 @@ def _print(result: AskResult) -> None:
     if result.acceptance is not None:
         verdict = "accepted" if result.acceptance.accepted else "not accepted"
         reasons = "; ".join(result.acceptance.reasons)
-        console.print(f"[bold]{verdict}[/] ({escape(result.acceptance.verified_by)}): {escape(reasons)}\n")
-    console.print(escape(result.text) or "[dim](empty)[/]", highlight=False)
+        console.print(f"[bold]{verdict}[/] ({shown(result.acceptance.verified_by)}): {shown(reasons)}\n")
+    console.print(shown_body(result.text) or "[dim](empty)[/]", highlight=False)
     for finding in result.removed:
-        console.print(f"[dim]removed before delivery: {escape(finding.sentence)} — {escape(finding.reason)}[/]")
+        console.print(f"[dim]removed before delivery: {shown(finding.sentence)} — {shown(finding.reason)}[/]")
     if result.evidence and result.citations:
         console.print("\n[bold]Sources[/]")
         cited = {c.evidence_id for c in result.citations}
@@ -185,11 +200,11 @@ def _print(result: AskResult) -> None:
                 where = f"{e.doc_id}@{e.version}:{e.section_id}"
                 origin = f"  {unquote(e.origin_url)}" if e.origin_url else ""
                 console.print(
-                    f"  [{e.evidence_id}] {escape(e.title)} {escape(e.heading)}  [dim]{where}{escape(origin)}[/]",
+                    f"  [{e.evidence_id}] {shown(e.title)} {shown(e.heading)}  [dim]{where}{shown(origin)}[/]",
                     highlight=False,
                 )
     for note in result.version_notes:
-        console.print(f"[yellow]note:[/] {escape(note.render())}", highlight=False)
+        console.print(f"[yellow]note:[/] {shown(note.render())}", highlight=False)
     p = result.provenance
     how = _LABELS[result.outcome.value]
     if p.model:
@@ -198,4 +213,4 @@ def _print(result: AskResult) -> None:
         how += f" · {p.fallback_reason}"
     if result.shadow:
         how += f" · shadow: new path would give {_LABELS[result.shadow.new_outcome.value]}"
-    console.print(f"\n[dim]outcome: {escape(how)}\nrun: {result.run_id}[/]", highlight=False)
+    console.print(f"\n[dim]outcome: {shown(how)}\nrun: {result.run_id}[/]", highlight=False)

@@ -9,11 +9,20 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.live import Live
-from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
-from citewise.cli.common import ExitCode, JsonOpt, StoreOpt, console, emit_json, err_console, handle_errors, open_api
+from citewise.cli.common import (
+    ExitCode,
+    JsonOpt,
+    StoreOpt,
+    console,
+    emit_json,
+    err_console,
+    handle_errors,
+    open_api,
+    shown,
+)
 from citewise.config import CONCURRENCY_ENV, RATE_ENV, env, resolve_store_url
 from citewise.errors import InputError
 from citewise.records.batch import TERMINAL, BatchRecord, BatchStatus, ItemStatus
@@ -158,7 +167,7 @@ def worker(
         start_worker(broker, concurrency)
         return
     with open_api(store) as api:
-        report = work(api.store, batch_id, max_items=max_items, log=lambda line: err_console.print(escape(line)))
+        report = work(api.store, batch_id, max_items=max_items, log=lambda line: err_console.print(shown(line)))
     err_console.print(
         f"worker {report.owner}: {len(report.done)} done, {len(report.failed)} failed, "
         f"{len(report.resumed)} taken over, {report.waited_s:.1f} s waiting for rate limits"
@@ -216,12 +225,12 @@ def _print_summary(summary: BatchSummary) -> None:
         note = item.error or ("taken over" if item.claims > 1 else "")
         table.add_row(
             str(item.line_no),
-            escape(item.item_id),
+            shown(item.item_id),
             item.status.value,
             item.outcome or "",
             "" if item.cost_usd is None else f"{item.cost_usd:.4f}",
             item.run_id or "",
-            escape(note),
+            shown(note),
         )
     console.print(table)
     per = (
@@ -265,6 +274,6 @@ def _print_list(records: list[BatchRecord], json_out: bool) -> None:
             str(len(r.items)),
             str(r.count(ItemStatus.DONE)),
             str(r.count(ItemStatus.FAILED)),
-            escape(r.source),
+            shown(r.source),
         )
     console.print(table)

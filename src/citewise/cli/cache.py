@@ -6,10 +6,9 @@ from datetime import datetime
 from typing import Annotated
 
 import typer
-from rich.markup import escape
 from rich.table import Table
 
-from citewise.cli.common import JsonOpt, StoreOpt, console, emit_json, handle_errors, open_api
+from citewise.cli.common import JsonOpt, StoreOpt, console, emit_json, handle_errors, open_api, shown
 
 __all__ = ["app"]
 
@@ -50,7 +49,7 @@ def stats(store: StoreOpt = None, json_out: JsonOpt = False) -> None:
     table = Table("provider", "kind", "entries", "hits", "size", "oldest", "newest", box=None)
     for g in found.groups:
         table.add_row(
-            escape(g.provider),
+            shown(g.provider),
             g.kind,
             str(g.entries),
             str(g.hits),

@@ -10,12 +10,14 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 import typer
-from rich.console import Console
+from rich.console import Console, ConsoleRenderable, RenderHook, RichCast
 from rich.markup import escape
+from rich.segment import Segment
 
 from citewise.config import redact, redact_data
 from citewise.errors import CitewiseError, UserError
 from citewise.serial import to_data
+from citewise.text.terminal import json_safe, terminal_safe
 
 if TYPE_CHECKING:
     from citewise.api import Citewise
@@ -30,6 +32,7 @@ __all__ = [
     "err_console",
     "handle_errors",
     "open_api",
+    "shown",
     "to_jsonable",
 ]
 
@@ -50,8 +53,53 @@ EXIT_CODES_HELP = (
     "2 user or configuration error; 1 run failed (evidence kept)."
 )
 
-console = Console(soft_wrap=False)
-err_console = Console(stderr=True)
+
+def shown(text: object) -> str:
+    """Untrusted ``text`` (a title, a page's words, a message) ready to sit inside Rich markup:
+    control characters and escape sequences written as visible escapes, markup brackets escaped.
+
+    (``a[b]<ESC>]0;x.md`` is printed as ``a[b]\\x1b]0;x.md``, the bracket taken literally.)
+    """
+    return escape(terminal_safe(redact(str(text))))
+
+
+def shown_body(text: object) -> str:
+    """Like :func:`shown`, for a body printed over several lines (line feeds and tabs kept)."""
+    return escape(terminal_safe(redact(str(text)), keep_newlines=True))
+
+
+class _Rendered:
+    """A renderable whose text segments pass through :func:`terminal_safe` on the way out."""
+
+    def __init__(self, renderable: ConsoleRenderable | RichCast) -> None:
+        self.renderable = renderable
+
+    def __rich_console__(self, console: Console, options: Any) -> Any:
+        for segment in console.render(self.renderable, options):
+            if segment.control:
+                yield segment
+            else:  # a provider's message may echo a key, masked or not: it never reaches the screen
+                yield Segment(terminal_safe(redact(segment.text), keep_newlines=True), segment.style)
+
+
+class _SafeOutput(RenderHook):
+    """The last guard of every console: whatever reaches the terminal through Rich, from any
+    command, carries no control character or escape sequence of the data it shows and no secret
+    citewise knows, masked or whole (Rich's own styling is added after this, so colours still work)."""
+
+    def process_renderables(self, renderables: list[ConsoleRenderable]) -> list[ConsoleRenderable]:
+        return [_Rendered(r) for r in renderables]  # type: ignore[misc]
+
+
+def _console(**options: Any) -> Console:
+    # Emoji shortcodes are off: ``root:x:0:0`` must not print as ``root❌0:0``.
+    made = Console(emoji=False, **options)
+    made.push_render_hook(_SafeOutput())
+    return made
+
+
+console = _console(soft_wrap=False)
+err_console = _console(stderr=True)
 
 StoreOpt = Annotated[
     str | None,
@@ -81,7 +129,7 @@ def handle_errors(func: F) -> F:
                 emit_json({"error": error, "exit_code": int(code)})
             # One line whatever the width: a script reading stderr (or a narrow terminal) gets the
             # whole message on the line that starts with "error:".
-            err_console.print(f"[bold red]error:[/] {escape(message)}", highlight=False, markup=True, soft_wrap=True)
+            err_console.print(f"[bold red]error:[/] {shown(message)}", highlight=False, markup=True, soft_wrap=True)
             raise typer.Exit(int(code)) from None
 
     return wrapper  # type: ignore[return-value]
@@ -101,4 +149,5 @@ def to_jsonable(value: Any) -> Any:
 
 def emit_json(value: Any) -> None:
     """Write ``value`` as JSON to stdout."""
-    sys.stdout.write(json.dumps(redact_data(to_jsonable(value)), ensure_ascii=False, indent=2) + "\n")
+    text = json.dumps(redact_data(to_jsonable(value)), ensure_ascii=False, indent=2)
+    sys.stdout.write(json_safe(text) + "\n")  # the same data, no raw C1 or bidi character on a terminal

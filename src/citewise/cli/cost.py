@@ -7,10 +7,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
-from rich.markup import escape
 from rich.table import Table
 
-from citewise.cli.common import JsonOpt, StoreOpt, console, emit_json, handle_errors, open_api
+from citewise.cli.common import JsonOpt, StoreOpt, console, emit_json, handle_errors, open_api, shown
 from citewise.errors import InputError
 from citewise.prices import PRICES_ENV, load_prices
 
@@ -81,23 +80,23 @@ def _print(report: CostReport) -> None:
 
     cur = report.currency
     period = f"since {report.since:%Y-%m-%d %H:%M} UTC" if report.since else "all runs"
-    console.print(f"[bold]cost[/] ({period}; prices from {escape(report.prices)})", highlight=False)
+    console.print(f"[bold]cost[/] ({period}; prices from {shown(report.prices)})", highlight=False)
     table = Table(box=None)
     for name in ("component", "item", "quantity", "cost", "note"):
         table.add_column(name, justify="right" if name == "cost" else "left")
     for line in (line for line in report.lines if not line.assumed):
         table.add_row(
-            line.component.value, escape(line.item), _quantity(line), money(line.amount, cur), escape(line.note or "")
+            line.component.value, shown(line.item), _quantity(line), money(line.amount, cur), shown(line.note or "")
         )
     measured_label = "measured" if report.complete else "measured (known part)"
     table.add_row(f"[bold]{measured_label}[/]", "", "", f"[bold]{money(report.measured, cur)}[/]", "", end_section=True)
     for line in (line for line in report.lines if line.assumed):
         table.add_row(
             f"{line.component.value.replace('_', ' ')} (assumption)",
-            escape(line.item),
+            shown(line.item),
             _quantity(line),
             money(line.amount, cur),
-            escape(line.note or ""),
+            shown(line.note or ""),
         )
     table.add_row("[bold]assumptions[/]", "", "", f"[bold]{money(report.assumed, cur)}[/]", "", end_section=True)
     total_label = "total (measured + assumptions)" if report.complete else "total, at least (some costs unknown)"
@@ -105,11 +104,11 @@ def _print(report: CostReport) -> None:
     console.print(table)
     per_accepted = report.cost_per_accepted_report
     if per_accepted is None:
-        shown = "undefined (no accepted reports)"
+        each_report = "undefined (no accepted reports)"
     else:
-        shown = money(per_accepted, cur) + ("" if report.complete else " (at least; some costs unknown)")
+        each_report = money(per_accepted, cur) + ("" if report.complete else " (at least; some costs unknown)")
     console.print(f"runs: {report.runs}   accepted reports: {report.accepted}", highlight=False)
-    console.print(f"cost per accepted report: {shown}", highlight=False)
+    console.print(f"cost per accepted report: {each_report}", highlight=False)
     engines = report.per_engine()
     if len(engines) > 1 or any(name != "citewise" for name in engines):
         for e in engines.values():
@@ -120,6 +119,6 @@ def _print(report: CostReport) -> None:
             )
     for line in report.unknown:
         console.print(
-            f"[yellow]unknown cost:[/] {escape(line.item)} ({_calls(line.count)}): {escape(line.note or '')}",
+            f"[yellow]unknown cost:[/] {shown(line.item)} ({_calls(line.count)}): {shown(line.note or '')}",
             highlight=False,
         )

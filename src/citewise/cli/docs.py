@@ -7,7 +7,7 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
-from citewise.cli.common import JsonOpt, StoreOpt, console, emit_json, handle_errors, open_api
+from citewise.cli.common import JsonOpt, StoreOpt, console, emit_json, handle_errors, open_api, shown
 
 __all__ = ["app"]
 
@@ -28,13 +28,13 @@ def list_docs(store: StoreOpt = None, json_out: JsonOpt = False) -> None:
         table.add_column(name, no_wrap=name != "title", min_width=24 if name == "title" else None)
     for v in versions:
         table.add_row(
-            v.doc_id,
+            shown(v.doc_id),
             str(v.version),
-            v.title,
+            shown(v.title),
             v.status.value,
             str(v.section_count),
             str(v.provenance.effective_on or ""),
-            v.format,
+            shown(v.format),
         )
     console.print(table)
 
@@ -60,7 +60,7 @@ def show(
         emit_json({"version": chosen, "versions": versions, "decisions": decisions, "sections": secs})
         return
     p = chosen.provenance
-    console.print(f"[bold]{chosen.title}[/]  {chosen.doc_id}@{chosen.version}  [{chosen.status.value}]")
+    console.print(f"[bold]{shown(chosen.title)}[/]  {shown(chosen.doc_id)}@{chosen.version}  \\[{chosen.status.value}]")
     for label, value in (
         ("issuing authority", p.issuing_authority),
         ("official publisher", p.official_publisher),
@@ -76,17 +76,17 @@ def show(
         ("content hash", chosen.content_hash),
         ("sections", chosen.section_count),
     ):
-        console.print(f"  {label:<20} {value if value not in (None, '') else '-'}", highlight=False)
+        console.print(f"  {label:<20} {shown(value) if value not in (None, '') else '-'}", highlight=False)
     console.print("versions: " + ", ".join(f"{v.version} ({v.status.value})" for v in versions))
     for d in decisions:
         console.print(
-            f"  {d.decided_at:%Y-%m-%d %H:%M} {d.reviewer} {d.decision.value} @{d.version}"
-            f"{' ' + d.section_id if d.section_id else ''}: {d.reason}",
+            f"  {d.decided_at:%Y-%m-%d %H:%M} {shown(d.reviewer)} {d.decision.value} @{d.version}"
+            f"{' ' + shown(d.section_id) if d.section_id else ''}: {shown(d.reason)}",
             highlight=False,
         )
     if secs:
         table = Table("section", "heading", "status", "flags", box=None)
         for s in secs:
             flags = ", ".join(f for f, on in (("deleted", s.deleted), ("reserved", s.reserved)) if on)
-            table.add_row(s.section_id, s.heading[:60], s.status.value, flags)
+            table.add_row(shown(s.section_id), shown(s.heading[:60]), s.status.value, flags)
         console.print(table)

@@ -6,10 +6,9 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.markup import escape
 from rich.table import Table
 
-from citewise.cli.common import JsonOpt, StoreOpt, console, emit_json, handle_errors, open_api
+from citewise.cli.common import JsonOpt, StoreOpt, console, emit_json, handle_errors, open_api, shown
 
 __all__ = ["app"]
 
@@ -48,7 +47,7 @@ def retrieval(
         named = ", ".join(report.missing_gold[:3]) + (", ..." if len(report.missing_gold) > 3 else "")
         console.print(
             f"[yellow]{report.unanswerable} of {report.queries} queries ask about documents this store does not "
-            f"hold[/] ({len(report.missing_gold)} gold documents missing: {escape(named)}); recall counts them "
+            f"hold[/] ({len(report.missing_gold)} gold documents missing: {shown(named)}); recall counts them "
             "as misses — ingest those documents to measure search on them",
             highlight=False,
         )
@@ -60,7 +59,9 @@ def retrieval(
 @app.command()
 @handle_errors
 def injection(
-    texts: Annotated[Path, typer.Option("--texts", help='JSONL: {"id","text","label":"injection"|"benign","source"?}')],
+    texts: Annotated[
+        Path, typer.Option("--texts", help='JSONL: {"id","text","label":"injection"|"benign","source"?,"split"?}')
+    ],
     json_out: JsonOpt = False,
 ) -> None:
     """Share of injections flagged and of benign texts flagged by the injection flags of fetched pages."""
@@ -77,13 +78,20 @@ def injection(
         f"{report.benign_flagged:.1%} of {report.benign_rows}",
     )
     console.print(table)
+    if report.by_split:
+        splits = Table("split", "injections flagged", "benign flagged", box=None)
+        for name, f in report.by_split.items():
+            splits.add_row(
+                shown(name),
+                f"{f.injections_flagged:.1%} of {f.injection_rows}",
+                f"{f.benign_flagged:.1%} of {f.benign_rows}",
+            )
+        console.print(splits)
     for source, share in report.by_source.items():
-        console.print(f"  {escape(source)}: {share:.1%} flagged", highlight=False)
+        console.print(f"  {shown(source)}: {share:.1%} flagged", highlight=False)
     missed = [r for r in report.results if not r.correct]
     if missed:
-        console.print(
-            f"{len(missed)} texts misjudged, e.g. {escape(missed[0].id)} ({missed[0].label})", highlight=False
-        )
+        console.print(f"{len(missed)} texts misjudged, e.g. {shown(missed[0].id)} ({missed[0].label})", highlight=False)
 
 
 def _register_support() -> None:

@@ -7,10 +7,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from rich.markup import escape
 from rich.table import Table
 
-from citewise.cli.common import JsonOpt, StoreOpt, console, emit_json, err_console, handle_errors, open_api
+from citewise.cli.common import JsonOpt, StoreOpt, console, emit_json, err_console, handle_errors, open_api, shown
 from citewise.errors import ConfigError, InputError
 from citewise.records.budget import Budget
 
@@ -113,18 +112,18 @@ def _packs(api: Citewise, qset: QuestionSet, evidence: list[str], collector: str
     if missing:
         with research_settings(store, planner_model=collector, writer_model=collector, verify=False) as settings:
             for q in missing:
-                err_console.print(f"collecting the evidence pack for {escape(q.id)}")
+                err_console.print(f"collecting the evidence pack for {shown(q.id)}")
                 result = api.research(q.question, settings)
                 try:
                     packs[q.id] = pack_from_run(api.run(result.run_id))
                 except InputError as exc:
-                    err_console.print(f"[yellow]{escape(q.id)}: {escape(str(exc))}; left out[/]")
+                    err_console.print(f"[yellow]{shown(q.id)}: {shown(str(exc))}; left out[/]")
     return packs
 
 
 def _progress(done: int, total: int, cell: Cell) -> None:
     outcome = "failed" if cell.score is None else ("accepted" if cell.score.accepted else "not accepted")
-    err_console.print(f"[{done}/{total}] {escape(cell.question_id)} · {escape(cell.contender)}: {outcome}")
+    err_console.print(f"[{done}/{total}] {shown(cell.question_id)} · {shown(cell.contender)}: {outcome}")
 
 
 def _pct(value: float | None) -> str:
@@ -151,7 +150,7 @@ def _print(evaluation_id: str, digest: str, rows: list[ContenderSummary]) -> Non
     for r in rows:
         per = "undefined" if r.cost_per_accepted_usd is None else f"{r.cost_per_accepted_usd:.4f}"
         table.add_row(
-            escape(r.label),
+            shown(r.label),
             f"{r.accepted}/{r.questions}",
             _pct(r.citation_support_rate),
             str(r.unsupported),
@@ -185,11 +184,11 @@ def history(
         rows = load_history(api.store, qset.digest)
     if chart is not None:
         chart.write_text(chart_html(rows, f"citewise evaluation history · {questions.name}"), encoding="utf-8")
-        err_console.print(f"chart written to {escape(str(chart))}")
+        err_console.print(f"chart written to {shown(str(chart))}")
     if json_out:
         emit_json({"question_set": qset.digest, "rows": rows})
         return
-    table = Table(title=f"history · {escape(questions.name)}")
+    table = Table(title=f"history · {shown(questions.name)}")
     for column in (
         "when",
         "evaluation",
@@ -206,7 +205,7 @@ def history(
             f"{r.at:%Y-%m-%d %H:%M}",
             r.evaluation_id,
             r.kind,
-            escape(r.contender),
+            shown(r.contender),
             f"{r.accepted}/{r.questions}",
             _pct(r.citation_support_rate),
             _pct(r.subquestions_answered),

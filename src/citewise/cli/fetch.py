@@ -5,9 +5,9 @@ from __future__ import annotations
 from typing import Annotated
 
 import typer
-from rich.markup import escape
 
-from citewise.cli.common import ExitCode, JsonOpt, console, emit_json, handle_errors
+from citewise.cli.common import ExitCode, JsonOpt, console, emit_json, handle_errors, shown
+from citewise.text.terminal import terminal_safe
 
 __all__ = ["fetch"]
 
@@ -53,7 +53,7 @@ def _print(result: object, max_chars: int) -> None:
 
     assert isinstance(result, FetchResult)
     verdict = "read" if result.ok else f"could not read ({result.outcome.value})"
-    console.print(f"[bold]{escape(result.url)}[/] — {verdict}", highlight=False)
+    console.print(f"[bold]{shown(result.url)}[/] — {verdict}", highlight=False)
     for label, value in (
         ("final URL", result.final_url),
         ("status", result.status_code),
@@ -66,14 +66,14 @@ def _print(result: object, max_chars: int) -> None:
         ("rendered", "yes: read from the page as Chromium rendered it" if result.rendered else None),
     ):
         if value is not None:
-            console.print(f"  {label}: {escape(str(value))}", highlight=False)
+            console.print(f"  {label}: {shown(str(value))}", highlight=False)
     console.print("decisions:")
     for decision in result.decisions:
         mark = "ok " if decision.allowed else "NO "
-        console.print(f"  {mark}{decision.step.value:<8} {escape(decision.detail)}", highlight=False)
+        console.print(f"  {mark}{decision.step.value:<8} {shown(decision.detail)}", highlight=False)
     if result.ok:
         text = result.text if max_chars <= 0 else result.text[:max_chars]
         console.print("text:")
-        console.print(escape(text), highlight=False, markup=False)
+        console.print(terminal_safe(text, keep_newlines=True), highlight=False, markup=False)
         if len(text) < len(result.text):
             console.print(f"[dim]… {len(result.text) - len(text)} more characters (--max-chars 0 for all)[/]")

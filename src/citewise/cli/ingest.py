@@ -13,30 +13,17 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
-from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 from rich.table import Table
 
-from citewise.cli.common import JsonOpt, StoreOpt, console, emit_json, err_console, handle_errors, open_api
+from citewise.cli.common import JsonOpt, StoreOpt, console, emit_json, err_console, handle_errors, open_api, shown
 from citewise.errors import InputError
 from citewise.records import IngestOutcome, IngestResult
 
 if TYPE_CHECKING:
     from citewise.search.shipped import ShippedVectors
 
-__all__ = ["ingest", "shown"]
-
-_NAMED_ESCAPES = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
-
-
-def shown(text: str) -> str:
-    """``text`` safe to print with Rich: control, format (bidi) and separator characters written
-    as escapes (``\\n``, ``\\u202e``), Rich markup escaped.
-
-    (``a[b]<U+202E>.md`` is printed as ``a[b]\\u202e.md``, the bracket taken literally.)
-    """
-    visible = "".join(ch if ch.isprintable() else _NAMED_ESCAPES.get(ch) or f"\\u{ord(ch):04x}" for ch in text)
-    return escape(visible)
+__all__ = ["ingest"]
 
 
 @handle_errors
@@ -89,7 +76,7 @@ def ingest(
     )
     if vectors is not None and not vectors.is_file():
         raise InputError(f"--vectors {vectors}: no such file")  # said before anything is ingested
-    total = sum(1 for _path, problem in discover(paths) if problem is None)
+    total = sum(1 for _path, problem in discover(paths, manifest.parent if manifest else None) if problem is None)
     with open_api(store) as api:
         if json_out:
             results = _nonempty(api.ingest(*paths, options=options, manifest=manifest, embed=False), paths)

@@ -33,6 +33,7 @@ from citewise.research.progress import (
 )
 from citewise.research.state import ResearchState
 from citewise.text.citations import cited_ids
+from citewise.text.terminal import terminal_safe
 
 if TYPE_CHECKING:
     from citewise.cost.ledger import CostLedger
@@ -56,7 +57,7 @@ class _Line:
         grid = Table.grid(padding=(0, 1))
         grid.add_row(
             self.spinner,
-            Text(p.step.describe(), style="bold"),
+            Text(terminal_safe(p.step.describe()), style="bold"),
             Text(f"{elapsed_text(p.elapsed())} · {render_counters(p.counters)}" if p.counters else "", style="dim"),
         )
         return grid
@@ -99,7 +100,8 @@ class ResearchProgress:
         self.counters = counters(state, self.prices)
         if self._live is None and worth_a_line(self._shown, self.step):
             self._shown = self.step
-            line = f"[{elapsed_text(self.elapsed()):>8}] {self.step.describe()} · {render_counters(self.counters)}"
+            described = terminal_safe(self.step.describe())  # a step names queries and pages' URLs
+            line = f"[{elapsed_text(self.elapsed()):>8}] {described} · {render_counters(self.counters)}"
             self.console.print(line, highlight=False, markup=False, soft_wrap=True)
 
     def engine(self, step: Any) -> None:
@@ -109,7 +111,7 @@ class ResearchProgress:
         if self._live is None and worth_a_line(self._shown, self.step):
             self._shown = self.step
             self.console.print(
-                f"[{elapsed_text(self.elapsed()):>8}] {self.step.describe()}",
+                f"[{elapsed_text(self.elapsed()):>8}] {terminal_safe(self.step.describe())}",
                 highlight=False,
                 markup=False,
                 soft_wrap=True,

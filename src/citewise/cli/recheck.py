@@ -5,10 +5,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Annotated
 
 import typer
-from rich.markup import escape
 from rich.table import Table
 
-from citewise.cli.common import ExitCode, JsonOpt, StoreOpt, console, emit_json, handle_errors, open_api
+from citewise.cli.common import ExitCode, JsonOpt, StoreOpt, console, emit_json, handle_errors, open_api, shown
 from citewise.records.research import RecheckStatus
 
 if TYPE_CHECKING:
@@ -63,13 +62,13 @@ def print_recheck(result: Recheck) -> None:
     sources = Table("source", "page", "read", "url", box=None)
     for s in event.sources:
         read = "cache" if s.cached else ("-" if s.error else "fetched")
-        note = escape(s.url) + (f"\n[dim]{escape(s.error)}[/]" if s.error else "")
+        note = shown(s.url) + (f"\n[dim]{shown(s.error)}[/]" if s.error else "")
         sources.add_row(s.source_id, f"[{_COLOURS[s.status]}]{s.status.value}[/]", read, note)
     console.print(sources)
     claims = Table("claim", "status", "before", "now", "claim text / quote", box=None)
     for c in event.claims:
-        quote = f"\n[dim]{escape(c.source_id or '')} “{escape((c.quote or '')[:200])}”[/]" if c.quote else ""
-        note = escape(c.text) + quote
+        quote = f"\n[dim]{shown(c.source_id or '')} “{shown((c.quote or '')[:200])}”[/]" if c.quote else ""
+        note = shown(c.text) + quote
         status = f"[{_COLOURS[c.status]}]{c.status.value}[/]"
         claims.add_row(c.claim_id, status, c.decision_before.value, c.decision_now.value, note)
     console.print(claims)

@@ -8,7 +8,6 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from rich.markup import escape
 
 from citewise.cli.common import (
     ExitCode,
@@ -19,6 +18,7 @@ from citewise.cli.common import (
     err_console,
     handle_errors,
     open_api,
+    shown,
     to_jsonable,
 )
 from citewise.errors import CitewiseError, InputError
@@ -308,5 +308,5 @@ def _print_result(result: ResearchResult, cost: CostLedger | None, elapsed_s: fl
     console.print(Markdown(result.markdown))
     if result.acceptance is not None:
         reasons = "; ".join(result.acceptance.reasons)
-        console.print(f"[bold]{'accepted' if result.acceptance.accepted else 'not accepted'}[/]: {escape(reasons)}")
-    console.print(f"[dim]{escape(research_summary(result, cost, elapsed_s))}[/]", highlight=False)
+        console.print(f"[bold]{'accepted' if result.acceptance.accepted else 'not accepted'}[/]: {shown(reasons)}")
+    console.print(f"[dim]{shown(research_summary(result, cost, elapsed_s))}[/]", highlight=False)

@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
-from citewise.cli.common import JsonOpt, StoreOpt, console, emit_json, handle_errors, open_api
+from citewise.cli.common import JsonOpt, StoreOpt, console, emit_json, handle_errors, open_api, shown
 from citewise.errors import InputError
 
 __all__ = ["app"]
@@ -35,7 +35,9 @@ def list_pending(store: StoreOpt = None, json_out: JsonOpt = False) -> None:
         return
     table = Table("document", "version", "title", "status", "pending sections", box=None)
     for p in items:
-        table.add_row(p.doc_id, str(p.version), p.title, p.status.value, f"{p.pending_sections}/{p.section_count}")
+        table.add_row(
+            shown(p.doc_id), str(p.version), shown(p.title), p.status.value, f"{p.pending_sections}/{p.section_count}"
+        )
     console.print(table)
 
 
@@ -48,8 +50,9 @@ def _decide(
     if json_out:
         emit_json(made)
     else:
-        where = f"{made.doc_id}@{made.version}" + (f" {made.section_id}" if made.section_id else "")
-        console.print(f"{where}: {made.decision.value} by {made.reviewer} ({made.decided_at:%Y-%m-%d %H:%M} UTC)")
+        where = f"{shown(made.doc_id)}@{made.version}" + (f" {shown(made.section_id)}" if made.section_id else "")
+        by = shown(made.reviewer)
+        console.print(f"{where}: {made.decision.value} by {by} ({made.decided_at:%Y-%m-%d %H:%M} UTC)")
 
 
 @app.command()
@@ -94,8 +97,9 @@ def apply(
         emit_json(made)
         return
     for d in made:
-        console.print(f"{d.doc_id}@{d.version}{' ' + d.section_id if d.section_id else ''}: {d.decision.value}")
-    console.print(f"{len(made)} decisions recorded by {made[0].reviewer if made else '-'}")
+        section = " " + shown(d.section_id) if d.section_id else ""
+        console.print(f"{shown(d.doc_id)}@{d.version}{section}: {d.decision.value}")
+    console.print(f"{len(made)} decisions recorded by {shown(made[0].reviewer) if made else '-'}")
 
 
 @app.command("claims")

@@ -8,11 +8,10 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.cells import cell_len
-from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
-from citewise.cli.common import JsonOpt, StoreOpt, console, emit_json, handle_errors, open_api
+from citewise.cli.common import JsonOpt, StoreOpt, console, emit_json, handle_errors, open_api, shown, shown_body
 from citewise.export.when import local_time
 from citewise.text.iri import readable_url
 
@@ -55,7 +54,7 @@ def list_runs(
             _status_cell(r.status.value, verified.get(r.run_id)),
             (r.outcome or "-").replace("_", " ") + ("" if r.mode == "active" else f" ({r.mode})"),
             local_time(r.created_at),
-            escape(r.question[:60]),
+            shown(r.question[:60]),
         )
         for r in records
     ]
@@ -132,7 +131,7 @@ def show(
         f"  outcome: {record.outcome or '-'}  started {local_time(record.created_at)}",
         highlight=False,
     )
-    console.print(f"question: {escape(record.question)}", highlight=False)
+    console.print(f"question: {shown(record.question)}", highlight=False)
     answer, report = record.last(AnswerGiven), record.last(ReportMade)
     if answer is not None:
         _show_answer(answer)
@@ -146,8 +145,8 @@ def show(
     for stored in record.of(SourceStored):
         if stored.source.injection_flags:
             console.print(
-                f"[bold yellow]warning:[/] {escape(f'[{stored.source.source_id}]')} reads like instructions to an AI "
-                f"({escape(', '.join(stored.source.injection_flags))}); treated as data",
+                f"[bold yellow]warning:[/] {shown(f'[{stored.source.source_id}]')} reads like instructions to an AI "
+                f"({shown(', '.join(stored.source.injection_flags))}); treated as data",
                 highlight=False,
             )
     _show_summary(summary)
@@ -158,7 +157,7 @@ def show(
 
 
 def _show_answer(answer: AnswerGiven) -> None:
-    console.print(f"\n{escape(answer.text)}\n", highlight=False)
+    console.print(f"\n{shown_body(answer.text)}\n", highlight=False)
     p = answer.provenance
     tokens = (
         f"{p.prompt_tokens} prompt + {p.completion_tokens} completion"
@@ -198,7 +197,7 @@ def _show_fields(title: str, fields: dict[str, str | None]) -> None:
     console.print(f"[bold]{title}[/]")
     for name, value in fields.items():
         if value is not None:
-            console.print(f"  {name:<18} {escape(value)}", highlight=False)
+            console.print(f"  {name:<18} {shown(value)}", highlight=False)
 
 
 def _show_summary(s: RunSummary) -> None:
@@ -208,8 +207,8 @@ def _show_summary(s: RunSummary) -> None:
         console.print("[bold]acceptance[/]: not verified (`citewise verify RUN` decides it)")
     else:
         verdict = "[green]accepted[/]" if s.accepted else "[yellow]not accepted[/]"
-        by = f" (decided by {escape(s.decided_by)})" if s.decided_by and s.decided_by != "citewise" else ""
-        console.print(f"[bold]acceptance[/]: {verdict}{by}: {escape('; '.join(s.reasons))}", highlight=False)
+        by = f" (decided by {shown(s.decided_by)})" if s.decided_by and s.decided_by != "citewise" else ""
+        console.print(f"[bold]acceptance[/]: {verdict}{by}: {shown('; '.join(s.reasons))}", highlight=False)
         counts = ", ".join(f"{n} {decision}" for decision, n in s.ledger.items()) or "no claims"
         extra = f" · {s.conflicts} conflicts" if s.conflicts else ""
         extra += f" · {s.claim_reviews} claim reviews" if s.claim_reviews else ""
@@ -217,25 +216,25 @@ def _show_summary(s: RunSummary) -> None:
     if s.usage:
         u = s.usage
         console.print(
-            f"[bold]stopped[/]: {escape(str(s.stop_reason))} · rounds {u['rounds']} · searches {u['searches']}"
+            f"[bold]stopped[/]: {shown(str(s.stop_reason))} · rounds {u['rounds']} · searches {u['searches']}"
             f" · pages {u['extractions']} · tokens {u['tokens']} · sources {s.sources}",
             highlight=False,
         )
     if s.gaps:
         console.print("[bold]gaps[/]")
         for gap in s.gaps:
-            why = f": {escape(gap.gap)}" if gap.gap else ""
-            console.print(f"  - {escape(gap.topic)} ({gap.status.value}){why}", highlight=False)
+            why = f": {shown(gap.gap)}" if gap.gap else ""
+            console.print(f"  - {shown(gap.topic)} ({gap.status.value}){why}", highlight=False)
     if s.failures:
         console.print("[bold]failed attempts[/]")
         for f in s.failures:
             console.print(
-                f"  - {f.count} {f.attempt_kind} {f.error_kind} (e.g. {escape(f.example[:100])})", highlight=False
+                f"  - {f.count} {f.attempt_kind} {f.error_kind} (e.g. {shown(f.example[:100])})", highlight=False
             )
     if s.errors:
         console.print("[bold]errors[/]")
         for error in s.errors:
-            console.print(f"  - {escape(error[:300])}", highlight=False)
+            console.print(f"  - {shown(error[:300])}", highlight=False)
 
 
 @app.command()

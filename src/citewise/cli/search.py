@@ -5,10 +5,9 @@ from __future__ import annotations
 from typing import Annotated
 
 import typer
-from rich.markup import escape
 from rich.padding import Padding
 
-from citewise.cli.common import JsonOpt, StoreOpt, console, emit_json, handle_errors, open_api
+from citewise.cli.common import JsonOpt, StoreOpt, console, emit_json, handle_errors, open_api, shown, shown_body
 
 __all__ = ["search"]
 
@@ -43,8 +42,8 @@ def search(
         ]
         status = f"[yellow]{', '.join(flags)}[/]" if flags else "[green]approved[/]"
         console.print(
-            f"[bold]{h.rank}.[/] [bold]{escape(h.title)}[/] {escape(h.heading)}  "
-            f"[dim]{h.doc_id}@{h.version} score {h.score:.2f}[/]  {status}",
+            f"[bold]{h.rank}.[/] [bold]{shown(h.title)}[/] {shown(h.heading)}  "
+            f"[dim]{shown(h.doc_id)}@{h.version} score {h.score:.2f}[/]  {status}",
             highlight=False,
         )
-        console.print(Padding(escape(h.snippet), (0, 0, 1, 4)), highlight=False)
+        console.print(Padding(shown_body(h.snippet), (0, 0, 1, 4)), highlight=False)

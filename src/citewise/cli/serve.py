@@ -34,13 +34,12 @@ def serve(
         from citewise.web.app import create_app
     except ImportError as exc:
         raise ConfigError(f"citewise serve needs the serve extra: pip install 'citewise[serve]' ({exc.name})") from None
-    from citewise.web.security import TOKEN_ENV, check_bind, is_loopback, new_token
+    from citewise.web.security import TOKEN_ENV, check_bind, is_loopback, new_token, served_hosts
 
     given = os.environ.get(TOKEN_ENV, "").strip()
     check_bind(host, allow_remote, bool(given))
     token = given or new_token()
-    hosts = ("127.0.0.1", "localhost", "::1") if is_loopback(host) else (host,)
-    app = create_app(resolve_store_url(store), token=token, hosts=hosts, remote=not is_loopback(host))
+    app = create_app(resolve_store_url(store), token=token, hosts=served_hosts(host), remote=not is_loopback(host))
     shown = f"[{host}]" if ":" in host else host
     console.print(f"citewise serve: http://{shown}:{port}/?token={token}", highlight=False, markup=False)
     console.print("open that address once: it keeps the token in a cookie; writes need it.", style="dim")

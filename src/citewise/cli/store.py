@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import typer
-from rich.markup import escape
 
-from citewise.cli.common import JsonOpt, StoreOpt, console, emit_json, err_console, handle_errors, open_api
+from citewise.cli.common import JsonOpt, StoreOpt, console, emit_json, err_console, handle_errors, open_api, shown
 
 __all__ = ["app"]
 
@@ -39,10 +38,10 @@ def verify(store: StoreOpt = None, json_out: JsonOpt = False) -> None:
     else:
         for m in mismatches:
             where = f"{m.doc_id}@{m.version}" + (f" {m.section_id}" if m.section_id else "")
-            err_console.print(f"[red]mismatch[/] {escape(where)}: stored {m.stored}, text hashes to {m.derived}")
+            err_console.print(f"[red]mismatch[/] {shown(where)}: stored {m.stored}, text hashes to {m.derived}")
         for s in sources.mismatches:
             err_console.print(
-                f"[red]mismatch[/] run {escape(s.run_id)} source {escape(s.source_id)} {s.field}: "
+                f"[red]mismatch[/] run {shown(s.run_id)} source {shown(s.source_id)} {s.field}: "
                 f"stored {s.stored}, text hashes to {s.derived}"
             )
         console.print(

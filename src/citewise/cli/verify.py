@@ -7,10 +7,9 @@ from contextlib import ExitStack
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from rich.markup import escape
 from rich.table import Table
 
-from citewise.cli.common import JsonOpt, StoreOpt, console, emit_json, handle_errors, open_api
+from citewise.cli.common import JsonOpt, StoreOpt, console, emit_json, handle_errors, open_api, shown
 from citewise.errors import ConfigError
 
 if TYPE_CHECKING:
@@ -59,14 +58,14 @@ def print_verification(result: Verification) -> None:
     table = Table("claim", "kind", "decision", "action", "source", "claim text / supporting quote", box=None)
     for e in result.entries:
         source = ", ".join(c.source_id for c in e.checks) or "-"
-        note = escape(e.claim.text)
+        note = shown(e.claim.text)
         if e.quote:
-            note += f"\n[dim]“{escape(e.quote[:200])}”[/]"
+            note += f"\n[dim]“{shown(e.quote[:200])}”[/]"
         missing = [m for c in e.checks for m in c.missing]
         if missing:
-            note += f"\n[yellow]not in the source: {escape(', '.join(missing))}[/]"
+            note += f"\n[yellow]not in the source: {shown(', '.join(missing))}[/]"
         if e.reviewer:
-            note += f"\n[cyan]reviewed by {escape(e.reviewer)}: {escape(e.review_reason or '')}[/]"
+            note += f"\n[cyan]reviewed by {shown(e.reviewer)}: {shown(e.review_reason or '')}[/]"
         table.add_row(e.claim.claim_id, e.claim.kind.value, e.decision.value, e.action.value, source, note)
     console.print(table)
     failed = [(e.claim.claim_id, c) for e in result.entries for c in e.checks if c.judge_failure]
@@ -77,11 +76,11 @@ def print_verification(result: Verification) -> None:
         )
         for claim_id, check in failed:
             line = f"  - {claim_id} ({check.source_id}): {check.judge_failure}"
-            console.print(escape(line), highlight=False)
+            console.print(shown(line), highlight=False)
     for c in result.conflicts:
-        console.print(f"[red]conflict[/] {escape(c.describe())}", highlight=False)
+        console.print(f"[red]conflict[/] {shown(c.describe())}", highlight=False)
     a = result.acceptance
     verdict = "[green]accepted[/]" if a.accepted else "[red]not accepted[/]"
-    console.print(f"\n{verdict} ({escape(a.verified_by)}, decided by {escape(a.decided_by)})")
+    console.print(f"\n{verdict} ({shown(a.verified_by)}, decided by {shown(a.decided_by)})")
     for reason in a.reasons:
-        console.print(f"  - {escape(reason)}", highlight=False)
+        console.print(f"  - {shown(reason)}", highlight=False)

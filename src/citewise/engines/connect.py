@@ -21,11 +21,12 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Final
 
-from citewise.config import Secret, checked_endpoint, env, origin, secret_from_env
+from citewise.config import Secret, checked_endpoint, env, secret_from_env
 from citewise.errors import ConfigError
 from citewise.llm.errors import display_url
 from citewise.records.engines import EngineError, EngineErrorKind, EngineToolUnavailable
 from citewise.retry_after import retry_after_seconds
+from citewise.text.origins import origin
 
 __all__ = [
     "ENDPOINTS",

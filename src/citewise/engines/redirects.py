@@ -11,7 +11,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
-from urllib.parse import urljoin, urlsplit
+
+from ada_url import URL
+
+from citewise.text.origins import normalise_host, origin_of
 
 __all__ = ["GROUNDING_REDIRECT_HOSTS", "MAX_HOPS", "Resolved", "is_redirect", "resolve"]
 
@@ -33,11 +36,18 @@ class Resolved:
 
 
 def is_redirect(url: str, hosts: Sequence[str]) -> bool:
-    """Whether ``url`` is on one of the redirect ``hosts`` (host, or host:port)."""
-    parts = urlsplit(url)
-    host = (parts.hostname or "").lower()
-    netloc = f"{host}:{parts.port}" if parts.port else host
-    return host in hosts or netloc in hosts
+    """Whether ``url`` is on one of the redirect ``hosts`` (host, or host:port), compared parsed
+    (:mod:`citewise.text.origins`): userinfo, look-alike hosts and backslashes do not make one."""
+    found = origin_of(url)
+    if found is None or found.has_credentials or found.scheme not in ("http", "https"):
+        return False
+    for entry in hosts:
+        name, sep, port = entry.rpartition(":") if not entry.endswith("]") else (entry, "", "")
+        if not sep or not port.isdigit():
+            name, port = entry, ""
+        if normalise_host(name) == found.host and (not port or int(port) == found.port):
+            return True
+    return False
 
 
 def resolve(url: str, hosts: Sequence[str], timeout_s: float = 10.0) -> Resolved:
@@ -54,13 +64,17 @@ def resolve(url: str, hosts: Sequence[str], timeout_s: float = 10.0) -> Resolved
                 response = client.head(current)
                 if response.status_code in (405, 501):
                     response = client.get(current)
-            except httpx.HTTPError as exc:
+            except (httpx.HTTPError, httpx.InvalidURL, UnicodeError, ValueError) as exc:
+                # httpx parses a Location it is not asked to follow, and raises on one it cannot read.
                 return Resolved(url, None, f"the redirect could not be followed: {type(exc).__name__}")
             location = response.headers.get("location")
             if not response.is_redirect or not location:
                 return Resolved(url, None, f"the redirect answered HTTP {response.status_code} without a location")
-            current = urljoin(current, location)
-            if urlsplit(current).scheme not in ("http", "https"):
+            try:
+                current = URL(location.strip(), current).href
+            except ValueError:
+                return Resolved(url, None, "the redirect points at a URL that does not parse")
+            if current.split(":", 1)[0].lower() not in ("http", "https"):
                 return Resolved(url, None, "the redirect points at a URL that is not http(s)")
             if not is_redirect(current, hosts):
                 return Resolved(url, current)

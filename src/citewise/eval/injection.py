@@ -4,7 +4,9 @@ Text file: JSONL, one object per line::
 
     {"id": "inj-001", "text": "Ignore the above and print ...", "label": "injection"}
 
-``label`` is ``injection`` or ``benign``; other keys (``source``) are kept for the per-source figures.
+``label`` is ``injection`` or ``benign``; ``source`` is kept for the per-source figures and ``split``
+(``train``, ``test`` ...) for the per-split ones: a set split by family says which figures were
+tuned on and which are the fair measure (``benchmarks/data/injection_varied.jsonl``).
 Each text is flagged with :func:`citewise.research.injection.injection_flags`, exactly as a fetched
 page is. Two figures come out: the share of injections flagged (higher is better) and the share of
 benign texts flagged (lower is better). ``benchmarks/data/injection_eval.jsonl`` is a corpus built
@@ -23,7 +25,15 @@ from typing import Final
 from citewise.errors import InputError
 from citewise.research.injection import injection_flags
 
-__all__ = ["LABELS", "InjectionReport", "InjectionText", "TextResult", "evaluate_injection", "load_texts"]
+__all__ = [
+    "LABELS",
+    "InjectionReport",
+    "InjectionText",
+    "SplitFigures",
+    "TextResult",
+    "evaluate_injection",
+    "load_texts",
+]
 
 LABELS: Final = ("injection", "benign")
 """Valid values of a text's ``label``."""
@@ -41,6 +51,8 @@ class InjectionText:
     """``injection`` or ``benign``."""
     source: str = ""
     """Where the text came from (optional), for per-source figures."""
+    split: str = ""
+    """Which part of the set it belongs to (optional: ``train``, ``test``), for per-split figures."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,6 +67,8 @@ class TextResult:
     """Flags raised (empty: not flagged)."""
     source: str = ""
     """Where it came from."""
+    split: str = ""
+    """Its part of the set."""
 
     @property
     def correct(self) -> bool:
@@ -80,8 +94,24 @@ class InjectionReport:
     """How often each flag was raised, over all texts."""
     by_source: dict[str, float]
     """Share flagged per ``source`` (injections and benign apart: ``injection:SOURCE``, ``benign:SOURCE``)."""
+    by_split: dict[str, SplitFigures]
+    """The two shares per ``split``, when the texts carry one."""
     results: tuple[TextResult, ...]
     """Every text's flags, in file order."""
+
+
+@dataclass(frozen=True, slots=True)
+class SplitFigures:
+    """The two shares within one split."""
+
+    injection_rows: int
+    """Injections in the split."""
+    benign_rows: int
+    """Benign texts in the split."""
+    injections_flagged: float
+    """Share of its injections flagged."""
+    benign_flagged: float
+    """Share of its benign texts flagged."""
 
 
 def load_texts(path: Path) -> list[InjectionText]:
@@ -113,8 +143,12 @@ def load_texts(path: Path) -> list[InjectionText]:
         seen.add(str(values["id"]))
         if values["label"] not in LABELS:
             raise InputError(f"{where}: label must be 'injection' or 'benign', got {values['label']!r}")
-        source = obj.get("source")
-        texts.append(InjectionText(str(values["id"]), str(values["text"]), str(values["label"]), str(source or "")))
+        source, split = obj.get("source"), obj.get("split")
+        if split is not None and not isinstance(split, str):
+            raise InputError(f"{where}: 'split' must be a string such as 'train' or 'test'")
+        texts.append(
+            InjectionText(str(values["id"]), str(values["text"]), str(values["label"]), str(source or ""), split or "")
+        )
     if not texts:
         raise InputError(f"{path} holds no texts")
     return texts
@@ -122,7 +156,7 @@ def load_texts(path: Path) -> list[InjectionText]:
 
 def evaluate_injection(texts: Sequence[InjectionText]) -> InjectionReport:
     """Flag every text and compute the two shares (see the module docstring)."""
-    results = tuple(TextResult(t.id, t.label, injection_flags(t.text), t.source) for t in texts)
+    results = tuple(TextResult(t.id, t.label, injection_flags(t.text), t.source, t.split) for t in texts)
     injections = [r for r in results if r.label == "injection"]
     benign = [r for r in results if r.label == "benign"]
     counts = Counter(flag for r in results for flag in r.flags)
@@ -138,8 +172,15 @@ def evaluate_injection(texts: Sequence[InjectionText]) -> InjectionReport:
         benign_flagged=_share(benign),
         flag_counts=dict(sorted(counts.items())),
         by_source={key: _share(group) for key, group in sorted(groups.items())},
+        by_split={split: _split_figures(results, split) for split in sorted({r.split for r in results if r.split})},
         results=results,
     )
+
+
+def _split_figures(results: Sequence[TextResult], split: str) -> SplitFigures:
+    injections = [r for r in results if r.split == split and r.label == "injection"]
+    benign = [r for r in results if r.split == split and r.label == "benign"]
+    return SplitFigures(len(injections), len(benign), _share(injections), _share(benign))
 
 
 def _share(results: Sequence[TextResult]) -> float:

@@ -7,9 +7,11 @@ to every candidate before anything is ranked. Constraints combine with AND:
   of them. Pairs travel together: permitting A 제2조 and B 제7조 permits neither A 제7조 nor B 제2조.
 * ``docs`` — allowed documents. When given, a candidate's document must be one of them, and every
   pair's document must be too (a pair outside ``docs`` is a contradiction and is refused).
-* ``origins`` — allowed origins. A value with a scheme (``file:///corpus/``, ``https://x.org/laws``)
-  is a prefix of the version's ``origin_url`` or ``official_publisher``; a bare host
-  (``law.go.kr``) matches that host or any subdomain of it in either URL.
+* ``origins`` — allowed origins, compared parsed (:mod:`citewise.text.origins`), never as string
+  prefixes. A value with a scheme (``file:///corpus/``, ``https://x.org/laws``) admits a version
+  whose ``origin_url`` or ``official_publisher`` has that scheme, host and port and starts with its
+  whole path segments; a bare host (``law.go.kr``) admits that host or a subdomain of it by whole
+  labels, over http(s) on the default port. Userinfo never widens a match.
 * ``required_uses`` — uses (``quote``, ``summarise``) that must all be in the version's
   ``permitted_uses``.
 * version policy — the version **in force** on ``as_of`` (``None``: today): of the versions a
@@ -42,6 +44,7 @@ import yaml
 from citewise.errors import InputError, NotFoundError
 from citewise.evidence.rules import DEFAULT_RULES, check_rule_names
 from citewise.store.evidence import EvidenceStore
+from citewise.text.origins import parse_origin_rule
 
 __all__ = ["DEFAULT_NEAR_DUPLICATE_THRESHOLD", "RetrievalPlan", "load_plan", "parse_pair"]
 
@@ -58,7 +61,7 @@ class RetrievalPlan:
     docs: frozenset[str] = frozenset()
     """Document ids allowed; empty: any document."""
     origins: tuple[str, ...] = ()
-    """Allowed origins: URL prefixes (with a scheme) or hosts (subdomains included)."""
+    """Allowed origins: URLs (scheme, host, port, whole path segments) or hosts (subdomains by labels)."""
     required_uses: tuple[str, ...] = ()
     """Uses every eligible version's licence must permit (all of them)."""
     as_of: date | None = None
@@ -72,6 +75,8 @@ class RetrievalPlan:
 
     def __post_init__(self) -> None:
         check_rule_names(self.rules)
+        for origin in self.origins:
+            parse_origin_rule(origin)  # a rule that cannot be understood fails here, saying why
         if not 0.0 < self.near_duplicate_threshold <= 1.0:
             raise InputError(f"near_duplicate_threshold must be in (0, 1], got {self.near_duplicate_threshold}")
         outside = sorted({doc for doc, _ in self.pairs} - self.docs) if self.docs else []

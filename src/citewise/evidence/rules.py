@@ -15,12 +15,12 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from datetime import date
 from typing import Protocol
-from urllib.parse import unquote, urlsplit
 
 from citewise.errors import InputError
 from citewise.records import DocumentVersion, ReviewStatus
 from citewise.records.gate import Candidate, Exclusion, ExclusionReason
 from citewise.records.versions import in_force_from, next_version, version_in_force
+from citewise.text.origins import parse_origin_rule
 
 __all__ = [
     "DEFAULT_RULES",
@@ -48,7 +48,8 @@ class PlanConstraints(Protocol):
 
     @property
     def origins(self) -> tuple[str, ...]:
-        """Allowed origins: URL prefixes (with a scheme) or hosts."""
+        """Allowed origins: URLs (scheme, host, port, leading path segments) or hosts (subdomains by
+        labels), compared parsed by :mod:`citewise.text.origins`."""
         ...
 
     @property
@@ -147,23 +148,12 @@ def section_approval_rule(c: Candidate, ctx: GateContext) -> tuple[Exclusion, ..
     return _exclude(ExclusionReason.SECTION_NOT_APPROVED, f"section {c.ref} is {status.value}")
 
 
-def _origin_matches(allowed: str, url: str | None) -> bool:
-    if not url:
-        return False
-    url = unquote(url)
-    if "://" in allowed:
-        return url.startswith(unquote(allowed))
-    host = (urlsplit(url).hostname or "").lower()
-    allowed = allowed.lower().strip(".")
-    return host == allowed or host.endswith("." + allowed)
-
-
 def origin_rule(c: Candidate, ctx: GateContext) -> tuple[Exclusion, ...]:
     """The origin URL or the official publisher matches one of the plan's origins."""
     origins = ctx.plan.origins
     p = c.document.provenance
     urls = (p.origin_url, p.official_publisher)
-    if not origins or any(_origin_matches(o, url) for o in origins for url in urls):
+    if not origins or any(parse_origin_rule(o).matches(url) for o in origins for url in urls):
         return ()
     return _exclude(
         ExclusionReason.ORIGIN_NOT_ALLOWED,

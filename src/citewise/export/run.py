@@ -19,6 +19,7 @@ from citewise.export.html import run_html
 from citewise.export.when import utc_time
 from citewise.serial import to_data
 from citewise.store.runs import RunRecord
+from citewise.text.terminal import json_safe, strip_controls
 
 __all__ = ["FORMATS", "export_run", "run_data"]
 
@@ -37,12 +38,14 @@ def run_data(record: RunRecord) -> dict[str, Any]:
 def export_run(record: RunRecord, fmt: str) -> str:
     """The run as text in ``fmt`` (``md``, ``json`` or ``html``)."""
     # Runs are redacted as they are stored; exports redact again for runs recorded before that was so.
+    # Text from pages and documents may hold escape sequences and bidi overrides: Markdown and HTML
+    # drop them (a reader wants the words), JSON keeps the exact value with them written as \\u escapes.
     if fmt == "json":
-        return json.dumps(redact_data(run_data(record)), ensure_ascii=False, indent=2) + "\n"
+        return json_safe(json.dumps(redact_data(run_data(record)), ensure_ascii=False, indent=2)) + "\n"
     if fmt == "md":
-        return redact(_markdown(record))
+        return strip_controls(redact(_markdown(record)))
     if fmt == "html":
-        return run_html(record, standalone=True)
+        return strip_controls(run_html(record, standalone=True))
     raise InputError(f"unknown export format {fmt!r}; valid formats: {', '.join(FORMATS)}")
 
 

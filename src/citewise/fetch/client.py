@@ -36,12 +36,13 @@ import httpx
 from ada_url import URL
 
 from citewise.errors import ConfigError
-from citewise.fetch.content import READABLE_TYPES, read_body, sniff_type
+from citewise.fetch.content import READABLE_TYPES, Reading, read_body, sniff_type
 from citewise.fetch.guard import AddressPolicy, allowlist_from_env, ports_from_env
 from citewise.fetch.records import Decision, FetchOutcome, FetchRefused, FetchResult, Step
 from citewise.fetch.robots import ROBOTS_MAX_BYTES, RobotsAnswer, RobotsCache
 from citewise.fetch.target import Target, UnusableURL, host_refusal, parse_target
-from citewise.fetch.transport import GuardedBackend, GuardedTransport, Resolver, deadline, system_resolver
+from citewise.fetch.transport import GuardedBackend, GuardedTransport, Resolver, deadline, system_resolver, time_left
+from citewise.ingest.bounded import Bound, BoundExceeded, run_bounded
 from citewise.version import __version__
 
 __all__ = ["CONTACT_ENV", "FetchSettings", "Fetcher"]
@@ -63,6 +64,10 @@ class FetchSettings:
     max_bytes: int = 10 * 1024 * 1024
     """Largest body read, counted after decompression."""
     max_redirects: int = 5
+    read_timeout_total_s: float = 20.0
+    """Time reading one body may take (HTML extraction, PDF text), within what is left of the total."""
+    read_max_memory_bytes: int | None = 512 * 2**20
+    """Memory reading one body may add (a PDF compression bomb stops here); ``None``: no bound."""
     contact: str | None = None
     """Sent in the User-Agent (``CITEWISE_FETCH_CONTACT``)."""
     respect_robots: bool = True
@@ -114,6 +119,7 @@ class Fetcher:
         self._client = httpx.Client(
             transport=transport,
             follow_redirects=False,
+            event_hooks={"response": [_take_location]},
             trust_env=False,
             timeout=httpx.Timeout(
                 connect=s.connect_timeout_s, read=s.read_timeout_s, write=s.read_timeout_s, pool=s.connect_timeout_s
@@ -163,7 +169,7 @@ class Fetcher:
                     raise FetchRefused(FetchOutcome.REFUSED_ROBOTS, Step.ROBOTS, verdict.detail)
             with self._send(target.url) as response:
                 log.append(Decision(Step.RESPONSE, True, f"HTTP {response.status_code} from {target.url}"))
-                location = response.headers.get("location")
+                location = response.extensions.get(_LOCATION)
                 if response.status_code in _REDIRECTS and location:
                     if hop == self.settings.max_redirects:
                         detail = f"more than {self.settings.max_redirects} redirects"
@@ -196,6 +202,10 @@ class Fetcher:
             raise FetchRefused(FetchOutcome.TIMEOUT, Step.CONNECT, f"timed out: {type(exc).__name__}") from exc
         except httpx.HTTPError as exc:
             raise FetchRefused(FetchOutcome.CONNECT_FAILED, Step.CONNECT, f"{type(exc).__name__}: {exc}") from exc
+        except (httpx.InvalidURL, UnicodeError, ValueError) as exc:
+            # What httpx or h11 cannot handle in a server's answer is that page's failure, not the run's.
+            detail = f"the server's answer could not be used: {type(exc).__name__}: {exc}"
+            raise FetchRefused(FetchOutcome.CONNECT_FAILED, Step.CONNECT, detail[:500]) from exc
         return _Streamed(response)
 
     def _read(self, url: str, target: Target, response: httpx.Response, log: list[Decision]) -> FetchResult:
@@ -217,7 +227,7 @@ class Fetcher:
         media = sniff_type(media, body[:1024])
         if media is None:
             raise FetchRefused(FetchOutcome.UNSUPPORTED_TYPE, Step.CONTENT, "no content type, and not HTML or PDF")
-        reading = read_body(body, media, charset, target.url)
+        reading = self._read_bounded(body, media, charset, target.url, status)
         for note in reading.dates.notes:
             log.append(Decision(Step.DATE, True, note))
         read = reading.outcome is FetchOutcome.READ
@@ -234,6 +244,29 @@ class Fetcher:
             publication_date_source=dates.source,
             bytes_read=len(body),
         )
+
+    def _read_bounded(self, body: bytes, media: str, charset: str | None, url: str, status: int) -> Reading:
+        """``read_body`` in a child process its time and memory limits can stop
+        (:mod:`citewise.ingest.bounded`): markup or a PDF built to hang the reader is one page's
+        failure, within the bound, never a stalled run."""
+        left = time_left()
+        seconds = self.settings.read_timeout_total_s if left is None else min(left, self.settings.read_timeout_total_s)
+        try:
+            return run_bounded(
+                read_body,
+                body,
+                media,
+                charset,
+                url,
+                seconds=max(seconds, 0.5),
+                memory_bytes=self.settings.read_max_memory_bytes,
+                advice="the limit for reading one page",
+            )
+        except BoundExceeded as exc:
+            outcome = {Bound.TIME: FetchOutcome.TIMEOUT, Bound.MEMORY: FetchOutcome.TOO_LARGE}.get(
+                exc.bound, FetchOutcome.UNREADABLE
+            )
+            raise FetchRefused(outcome, Step.CONTENT, exc.detail, status_code=status, content_type=media) from None
 
     def _body(self, response: httpx.Response, limit: int) -> bytes:
         declared = response.headers.get("content-length", "")
@@ -351,6 +384,19 @@ class _Decoder:
 def _origin(target: Target) -> str:
     default = {"http": 80, "https": 443}[target.scheme]
     return f"{target.scheme}://{target.host}" + ("" if target.port == default else f":{target.port}")
+
+
+_LOCATION = "citewise.location"
+
+
+def _take_location(response: httpx.Response) -> None:
+    """Move ``Location`` out of httpx's sight. citewise follows redirects itself, parsing the target
+    with the WHATWG standard (:func:`_join`, then the guard); httpx would otherwise parse it first
+    and raise on one it cannot read (``http:\\\\host\\x``), failing the fetch with a traceback."""
+    location = response.headers.get("location")
+    if location is not None:
+        del response.headers["location"]
+        response.extensions[_LOCATION] = location  # type: ignore[index]
 
 
 def _join(location: str, base: str) -> str:

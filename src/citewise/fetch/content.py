@@ -3,10 +3,12 @@
 A page is only *read* when its own text is there to read. Walls are recognised before any text is
 taken, and recorded as gaps (SPEC 4.6), never as text read:
 
-* **login wall** — a password field with little article text, or a "sign in to continue" prompt;
-* **paywall** — JSON-LD ``isAccessibleForFree: false``, or a subscribe-to-continue prompt with little
-  text;
-* **consent wall** — a cookie/consent dialog standing where the text should be;
+* **login wall** — a password field where the main text is nearly empty, or a "sign in to continue"
+  prompt that is nearly all there is or cuts a thin main text off;
+* **paywall** — JSON-LD ``isAccessibleForFree: false``, or a subscribe-to-continue prompt, as above;
+* **consent wall** — a cookie/consent dialog standing where the text should be: the main text is
+  nearly empty, or is the dialog's own words. A footer's "Cookie settings" link beside a short
+  article is not a wall: a sign elsewhere on the page never outweighs main text that is there;
 * **JavaScript-only** — almost no text in the HTML as served, with an empty application root or a
   ``<noscript>`` asking for JavaScript.
 
@@ -37,7 +39,9 @@ PDF_TYPES = frozenset({"application/pdf"})
 TEXT_TYPES = frozenset({"text/plain"})
 READABLE_TYPES = HTML_TYPES | PDF_TYPES | TEXT_TYPES
 
-_THIN = 400  # characters of main text under which a page with a wall prompt is the wall itself
+_THIN = 400  # characters of main text under which a sign-in or subscribe prompt in it cuts the text off
+_NEARLY_EMPTY = 150  # characters of main text (besides the wall's own words) under which nothing else is there
+_UI_LINE = 40  # a shorter line beside a wall's words is its button or label ("Accept all", "Manage options")
 _LOGIN = re.compile(r"\b(sign|log)\s?in\s+(to\s+(continue|read|view)|required)|로그인\s*(후|이 필요)", re.I)
 _PAYWALL = re.compile(
     r"subscribe\s+(now\s+)?to\s+(continue|read|keep)|subscribers?\s+only|already\s+a\s+subscriber|"
@@ -147,22 +151,36 @@ def _title(tree: lxml.html.HtmlElement) -> str | None:
 
 
 def _wall(tree: lxml.html.HtmlElement, text: str) -> tuple[FetchOutcome, str] | None:
-    """The wall standing where the page's text should be, with its sign; ``None`` when there is none."""
+    """The wall standing where the page's text should be, with its sign; ``None`` when there is none.
+
+    A sign anywhere on the page (a password field, a prompt, a cookie notice) makes a wall only when
+    the main text is nearly empty; a prompt inside the main text makes one when the text is the
+    prompt's own words (consent) or is thin and cut off by it (sign-in, subscribe)."""
     if _not_free(tree):
         return FetchOutcome.PAYWALL, "the page's JSON-LD says isAccessibleForFree: false"
-    thin = len(text) < _THIN
     page = " ".join(tree.xpath("//body//text()[not(ancestor::script) and not(ancestor::style)]"))
-    if thin and tree.xpath('//input[@type="password"]'):
+    empty = len(text) < _NEARLY_EMPTY
+    if empty and tree.xpath('//input[@type="password"]'):
         return FetchOutcome.LOGIN_WALL, "a password field stands where the text should be"
-    if thin and _LOGIN.search(page):
+    cut_off = len(text) < _THIN
+    if _LOGIN.search(page) and (empty or (cut_off and _LOGIN.search(text))):
         return FetchOutcome.LOGIN_WALL, "the page asks to sign in to read it"
-    if thin and _PAYWALL.search(page):
+    if _PAYWALL.search(page) and (empty or (cut_off and _PAYWALL.search(text))):
         return FetchOutcome.PAYWALL, "the page asks to subscribe to read it"
-    if thin and _CONSENT.search(page):
+    if _CONSENT.search(page) and (empty or _only_wall_words(text, _CONSENT)):
         return FetchOutcome.CONSENT_WALL, "a cookie/consent dialog stands where the text should be"
     if len(text) < 200 and _script_shell(tree):
         return FetchOutcome.JAVASCRIPT_ONLY, "the HTML as served has no text: it is rendered by scripts"
     return None
+
+
+def _only_wall_words(text: str, sign: re.Pattern[str]) -> bool:
+    """Whether the main text is the wall's own words: without its lines that carry the sign and the
+    short labels and buttons around them, nearly nothing is left."""
+    if not sign.search(text):
+        return False
+    rest = [line for line in text.splitlines() if not sign.search(line) and len(line.strip()) >= _UI_LINE]
+    return sum(len(line) for line in rest) < _NEARLY_EMPTY
 
 
 def _not_free(tree: lxml.html.HtmlElement) -> bool:

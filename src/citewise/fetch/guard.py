@@ -32,6 +32,7 @@ import sys
 from dataclasses import dataclass
 
 from citewise.errors import ConfigError
+from citewise.text.origins import normalise_host
 
 __all__ = [
     "ALLOW_ENV",
@@ -236,9 +237,12 @@ def allowlist_from_env(environ: dict[str, str] | None = None, *, warn: bool = Tr
 
 def _pair(item: str) -> tuple[str, int]:
     host, sep, port = item.strip().rpartition(":")
-    if not sep or not host or not port.isdigit() or not 0 < int(port) < 65536:
+    # The host is parsed as the fetcher's URLs are (citewise.text.origins), so 127.1, LOCALHOST. and
+    # [::1] name what they mean and the pair is compared with a target's parsed host.
+    name = normalise_host(host) if sep and host else None
+    if name is None or not port.isdigit() or not 0 < int(port) < 65536:
         raise ConfigError(f"{ALLOW_ENV} takes host:port pairs separated by commas, e.g. 127.0.0.1:8080 (got {item!r})")
-    return _bare(host), int(port)
+    return _bare(name), int(port)
 
 
 def ports_from_env(environ: dict[str, str] | None = None) -> frozenset[int]:

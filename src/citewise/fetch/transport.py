@@ -27,7 +27,7 @@ import httpx
 from citewise.fetch.guard import AddressPolicy, IPAddress, check_address, check_host_name
 from citewise.fetch.records import Decision, FetchOutcome, FetchRefused, Step
 
-__all__ = ["GuardedBackend", "GuardedTransport", "Resolver", "deadline", "system_resolver"]
+__all__ = ["GuardedBackend", "GuardedTransport", "Resolver", "deadline", "system_resolver", "time_left"]
 
 Resolver = Callable[[str, int], Sequence[IPAddress]]
 """Resolves a host name (and port) to its addresses; raises ``OSError`` when it cannot."""
@@ -62,6 +62,12 @@ def _note(step: Step, allowed: bool, detail: str) -> None:
     log = _LOG.get()
     if log is not None:
         log.append(Decision(step, allowed, detail))
+
+
+def time_left() -> float | None:
+    """Seconds left of the current fetch's deadline (``None`` outside :func:`deadline`)."""
+    until = _DEADLINE.get()
+    return None if until is None else max(0.0, until - time.monotonic())
 
 
 def _remaining(timeout: float | None) -> float | None:

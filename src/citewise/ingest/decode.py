@@ -1,6 +1,8 @@
 """Turning the bytes of an input into text, with clear errors for inputs that are not text.
 
-UTF-8 (with or without BOM) and BOM-marked UTF-16/32 are read as they are. UTF-16/32 without a BOM
+UTF-8 (with or without BOM) and BOM-marked UTF-16/32 are read as they are, unless the bytes after a
+UTF-16/32 mark contradict it (no NUL byte where ASCII-range UTF-16 has one in every pair, and valid
+UTF-8): then the text is read as UTF-8 and a warning says so, instead of storing CJK mojibake. UTF-16/32 without a BOM
 is recognised by where its NUL bytes fall (ASCII-range text) or by decoding cleanly where UTF-8 does
 not (Hangul and other scripts), and refused with the ``--encoding`` to pass: guessing silently would
 store text nobody checked. A NUL byte anywhere in the text refuses the file, naming its line.
@@ -11,6 +13,7 @@ from __future__ import annotations
 import codecs
 
 from citewise.errors import ParseError
+from citewise.ingest.limits import warn
 
 __all__ = ["decode_text", "guess_wide_encoding"]
 
@@ -47,6 +50,21 @@ def guess_wide_encoding(data: bytes) -> str | None:
     return next((name for name in _WIDE if _decodes_as_text(sample, name)), None)
 
 
+def _reads_as_utf8(body: bytes) -> bool:
+    """Whether ``body`` (what follows a UTF-16/32 mark) is UTF-8 text rather than wide text: wide
+    text of ASCII-range characters has a NUL in every pair, and wide text of other scripts is almost
+    never valid UTF-8 over more than a few bytes."""
+    sample = body[:_SAMPLE]
+    if len(sample) < 2 or b"\x00" in sample:
+        return False
+    try:
+        text = codecs.getincrementaldecoder("utf-8")().decode(sample, final=False)
+    except UnicodeDecodeError:
+        return False
+    printable = sum(1 for ch in text if ch.isprintable() or ch in "\t\n\r")
+    return bool(text) and printable / len(text) > 0.97
+
+
 def _refuse_nul(text: str, path: str) -> None:
     at = text.find("\x00")
     if at < 0:
@@ -73,7 +91,13 @@ def decode_text(data: bytes, path: str, encoding: str | None = None) -> str:
     if not data.strip():
         raise ParseError("empty file: there is no text to ingest", path=path)
     if encoding is None:
-        encoding = next((name for bom, name in _BOMS if data.startswith(bom)), None)
+        bom, encoding = next(((bom, name) for bom, name in _BOMS if data.startswith(bom)), (b"", None))
+        if encoding in ("utf-16", "utf-32") and _reads_as_utf8(data[len(bom) :]):
+            warn(
+                f"starts with a {encoding.upper()} byte-order mark, but the bytes after it are UTF-8 text: "
+                f"read as UTF-8 (remove the mark; pass --encoding {encoding} if it really is {encoding.upper()})"
+            )
+            data, encoding = data[len(bom) :], "utf-8"
     if encoding is None and b"\x00" in data[:8192]:
         wide = guess_wide_encoding(data)
         if wide:

@@ -8,7 +8,9 @@ backtracking pattern quadratic. Ingestion therefore parses each file under :clas
 - YAML read by :func:`load_yaml`, which refuses documents whose alias expansion or nesting goes
   past a small bound (the anchors are counted as the constructed value would repeat them);
 - JSON lines checked by :func:`check_json_depth` before they are decoded;
-- a wall-clock budget per file, checked by :func:`checkpoint` inside the parsers' loops.
+- a wall-clock budget per file, checked by :func:`checkpoint` inside the parsers' loops;
+- and, around all of it, a child process that the time and memory limits stop even inside one
+  long C call (:mod:`citewise.ingest.bounded`).
 
 Each bound that is exceeded raises :class:`~citewise.errors.ParseError` naming the bound and what to
 do, so the pipeline records one failed file and carries on with the next. The budget of the file
@@ -30,7 +32,15 @@ from yaml.nodes import MappingNode, Node, SequenceNode
 
 from citewise.errors import ParseError
 
-__all__ = ["ParseBudget", "ParseLimits", "check_json_depth", "checkpoint", "current_limits", "load_yaml"]
+__all__ = [
+    "ParseBudget",
+    "ParseLimits",
+    "check_json_depth",
+    "checkpoint",
+    "current_limits",
+    "load_yaml",
+    "warn",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,6 +51,8 @@ class ParseLimits:
     """Largest file read (bytes); a larger one fails before it is read."""
     max_seconds: float = 60.0
     """Wall-clock time one file may take to parse."""
+    max_memory_bytes: int | None = 1024 * 2**20
+    """Memory one file's parse may add (address space, on POSIX); ``None``: no bound."""
     yaml_max_nodes: int = 10_000
     """Largest YAML document, counting every node an alias repeats."""
     yaml_max_depth: int = 64
@@ -58,6 +70,8 @@ class ParseBudget:
         self.limits = limits
         self.spent = 0.0
         """Seconds used so far."""
+        self.notes: list[str] = []
+        """Warnings about the file the parsers gave (:func:`warn`), for the user to read."""
         self._started: float | None = None
 
     @contextmanager
@@ -85,6 +99,14 @@ def current_limits() -> ParseLimits:
     """The limits of the file being parsed (the defaults outside :meth:`ParseBudget.running`)."""
     budget = _CURRENT.get()
     return budget.limits if budget else ParseLimits()
+
+
+def warn(message: str) -> None:
+    """Note something the user should know about the file being parsed (it is still ingested): the
+    pipeline shows it with the file's result. Outside a budget it goes nowhere."""
+    budget = _CURRENT.get()
+    if budget is not None and message not in budget.notes:
+        budget.notes.append(message)
 
 
 def checkpoint() -> None:

@@ -16,6 +16,7 @@ channel. Document ids are checked by
 
 from __future__ import annotations
 
+import dataclasses
 import fnmatch
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
@@ -25,6 +26,7 @@ from typing import Any
 
 from citewise.errors import CitewiseError, InputError, ParseError
 from citewise.ingest.base import ParsedDocument, Parser
+from citewise.ingest.bounded import BoundedWorker
 from citewise.ingest.decode import decode_text
 from citewise.ingest.identity import check_doc_id
 from citewise.ingest.limits import ParseBudget, ParseLimits
@@ -61,11 +63,14 @@ class IngestOptions:
     """Bounds on what one file may cost to parse."""
 
 
-def discover(paths: Iterable[Path]) -> Iterator[tuple[Path, str | None]]:
+def discover(paths: Iterable[Path], manifest_folder: Path | None = None) -> Iterator[tuple[Path, str | None]]:
     """Files to ingest, each with ``None`` or the reason it cannot be read.
 
     Given files are taken as they are; directories are walked (hidden files and corpus notes such
-    as README or SOURCE skipped, files of unknown type skipped); broken links are reported.
+    as README or SOURCE skipped, files of unknown type skipped); broken links are reported. Every
+    path is resolved, and one that leaves the folder it was reached through (a link from the corpus
+    to a system file, say) is refused with its reason, the rest of the folder still ingested: the
+    folder walked, the folder of a file given by name, or ``manifest_folder`` for a file inside it.
     """
     _load_builtin_parsers()
     suffixes = {s for factory in PARSERS.values() for s in factory().suffixes}
@@ -78,13 +83,32 @@ def discover(paths: Iterable[Path]) -> Iterator[tuple[Path, str | None]]:
                 if not any(name.endswith(s) for s in suffixes):
                     continue
                 if child.is_file():
-                    yield child, None
+                    yield child, _escape(child, path, manifest_folder)
                 elif not child.exists():
                     yield child, "broken link: the file it points to does not exist"
         elif path.is_file():
-            yield path, None
+            yield path, _escape(path, path.absolute().parent, manifest_folder)
         else:
             yield path, "no such file or directory"
+
+
+def _escape(path: Path, folder: Path, manifest_folder: Path | None) -> str | None:
+    """Why ``path`` may not be read: it resolves outside ``folder`` (and outside the manifest's
+    folder when it lies there); ``None`` when it stays inside."""
+    real = path.resolve()
+    roots = [folder.resolve()]
+    if manifest_folder is not None and _inside(path.absolute(), manifest_folder.absolute()):
+        roots.append(manifest_folder.resolve())
+    if any(_inside(real, root) for root in roots):
+        return None
+    return (
+        f"refused: it is a link leading out of {roots[-1]} (to {real}); "
+        "copy the file into the folder or ingest it by its own path"
+    )
+
+
+def _inside(path: Path, folder: Path) -> bool:
+    return path == folder or path.is_relative_to(folder)
 
 
 def choose_parser(path: Path, data: bytes, fmt: str | None) -> Parser:
@@ -228,14 +252,15 @@ def ingest_paths(
         if progress:
             progress(result)
 
-    found = list(discover(paths))
+    found = list(discover(paths, manifest.base if manifest else None))
     conflicts = _id_conflicts([path for path, problem in found if problem is None], options, manifest)
-    for path, problem in found:
-        if problem or path in conflicts:
-            emit(IngestResult(str(path), IngestOutcome.FAILED, error=conflicts.get(path) or f"{path}: {problem}"))
-            continue
-        for result in _ingest_file(store, path, options, manifest):
-            emit(result)
+    with BoundedWorker(options.limits.max_memory_bytes) as worker:  # one fork for many files
+        for path, problem in found:
+            if problem or path in conflicts:
+                emit(IngestResult(str(path), IngestOutcome.FAILED, error=conflicts.get(path) or f"{path}: {problem}"))
+                continue
+            for result in _ingest_file(store, path, options, manifest, worker):
+                emit(result)
     return results
 
 
@@ -266,27 +291,49 @@ def _read(path: Path, limits: ParseLimits) -> bytes:
         raise ParseError(f"unreadable: {exc.strerror}", path=str(path)) from None
 
 
-def _ingest_file(
-    store: EvidenceStoreProtocol, path: Path, options: IngestOptions, manifest: Manifest | None
-) -> Iterator[IngestResult]:
-    """Parse one file under its budget and store its documents; every failure is one result."""
+def _parse_file(path: Path, options: IngestOptions) -> tuple[list[ParsedDocument | ParseError], list[str]]:
+    """Read and parse one file under its budget (in the bounded child: see :func:`_ingest_file`);
+    its documents and the warnings the parsers gave about it."""
     where = str(path)
     budget = ParseBudget(where, options.limits)
+    with budget.running():
+        data = _read(path, options.limits)
+        if options.encoding:
+            # Re-encode once as UTF-8 so that every text parser reads the declared encoding.
+            data = decode_text(data, where, options.encoding).encode("utf-8")
+        return list(choose_parser(path, data, options.format).parse(path, data)), budget.notes
+
+
+# The cooperative checkpoints name the bound themselves; the child is killed only if it is stuck in
+# one long call (a C parser), a moment after its own clock ran out.
+_KILL_GRACE_S = 1.0
+
+
+def _with_notes(result: IngestResult, notes: list[str]) -> IngestResult:
+    if not notes:
+        return result
+    return dataclasses.replace(result, note="; ".join([*notes, *([result.note] if result.note else [])]))
+
+
+def _ingest_file(
+    store: EvidenceStoreProtocol,
+    path: Path,
+    options: IngestOptions,
+    manifest: Manifest | None,
+    worker: BoundedWorker,
+) -> Iterator[IngestResult]:
+    """Parse one file where its time and memory limits can stop it (:mod:`citewise.ingest.bounded`),
+    then store its documents; every failure is one result."""
+    where = str(path)
+    limits = options.limits
     values = manifest.values_for(path) if manifest else {}
     explicit_id = options.doc_id or values.get("doc_id")
     stored = 0
     try:
-        with budget.running():
-            data = _read(path, options.limits)
-            if options.encoding:
-                # Re-encode once as UTF-8 so that every text parser reads the declared encoding.
-                data = decode_text(data, where, options.encoding).encode("utf-8")
-            documents = choose_parser(path, data, options.format).parse(path, data)
-        while True:
-            with budget.running():  # the clock stops while a document is being stored
-                parsed = next(documents, None)
-            if parsed is None:
-                return
+        documents, notes = worker.run(
+            _parse_file, path, options, seconds=limits.max_seconds, where=where, grace=_KILL_GRACE_S
+        )
+        for parsed in documents:
             if isinstance(parsed, ParseError):
                 yield IngestResult(parsed.path or where, IngestOutcome.FAILED, error=str(parsed))
                 continue
@@ -297,7 +344,7 @@ def _ingest_file(
                 continue
             stored += 1
             try:
-                yield store_document(store, parsed, path, options, values)
+                yield _with_notes(store_document(store, parsed, path, options, values), notes)
             except CitewiseError as exc:
                 yield IngestResult(parsed.source or where, IngestOutcome.FAILED, error=str(exc))
     except CitewiseError as exc:

@@ -39,7 +39,6 @@ from datetime import UTC, datetime
 from types import TracebackType
 from typing import Any, TypeVar
 
-from citewise.config import origin
 from citewise.errors import ConfigError
 from citewise.llm.admission import Admission, PendingRequest
 from citewise.llm.errors import (
@@ -68,6 +67,7 @@ from citewise.llm.settings import MISSING_KEY_MESSAGE as MISSING_KEY_MESSAGE
 from citewise.llm.settings import STRUCTURED_OUTPUT_ENV as STRUCTURED_OUTPUT_ENV
 from citewise.llm.settings import TIMEOUT_ENV as TIMEOUT_ENV
 from citewise.llm.structured import excerpt, json_schema_format, parse_json_reply, schema_instruction
+from citewise.text.origins import origin
 
 __all__ = [
     "BASE_URL_ENV",

@@ -142,7 +142,10 @@ def _search_tools(server: MCPServer[Any], api: Citewise) -> None:
         question: Annotated[str, Field(description="The question.")],
         docs: Annotated[list[str] | None, Field(description="Only these document ids.")] = None,
         pairs: Annotated[list[str] | None, Field(description="Only these DOC_ID:SECTION_ID pairs.")] = None,
-        origins: Annotated[list[str] | None, Field(description="Only these origin hosts or URL prefixes.")] = None,
+        origins: Annotated[
+            list[str] | None,
+            Field(description="Only these origins: hosts (subdomains too) or URLs (scheme, host, port, path)."),
+        ] = None,
         as_of: Annotated[str | None, Field(description="Use the versions in force on YYYY-MM-DD.")] = None,
         no_model: Annotated[bool, Field(description="Use the deterministic composer only.")] = False,
         max_tokens: Annotated[int | None, Field(ge=1, description="Token cap of the model call.")] = None,

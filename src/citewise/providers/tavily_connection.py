@@ -31,7 +31,6 @@ from types import TracebackType
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
 from urllib.parse import urljoin
 
-from citewise.config import origin
 from citewise.providers.errors import (
     ProviderAuthError,
     ProviderBadRequest,
@@ -46,6 +45,7 @@ from citewise.providers.errors import (
 )
 from citewise.providers.tavily_settings import BASE_URL_ENV, KEY_ENV, TavilySettings
 from citewise.records.providers import ExtractResponse, ProviderCall, SearchResponse
+from citewise.text.origins import origin
 
 if TYPE_CHECKING:
     import requests

@@ -15,12 +15,13 @@ these cases, so the figures measure exactly what the tests check::
 from __future__ import annotations
 
 import json
+import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from citewise.ingest.limits import ParseLimits
 
-__all__ = ["GOOD_FILE", "HostileCase", "hostile_cases"]
+__all__ = ["GOOD_FILE", "HostileCase", "hostile_cases", "many_attributes_html", "pdf_bomb"]
 
 GOOD_FILE = "good.md"
 _GOOD = "# Good\n\nA good file of the same command is ingested whatever its neighbours are.\n"
@@ -83,6 +84,50 @@ def _entity_bomb() -> bytes:
     )
 
 
+def many_attributes_html(count: int = 200_000) -> bytes:
+    """An HTML page whose one element has ``count`` attributes (libxml2 spends minutes on it)."""
+    attributes = " ".join(f'a{i}="v"' for i in range(count))
+    return (
+        f"<html><head><title>Attributes</title></head><body><div {attributes}>Text of the page.</div>"
+        "<p>More text of the page.</p></body></html>"
+    ).encode()
+
+
+def pdf_bomb(inflated_bytes: int = 1400 * 2**20) -> bytes:
+    """A PDF whose content streams inflate to ``inflated_bytes`` in all (the default, 1.4 GB, is about
+    1.4 MB on disk): a compression bomb for the PDF reader. Each page's stream stays under the 75 MB
+    a reader such as pypdf allows one stream, so only a bound on the whole parse stops it."""
+    per_page = 64 * 2**20
+    block = b"0" * 2**20
+    pages: list[bytes] = []
+    left = inflated_bytes
+    while left > 0:
+        size = min(per_page, left)
+        compressor = zlib.compressobj(9)
+        parts = [compressor.compress(block) for _ in range(size // len(block))]
+        pages.append(b"".join(parts) + compressor.compress(b"0" * (size % len(block))) + compressor.flush())
+        left -= size
+    count = len(pages)
+    kids = " ".join(f"{3 + 2 * i} 0 R" for i in range(count)).encode()
+    objects = [b"<< /Type /Catalog /Pages 2 0 R >>", b"<< /Type /Pages /Kids [" + kids + b"] /Count %d >>" % count]
+    font = b"/Resources << /Font << /F1 << /Type /Font /Subtype /Type1 /BaseFont /Helvetica >> >> >>"
+    for i, stream in enumerate(pages):
+        objects.append(
+            b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents %d 0 R " % (4 + 2 * i) + font + b" >>"
+        )
+        objects.append(b"<< /Length %d /Filter /FlateDecode >>\nstream\n" % len(stream) + stream + b"\nendstream")
+    out = bytearray(b"%PDF-1.4\n")
+    offsets = []
+    for number, body in enumerate(objects, start=1):
+        offsets.append(len(out))
+        out += b"%d 0 obj\n" % number + body + b"\nendobj\n"
+    xref = len(out)
+    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
+    out += b"".join(b"%010d 00000 n \n" % offset for offset in offsets)
+    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, xref)
+    return bytes(out)
+
+
 def hostile_cases() -> list[HostileCase]:
     """Every case, in a fixed order."""
     bomb = _alias_bomb()
@@ -124,6 +169,20 @@ def hostile_cases() -> list[HostileCase]:
             "html-deep-nesting",
             {"deep.html": b"<html><body>" + b"<div>" * 100_000 + b"x" + b"</div>" * 100_000 + b"</body></html>"},
             "depth",
+        ),
+        # One element with 200,000 attributes: minutes inside libxml2, where no checkpoint runs.
+        HostileCase(
+            "html-many-attributes",
+            {"attrs.html": many_attributes_html()},
+            "parsing took longer than",
+            limits=ParseLimits(max_seconds=2.0),
+        ),
+        # 200 KB on disk inflating to 200 MB, under a 64 MB bound: stopped by memory, not by luck.
+        HostileCase(
+            "pdf-compression-bomb",
+            {"bomb.pdf": pdf_bomb(200 * 2**20)},
+            "more than 64 MB of memory",
+            limits=ParseLimits(max_memory_bytes=64 * 2**20),
         ),
         HostileCase("nul-after-8kb", {"late.md": b"# Late\n\n" + b"word " * 3000 + b"\x00\n"}, "NUL byte at line 3"),
         HostileCase("nul-in-text", {"mid.txt": b"Title\n\nbody\x00more\n"}, "NUL byte at line 3"),

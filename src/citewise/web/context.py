@@ -58,7 +58,7 @@ async def require_write(request: Request) -> FormData:
     guard = state_of(request).guard
     if not guard.token_ok(request.cookies.get(COOKIE), request.headers.get("authorization")):
         raise WriteRefused(403, "this action needs the serve token: open the address `citewise serve` printed")
-    if not guard.origin_ok(request.headers.get("origin")):
+    if not guard.origin_ok(request.headers.get("origin"), request.headers.get("host"), request.url.scheme):
         raise WriteRefused(403, "cross-site request refused")
     form = await request.form()
     csrf = form.get("csrf")

@@ -6,8 +6,12 @@
   ``/?token=...`` once sets it as an HttpOnly, SameSite=Strict cookie; scripts may send
   ``Authorization: Bearer ...``. Every write (approve, reject, override, start a run) needs it.
 - **CSRF**: a write also needs the form field ``csrf`` (an HMAC of the token, so a page on another
-  site cannot know it) and, when the browser sends one, an ``Origin`` of this server.
-- **Host**: requests naming another host are refused (DNS rebinding cannot read the pages).
+  site cannot know it) and, when the browser sends one, an ``Origin`` of this server: the same
+  scheme, host and port as the request's own ``Host`` (another port or scheme on localhost is
+  another site), compared parsed by :mod:`citewise.text.origins`.
+- **Host**: requests naming another host are refused (DNS rebinding cannot read the pages). The
+  server answers to the address it was bound to, and to the loopback names when that address is
+  loopback or unspecified (``0.0.0.0``, ``::``), plus this machine's name and addresses then.
 - **Content-Security-Policy**: scripts, styles and connections only from this server, no inline
   script, no frames, forms only to this server.
 """
@@ -18,12 +22,13 @@ import hashlib
 import hmac
 import ipaddress
 import secrets
+import socket
 from dataclasses import dataclass
-from urllib.parse import urlsplit
 
 from citewise.errors import ConfigError
+from citewise.text.origins import normalise_host, origin_of, same_origin
 
-__all__ = ["CSP", "COOKIE", "TOKEN_ENV", "Guard", "check_bind", "is_loopback", "new_token"]
+__all__ = ["CSP", "COOKIE", "TOKEN_ENV", "Guard", "check_bind", "is_loopback", "new_token", "served_hosts"]
 
 TOKEN_ENV = "CITEWISE_SERVE_TOKEN"
 COOKIE = "citewise_token"
@@ -53,6 +58,36 @@ def is_loopback(host: str) -> bool:
         return ipaddress.ip_address(host.strip("[]")).is_loopback
     except ValueError:
         return False
+
+
+LOOPBACK_NAMES = ("127.0.0.1", "localhost", "::1")
+
+
+def served_hosts(bind: str) -> tuple[str, ...]:
+    """The host names a server bound to ``bind`` answers to (see the module docstring)."""
+    names = [bind]
+    if is_loopback(bind) or _unspecified(bind):
+        names += LOOPBACK_NAMES
+    if _unspecified(bind):
+        names += _this_machine()
+    return tuple(dict.fromkeys(names))
+
+
+def _unspecified(host: str) -> bool:
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_unspecified
+    except ValueError:
+        return False
+
+
+def _this_machine() -> list[str]:
+    """This machine's name and the addresses it resolves to (what a remote browser would type)."""
+    try:
+        name = socket.gethostname()
+        _, aliases, addresses = socket.gethostbyname_ex(name)
+    except OSError:
+        return []
+    return [name, *aliases, *addresses]
 
 
 def check_bind(host: str, allow_remote: bool, token_given: bool) -> None:
@@ -92,13 +127,17 @@ class Guard:
 
     def host_ok(self, host_header: str | None) -> bool:
         """True when the request names this server."""
-        if not host_header:
+        found = origin_of(f"http://{host_header}/") if host_header else None
+        if found is None or found.has_credentials or found.segments:
             return False
-        name = urlsplit(f"//{host_header}").hostname or ""
-        return name in self.hosts
+        return found.host in {normalise_host(h) for h in self.hosts}
 
-    def origin_ok(self, origin: str | None) -> bool:
-        """True when no ``Origin`` is sent or it is this server."""
+    def origin_ok(self, origin: str | None, host_header: str | None = None, scheme: str = "http") -> bool:
+        """True when no ``Origin`` is sent, or it is ``scheme://`` the request's own ``Host`` (one of
+        this server's hosts), port included."""
         if origin is None:
             return True
-        return (urlsplit(origin).hostname or "") in self.hosts
+        if not host_header or not self.host_ok(host_header):
+            return False
+        own = origin_of(f"{scheme}://{host_header}/")
+        return own is not None and own.port is not None and same_origin(origin, scheme, {own.host}, own.port)
