@@ -13,6 +13,7 @@ from starlette.testclient import TestClient
 
 from citewise.ingest.pipeline import IngestOptions, store_document
 from citewise.records.answer import AskOutcome
+from citewise.records.research import ReportStatus
 from citewise.store.evidence import EvidenceStore
 from citewise.store.runs import RunStatus, RunStore
 from citewise.web.app import create_app
@@ -103,7 +104,7 @@ def test_a_run_whose_model_is_not_priced_costs_at_least_its_priced_part(tmp_path
         run_id = runs.create("research", "a run with an unpriced model")
         _record(runs, run_id, "attempt", _attempt("search", 1.0))
         _record(runs, run_id, "model_call", _model_call("write", "mystery-model", 5_000, 700))
-        runs.finish(run_id, status=RunStatus.FINISHED, outcome="report")
+        runs.finish(run_id, status=RunStatus.FINISHED, outcome=ReportStatus.REPORT)
     with TestClient(create_app(str(path), token=TOKEN), base_url="http://127.0.0.1:8765") as client:
         row = client.get("/").text.split(f'href="/runs/{run_id}"', 1)[1].split("</tr>", 1)[0]
         costs = client.get("/costs").text

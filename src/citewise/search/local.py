@@ -23,7 +23,7 @@ from __future__ import annotations
 import math
 import re
 import unicodedata
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from datetime import date
@@ -38,6 +38,7 @@ from citewise.store.known_versions import known_versions
 from citewise.store.protocol import EvidenceStoreProtocol
 from citewise.store.records import IndexMatch
 from citewise.text.analyze import query_terms
+from citewise.text.sentences import split_answer_sentences
 
 __all__ = [
     "AUTO",
@@ -278,37 +279,6 @@ def _hit(rank: int, score: float, members: list[IndexMatch], terms: Sequence[str
     )
 
 
-_SENTENCE = re.compile(r"[^\n.!?。]+[.!?。]?")
-_OPENING, _CLOSING = "([{（［「『【〔<〈《", ")]}）］」』】〕>〉》"
-_NUMBER_GOES_ON = re.compile(r"\d\.[ \t]*\d")  # 2020. 3. 24., 1.5: the stop is inside a number or date
-_DATE_END = re.compile(r"\d{4}\.[ \t]*\d{1,2}\.[ \t]*\d{1,2}\.$")
-_ITEM_NUMBER = re.compile(r"\s*(?:\d+|[가-힣])\\?\.$")  # "1." / "가." alone: a list item's number
-
-
-def _snippet_sentences(text: str) -> Iterator[str]:
-    """The sentences of ``text`` for a snippet: pieces ending at ``.``, ``!``, ``?``, ``。`` or a line
-    break, except where that stop is inside brackets ("(…포함한다. 이하 같다)"), inside a number or
-    date ("2020. 3. 24."), or ends a list item's number ("1."): a snippet never starts mid-sentence."""
-    start = depth = 0
-    for match in _SENTENCE.finditer(text):
-        piece = match.group()
-        depth = max(0, depth + sum(piece.count(c) for c in _OPENING) - sum(piece.count(c) for c in _CLOSING))
-        end = match.end()
-        at_line_end = end >= len(text) or text[end] == "\n"
-        pending = text[start:end]
-        goes_on = (
-            depth > 0
-            or _NUMBER_GOES_ON.match(text, max(end - 2, 0))
-            or _DATE_END.search(pending)
-            or _ITEM_NUMBER.fullmatch(pending)
-        )
-        if at_line_end or not goes_on:
-            yield pending
-            start, depth = end, 0
-    if start < len(text):
-        yield text[start:]
-
-
 def snippet(text: str, terms: Sequence[str], width: int = 240) -> str:
     """The sentence (or line) of ``text`` in which the most query terms occur, trimmed.
 
@@ -323,13 +293,26 @@ def snippet(text: str, terms: Sequence[str], width: int = 240) -> str:
     """
     wanted = [t for t in dict.fromkeys(terms) if t]
     best, best_score = "", -1
-    for sentence in _snippet_sentences(text):
-        piece = sentence.strip()
-        if not piece:
-            continue
+    for piece in _labelled_sentences(text):
         surface = unicodedata.normalize("NFKC", piece).lower()
         score = sum(1 for term in wanted if term in surface)
         if score > best_score:
             best, best_score = piece, score
     best = best or text.strip()
     return best if len(best) <= width else best[: width - 1].rstrip() + "…"
+
+
+_ITEM_LABEL = re.compile(r"[ \t]*((?:\d{1,3}|[가-힣])\.)[ \t]+")
+
+
+def _labelled_sentences(text: str) -> list[str]:
+    """The sentences of ``text`` (:func:`split_answer_sentences`), a list item's number ("1.", "가.")
+    kept in front of the item's first sentence, as the reader sees the item."""
+    out: list[str] = []
+    for line in text.splitlines():
+        label = _ITEM_LABEL.match(line)
+        pieces = split_answer_sentences(line)
+        if label and pieces and not pieces[0].startswith(label.group(1)):
+            pieces[0] = f"{label.group(1)} {pieces[0]}"
+        out += pieces
+    return out

@@ -71,6 +71,8 @@ def split_answer_sentences(text: str) -> list[str]:
     ['2년으로 본다[E1].', '다만, 유효함을 주장할 수 있다.[E1]', 'See Art. 4 [E2].']
     >>> split_answer_sentences("It says “Fees fell.” [E2]. Rents rose [E1].")
     ['It says “Fees fell.” [E2].', 'Rents rose [E1].']
+    >>> split_answer_sentences("임차인(전세권자를 포함한다. 이하 같다)은 보호된다. 다음 문장이다.")
+    ['임차인(전세권자를 포함한다. 이하 같다)은 보호된다.', '다음 문장이다.']
     """
     return [text[start:end] for start, end in _sentence_pieces(text)]
 
@@ -119,8 +121,25 @@ def _sentence_pieces(text: str) -> Iterator[tuple[int, int]]:
         offset += len(line)
 
 
+_OPENING, _CLOSING = "([{（［「『【〔〈《", ")]}）］」』】〕〉》"
+
+
 def _not_an_end(line: str, dot: int, after: int) -> bool:
-    return any((_CONTINUES.match(line, after), _ABBREVIATION.search(line, 0, dot + 1), _DATE.search(line, 0, dot + 1)))
+    return any(
+        (
+            _CONTINUES.match(line, after),
+            _ABBREVIATION.search(line, 0, dot + 1),
+            _DATE.search(line, 0, dot + 1),
+            _inside_brackets(line, dot),
+        )
+    )
+
+
+def _inside_brackets(line: str, dot: int) -> bool:
+    """Whether the full stop at ``dot`` stands inside a bracket the line opened before it
+    ("(…포함한다. 이하 같다)": the statute's aside is part of its sentence)."""
+    head = line[:dot]
+    return sum(head.count(c) for c in _OPENING) > sum(head.count(c) for c in _CLOSING)
 
 
 # A line that opens a block of its own: a Markdown heading, rule, list item, table row or quote, a
