@@ -145,7 +145,7 @@ def test_show_states_the_gaps_and_the_failed_attempts(web: tuple[Web, Brain]) ->
     # A sub-question left missing is a gap: however honestly stated, it blocks acceptance (SPEC 5.6).
     assert "acceptance: not accepted: " in shown and "stopped: rounds_exhausted" in shown
     gaps = lines[lines.index("gaps") + 1]
-    assert gaps == "  - How is a deposit returned? (missing): no primary source"
+    assert gaps == "  - How is a deposit returned? (not found): no primary source"  # read from the delivered text
     failed = lines[lines.index("failed attempts") + 1 :]
     assert any(line.startswith("  - 1 search unavailable (e.g. deposit return)") for line in failed)
     assert any(line.startswith("  - 1 extract extract_failed (e.g. https://gone.example/404)") for line in failed)

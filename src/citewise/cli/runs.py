@@ -224,7 +224,7 @@ def _show_summary(s: RunSummary) -> None:
         console.print("[bold]gaps[/]")
         for gap in s.gaps:
             why = f": {shown(gap.gap)}" if gap.gap else ""
-            console.print(f"  - {shown(gap.topic)} ({gap.status.value}){why}", highlight=False)
+            console.print(f"  - {shown(gap.topic)} ({gap.status.value.replace('_', ' ')}){why}", highlight=False)
     if s.failures:
         console.print("[bold]failed attempts[/]")
         for f in s.failures:

@@ -27,19 +27,22 @@ from citewise.audit.events import (
 )
 from citewise.records.research import CoverageStatus
 from citewise.records.runs import RunKind
+from citewise.records.verify import Gap as DeliveredGap
+from citewise.records.verify import GapReason
 from citewise.store.runs import RunRecord
 
-__all__ = ["AttemptFailures", "Gap", "RunSummary", "summarise"]
+__all__ = ["AttemptFailures", "Gap", "RunSummary", "delivered_gaps", "summarise"]
 
 
 @dataclass(frozen=True, slots=True)
 class Gap:
-    """A sub-question the last coverage review did not find covered."""
+    """A required sub-question the delivered text does not answer (or, for runs verified before
+    gaps were read from the delivered text, one the last coverage review did not find covered)."""
 
     topic: str
     """The sub-question."""
-    status: CoverageStatus
-    """Weak, missing or conflicting."""
+    status: GapReason | CoverageStatus
+    """Why it is a gap: not found, not verified, not answered (or the review's weak, missing, conflicting)."""
     gap: str | None
     """What is missing, as the review said."""
 
@@ -136,11 +139,23 @@ def _usage(report: ReportMade | None) -> dict[str, str]:
 
 
 def _gaps(record: RunRecord) -> tuple[Gap, ...]:
+    delivered = delivered_gaps(record)
+    if delivered is not None:
+        return tuple(Gap(g.topic, g.reason, g.missing) for g in delivered)
     review = record.last(ReviewMade)
     if review is None:
         return ()
     items = review.review.items
     return tuple(Gap(i.topic, i.status, i.gap) for i in items if i.status is not CoverageStatus.COVERED)
+
+
+def delivered_gaps(record: RunRecord) -> tuple[DeliveredGap, ...] | None:
+    """The gaps acceptance found in the delivered text, or None for a run verified before gaps were
+    read from the delivered text (``verify-1``) or not verified at all."""
+    verified = record.last(Verified)
+    if verified is None or verified.acceptance.verifier_version.startswith("verify-1"):
+        return None
+    return verified.acceptance.gaps
 
 
 def _failures(record: RunRecord) -> tuple[AttemptFailures, ...]:

@@ -20,6 +20,7 @@ from citewise.audit.events import (
     SourceStored,
     Verified,
 )
+from citewise.export.summary import delivered_gaps
 from citewise.export.when import utc_time
 from citewise.records.verify import Acceptance, Conflict, LedgerEntry
 from citewise.store.runs import RunRecord
@@ -247,7 +248,12 @@ def _empty(ident: str) -> CitationTip:
 
 def _gaps(record: RunRecord) -> tuple[GapView, ...]:
     gaps: list[GapView] = []
-    review = record.last(ReviewMade)
+    delivered = delivered_gaps(record)
+    if delivered is not None:  # what the reader got does not answer these (acceptance's own gaps)
+        for gap in delivered:
+            why = gap.reason.value.replace("_", " ")
+            gaps.append(GapView(gap.topic, f"{why}: {gap.missing}" if gap.missing else why))
+    review = record.last(ReviewMade) if delivered is None else None
     for item in review.review.items if review is not None else ():
         if item.gap:
             gaps.append(GapView(item.topic, f"{item.status.value}: {item.gap}"))
