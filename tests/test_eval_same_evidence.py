@@ -165,10 +165,15 @@ def test_end_to_end_runs_each_engine_on_its_own_evidence_and_joins_the_history(
     (row,) = out["engines"]
     assert row["label"] == "citewise" and row["questions"] == 2 and row["accepted"] == 2
     assert row["query_relevance"] is not None and row["sources_per_accepted"] >= 1
+    # site figures per report: the engine's own sources, each with its site
+    scores = [c["score"] for c in out["cells"]]
+    assert all(s["sites"] >= 1 and 0 < s["largest_site_share"] <= 1 for s in scores)
+    assert row["mean_sites"] >= 1 and 0 < row["largest_site_share"] <= 1
     assert len([r for r in tavily.requests if r.path.rstrip("/") == "/search"]) == 2  # it searched for itself
     run("eval", "end-to-end", "--questions", str(qfile), "--engines", "bing", code=2)  # one clear line
     rows = json.loads(run("eval", "history", "--questions", str(qfile), "--json"))["rows"]
     assert [r["kind"] for r in rows] == ["end-to-end"]
+    assert rows[0]["mean_sites"] == row["mean_sites"] and rows[0]["largest_site_share"] == row["largest_site_share"]
 
 
 def test_experiments_share_a_provider_rate_limit_across_concurrent_cells(cli: Any, tmp_path: Path) -> None:

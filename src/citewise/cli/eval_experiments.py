@@ -140,6 +140,8 @@ def _print(evaluation_id: str, digest: str, rows: list[ContenderSummary]) -> Non
         "unmapped",
         "valid ids",
         "sub-questions",
+        "sites/report",
+        "largest site",
         "tokens",
         "latency s",
         "cost USD",
@@ -157,6 +159,8 @@ def _print(evaluation_id: str, digest: str, rows: list[ContenderSummary]) -> Non
             str(r.unmapped),
             _pct(r.valid_citation_rate),
             _pct(r.subquestions_answered),
+            "n/a" if r.mean_sites is None else f"{r.mean_sites:.1f}",
+            _pct(r.largest_site_share),
             str(r.tokens),
             f"{r.mean_latency_s:.1f}",
             f"{r.cost_usd:.4f}",
@@ -197,6 +201,8 @@ def history(
         "accepted",
         "citation support",
         "sub-questions",
+        "sites/report",
+        "largest site",
         "per accepted USD",
     ):
         table.add_column(column)
@@ -209,6 +215,8 @@ def history(
             f"{r.accepted}/{r.questions}",
             _pct(r.citation_support_rate),
             _pct(r.subquestions_answered),
+            "n/a" if r.mean_sites is None else f"{r.mean_sites:.1f}",
+            _pct(r.largest_site_share),
             "undefined" if r.cost_per_accepted_usd is None else f"{r.cost_per_accepted_usd:.4f}",
         )
     console.print(table if rows else "no stored evaluation over this question set yet")
@@ -293,6 +301,8 @@ def end_to_end(
         "sub-questions",
         "query relevance",
         "sources/accepted",
+        "sites/report",
+        "largest site",
         "tokens",
         "latency s",
         "cost USD",
@@ -310,6 +320,8 @@ def end_to_end(
             _pct(r.subquestions_answered),
             _pct(r.query_relevance),
             "n/a" if r.sources_per_accepted is None else f"{r.sources_per_accepted:.1f}",
+            "n/a" if r.mean_sites is None else f"{r.mean_sites:.1f}",
+            _pct(r.largest_site_share),
             str(r.tokens),
             f"{r.mean_latency_s:.1f}",
             f"{r.cost_usd:.4f}",

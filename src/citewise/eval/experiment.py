@@ -100,6 +100,10 @@ class ContenderSummary:
     pack_digests: tuple[str, ...]
     """Every pack the contender saw (identical across contenders in a same-evidence run)."""
     failed: int = 0
+    mean_sites: float | None = None
+    """Distinct sites per report, averaged over the contender's reports."""
+    largest_site_share: float | None = None
+    """The largest site's share of a report's sources, averaged over the reports that have sources."""
 
 
 @dataclass
@@ -220,9 +224,15 @@ def summarize(cells: Sequence[Cell], chosen: Sequence[Contender]) -> list[Conten
                 cost_per_accepted_usd=(cost / accepted) if accepted else None,
                 pack_digests=tuple(sorted({c.pack_digest for c in mine})),
                 failed=sum(1 for c in mine if c.score is None),
+                mean_sites=round(sum(s.sites for s in scores) / len(scores), 2) if scores else None,
+                largest_site_share=_mean([s.largest_site_share for s in scores if s.sources]),
             )
         )
     return rows
+
+
+def _mean(values: Sequence[float]) -> float | None:
+    return round(sum(values) / len(values), 4) if values else None
 
 
 def _rate(part: int, whole: int) -> float | None:

@@ -25,6 +25,10 @@ class HistoryRow:
     citation_support_rate: float | None
     subquestions_answered: float | None
     cost_per_accepted_usd: float | None
+    mean_sites: float | None = None
+    """Distinct sites per report, averaged."""
+    largest_site_share: float | None = None
+    """The largest site's share of a report's sources, averaged."""
 
 
 def history(store: EvidenceStore, set_digest: str) -> list[HistoryRow]:
@@ -46,6 +50,8 @@ def history(store: EvidenceStore, set_digest: str) -> list[HistoryRow]:
                     s.citation_support_rate,
                     s.subquestions_answered,
                     float(s.cost_per_accepted_usd) if s.cost_per_accepted_usd is not None else None,
+                    s.mean_sites,
+                    s.largest_site_share,
                 )
             )
     return rows

@@ -13,13 +13,16 @@ the stored sources, the model calls' tokens and the run's priced cost.
   when a supported factual claim of the delivered body answers it (it sits under a heading naming it
   and names it, or states most of its terms); signposting, advice and unsupported claims never do;
 * **query relevance** (end to end): queries sharing a content term with a required sub-question or a
-  review's gap / all queries searched.
+  review's gap / all queries searched;
+* **sites**: distinct sites (registrable domains) among the stored sources, and the largest site's
+  share of them, per report.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from decimal import Decimal
+from typing import Any
 
 from citewise.audit.events import (
     AttemptStarted,
@@ -37,6 +40,7 @@ from citewise.records.verify import ClaimKind, Decision
 from citewise.store.runs import RunRecord
 from citewise.text.analyze import query_terms
 from citewise.text.citations import cited_ids
+from citewise.text.domains import registrable_domain
 from citewise.verify.answers import RequiredTopic, map_answers
 
 __all__ = ["RunScore", "score_run"]
@@ -64,6 +68,10 @@ class RunScore:
     tokens: int
     latency_s: float
     cost_usd: Decimal
+    sites: int = 0
+    """Distinct sites (registrable domains) the run's stored sources come from."""
+    largest_site_share: float = 0.0
+    """The largest site's share of the stored sources (0 without sources)."""
 
 
 def score_run(record: RunRecord, required: tuple[str, ...], prices: PriceTable) -> RunScore:
@@ -101,7 +109,22 @@ def score_run(record: RunRecord, required: tuple[str, ...], prices: PriceTable) 
         tokens=tokens,
         latency_s=_latency(record),
         cost_usd=ledger_for_run(record, prices).measured,
+        **_sites(record),
     )
+
+
+def _sites(record: RunRecord) -> dict[str, Any]:
+    """The report's site figures as recorded; for runs recorded before sites were kept, from the
+    stored sources' URLs."""
+    report = record.last(ReportMade)
+    if report is not None and report.sites is not None:
+        return {"sites": report.sites.distinct_domains, "largest_site_share": round(report.sites.largest_share, 4)}
+    domains = [s.source.domain or registrable_domain(s.source.url) for s in record.of(SourceStored)]
+    known = [d for d in domains if d]
+    if not known:
+        return {"sites": 0, "largest_site_share": 0.0}
+    largest = max(known.count(d) for d in set(known))
+    return {"sites": len(set(known)), "largest_site_share": round(largest / len(known), 4)}
 
 
 def _latency(record: RunRecord) -> float:
