@@ -24,7 +24,8 @@ printed). Output tokens are the fake server's estimate (4 characters a token) of
 wrote. Reports, per run: wall time, the critical-path floor (the plan call plus, per round, the
 slowest search + the slowest extraction + the model calls, from the recorded latencies), the
 non-network overhead (wall time minus the floor), model calls, and input and output tokens of the
-reviewer and the writer.
+reviewer and the writer, and the stage timeline of the first run (plan; per round: search and read,
+review, draft; delivery with verification and revision) from the recorded event times.
 
 ``--paraphrase`` makes the writer paraphrase its lead sentences so that verification sends them back
 and every run pays a revision; the revision's output tokens are then printed against the draft it
@@ -276,6 +277,39 @@ _ROLE = {"review": "review", "draft": "writer", "repair": "writer", "revise": "w
 _PURPOSES = ("draft", "revise")  # also counted on their own: a revision against the draft it revises
 
 
+_STAGE = {
+    "plan_made": "plan",
+    "collection_ended": "search + read",
+    "review_made": "review",
+    "draft_made": "draft",
+    "report_made": "deliver (verify, revise)",
+}
+
+
+def _timeline(record: RunRecord) -> list[tuple[str, float]]:
+    """The stages of the run in order, each with the seconds it took, from the recorded event times
+    (each stage ends at its event and starts where the one before ended)."""
+    if not record.events:
+        return []
+    start = previous = record.events[0].at
+    stages: list[tuple[str, float]] = []
+    round_no = 0
+    for recorded in record.events:
+        kind = recorded.event.kind.value
+        if kind == "round_started":
+            round_no += 1
+            previous = recorded.at
+        label = _STAGE.get(kind)
+        if label is None:
+            continue
+        if label in ("search + read", "review", "draft"):
+            label = f"round {round_no}: {label}"
+        stages.append((label, (recorded.at - previous).total_seconds()))
+        previous = recorded.at
+    stages.append(("total", (previous - start).total_seconds()))
+    return stages
+
+
 def _model_use(record: RunRecord) -> dict[str, int]:
     """Calls, input and output tokens of the reviewer and the writer (draft, repair and revision calls)."""
     use: dict[str, int] = {"calls": 0}
@@ -329,6 +363,7 @@ def run_once(
             record = RunStore(store).get(result.run_id)
             floor, network = _floor(record)
     return {
+        "timeline": _timeline(record),
         "cite": cite,
         "verify": verify,
         "accepted": result.acceptance.accepted if result.acceptance is not None else None,
@@ -409,6 +444,11 @@ def main(argv: Sequence[str] | None = None) -> None:
             unverified = run_once(True, Path(tmp), latencies=latencies, cite=modes[-1], verify=False)
             runs.append(unverified)
     _print(runs)
+    first = runs[0]
+    print(f"\nstage timeline (cite {first['cite']}, {'concurrent' if first['concurrent'] else 'sequential'}):")
+    for label, seconds in first["timeline"]:
+        print(f"  {label:<28} {seconds:6.2f} s")
+    print(f"  critical-path floor from the fake's latencies: {first['floor_s']:.2f} s")
     if not args.no_sequential:
         concurrent = runs[len(modes) - 1]
         print(f"\nsequential / concurrent wall time: {sequential['wall_s'] / concurrent['wall_s']:.2f}")
