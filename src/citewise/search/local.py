@@ -276,6 +276,7 @@ def _hit(rank: int, score: float, members: list[IndexMatch], terms: Sequence[str
         superseded=False,  # set by date in version_flags
         content_hash=section.content_hash,
         also_in_versions=tuple(sorted(m.section.version for m in members if m is not best)),
+        kind=section.kind,
     )
 
 
