@@ -20,7 +20,13 @@ from citewise.evidence.plan import RetrievalPlan
 from citewise.ingest.sections import _classify
 from citewise.records import SectionKind
 from citewise.store.protocol import EvidenceStoreProtocol
-from citewise.text.articles import ARTICLE_REFERENCE, KOREAN_ARTICLE, article_references, korean_article_id
+from citewise.text.articles import (
+    ARTICLE_REFERENCE,
+    KOREAN_ARTICLE,
+    article_references,
+    asks_about_addenda,
+    korean_article_id,
+)
 
 pytestmark = pytest.mark.unit
 
@@ -73,3 +79,24 @@ def test_triage_offers_a_clarification_for_every_form_of_reference(question: str
     options = ambiguous_sections(cast(EvidenceStoreProtocol, store), RetrievalPlan(), question)
     assert {o.doc_id for o in options} == {"us-a", "us-b"}
     assert store.asked == [["§ 2", "Sec. 2", "2"]]
+
+
+@pytest.mark.parametrize(
+    ("question", "asks"),
+    [
+        ("이 법 시행 당시 존속 중인 임대차에도 적용되나요", True),
+        ("개정법의 시행일은 언제인가요", True),
+        ("계약갱신요구권은 언제부터 적용되나요", True),
+        ("경과조치가 있나요", True),
+        ("부칙 제2조의 적용례", True),
+        ("종전의 규정에 따르는 경우", True),
+        ("When is the effective date of the amendment?", True),
+        ("Are there transitional rules?", True),
+        ("종합부동산세법 시행령 제3조에 따른 합산배제 임대주택", False),  # 시행령 names a decree
+        ("퇴사 후 종전 회사로 재입사한 경우 퇴직소득", False),  # 종전 alone is a fact
+        ("남편한테 물려받은 집은 보유기간을 언제부터 세나요?", False),  # when a period starts, not a law
+        ("임대차 계약의 갱신을 요구할 수 있는 기간", False),
+    ],
+)
+def test_a_question_asks_about_addenda_only_by_the_words_for_them(question: str, asks: bool) -> None:
+    assert asks_about_addenda(question) is asks

@@ -27,6 +27,7 @@ import re
 
 from citewise.answer.question import Intent, Question
 from citewise.records import SectionKind
+from citewise.text.articles import asks_about_addenda
 
 __all__ = ["ProvisionRole", "asked_for", "role_of"]
 
@@ -49,10 +50,8 @@ _BY_TITLE: tuple[tuple[ProvisionRole, re.Pattern[str]], ...] = (
     (ProvisionRole.DEFINITION, re.compile(r"(?:^|의\s?)정의$")),  # 정의, 용어의 정의, 외국인근로자의 정의
     (ProvisionRole.PENALTY, re.compile(r"^(?:벌칙|과태료|양벌\s?규정|벌칙\s?적용에서\s?공무원\s?의제)")),
 )
+# TRANSITIONAL is asked as search asks it: citewise.text.articles.asks_about_addenda.
 _ASKED_WORDS: dict[ProvisionRole, re.Pattern[str]] = {
-    ProvisionRole.TRANSITIONAL: re.compile(
-        r"부칙|시행일|시행\s?시기|경과\s?조치|적용\s?례|언제부터|transitional|entry into force"
-    ),
     ProvisionRole.PURPOSE: re.compile(r"목적|취지|purpose"),
     ProvisionRole.DEFINITION: re.compile(r"정의|뜻|의미|무엇인|란\s|이란|definition|meaning|what is"),
     ProvisionRole.PENALTY: re.compile(r"벌칙|처벌|과태료|벌금|징역|제재|penalt|punish|fine"),
@@ -75,5 +74,7 @@ def asked_for(role: ProvisionRole, question: Question) -> bool:
     """Whether ``question`` asks for provisions of ``role`` (a rule of the law itself always answers)."""
     if role is ProvisionRole.MAIN:
         return True
+    if role is ProvisionRole.TRANSITIONAL:
+        return asks_about_addenda(question.text)
     intent = _ASKED_INTENT.get(role)
     return (intent is not None and question.intent is intent) or bool(_ASKED_WORDS[role].search(question.text.lower()))

@@ -231,3 +231,6 @@ class SearchHit:
     """Other versions holding identical text for this section (collapsed into this hit)."""
     not_yet_in_force: bool = False
     """The hit's version takes effect after the search's date."""
+    kind: SectionKind = SectionKind.ARTICLE
+    """What the section is (an article, a 부칙 ...), as stored at ingest: search ranks supplementary
+    provisions after the provisions of comparable score unless the query asks about them."""

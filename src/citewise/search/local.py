@@ -16,6 +16,13 @@ list's lowest z-score. Unlike rank fusion, a list that is sure of its first hit 
 above the rest) says so. Equal shares, chosen on development questions and reported on held-out
 ones; rank fusion stays available as :func:`fuse` (the dense reranker fuses an order, which has no
 scores). The figures and the variants tried and not kept are in ``docs/retrieval-notes.md``.
+
+**Supplementary provisions (부칙)** share the words of almost any question about their law (they
+restate it: "제5조의 개정규정은 이 법 시행 후 최초로 ... 부터 적용한다") and answer almost none. Unless the
+query asks about them (:func:`citewise.text.articles.asks_about_addenda`: 부칙, 시행일, 경과조치,
+적용례, effective date ...), their score loses :data:`ADDENDUM_DEMOTION` standard deviations of the
+candidates' scores, so they rank after the provisions of comparable score and above those far
+below them; none is dropped, and on equal scores an article comes first.
 """
 
 from __future__ import annotations
@@ -29,7 +36,7 @@ from dataclasses import replace
 from datetime import date
 
 from citewise.errors import InputError
-from citewise.records import ReviewStatus, SearchHit
+from citewise.records import ReviewStatus, SearchHit, SectionKind
 from citewise.records.versions import in_force_from, version_in_force
 from citewise.search.dense import active_embedder, nearest_sections, query_vector, vector_index
 from citewise.search.embedders import Embedder
@@ -38,9 +45,11 @@ from citewise.store.known_versions import known_versions
 from citewise.store.protocol import EvidenceStoreProtocol
 from citewise.store.records import IndexMatch
 from citewise.text.analyze import query_terms
+from citewise.text.articles import asks_about_addenda
 from citewise.text.sentences import split_answer_sentences
 
 __all__ = [
+    "ADDENDUM_DEMOTION",
     "AUTO",
     "COLUMN_WEIGHTS",
     "DENSE_WEIGHT",
@@ -65,6 +74,11 @@ LEXICAL_WEIGHT = 1.0
 """Weight of the BM25 ranking in the fusion."""
 DENSE_WEIGHT = 1.0
 """Weight of the dense ranking in the fusion."""
+ADDENDUM_DEMOTION = 2.0
+"""Standard deviations of the candidates' scores a 부칙 loses when the query does not ask about one
+(:func:`demote_addenda`). On the development questions (none of whose answers is a 부칙) the
+figures rise with it and flatten at 2, where a 부칙 scoring far above the other candidates still
+ranks in the top 10 (0-2 % of top-10 slots stay addenda, against 11-17 % undemoted)."""
 
 
 class _Auto:
@@ -100,7 +114,8 @@ def search(
     chosen = active_embedder(store) if isinstance(embedder, _Auto) else embedder
     if chosen is None:
         terms = _query_terms(query)
-        hits = _collapse(store.search(terms, k * _CANDIDATE_FACTOR), terms, k)
+        lexical = demote_addenda(store.search(terms, k * _CANDIDATE_FACTOR), query)
+        hits = _collapse(lexical, terms, k)
     else:
         # The question is embedded on a second core from the start (the embedding is most of a
         # hybrid search's time), while this thread analyses it, reads the lexical index and checks the
@@ -114,7 +129,7 @@ def search(
             vectors = vector_index(store, model.model_id, model.version)
             vector = embedding.result()
         dense = nearest_sections(store, vectors, vector, k * _CANDIDATE_FACTOR)
-        hits = _collapse(fuse_scores(lexical, dense), terms, k, digits=6)
+        hits = _collapse(demote_addenda(fuse_scores(lexical, dense), query), terms, k, digits=6)
     return version_flags(store, hits, on or date.today())
 
 
@@ -123,6 +138,23 @@ def _query_terms(query: str) -> list[str]:
     if not terms:
         raise InputError(f"the query {query!r} has no searchable words")
     return terms
+
+
+def demote_addenda(matches: Sequence[IndexMatch], query: str, *, by: float | None = None) -> list[IndexMatch]:
+    """``matches`` with the score of every supplementary provision lowered by ``by`` (default
+    :data:`ADDENDUM_DEMOTION`) standard deviations of the candidates' scores, unless ``query`` asks
+    about addenda; the order is left to the caller, which sorts by score.
+
+    >>> demote_addenda([], "임대차 기간")
+    []
+    """
+    if not matches or asks_about_addenda(query):
+        return list(matches)
+    scores = list({_key(m): m.score for m in matches}.values())
+    mean = math.fsum(scores) / len(scores)
+    spread = math.sqrt(math.fsum((v - mean) ** 2 for v in scores) / len(scores))
+    penalty = (ADDENDUM_DEMOTION if by is None else by) * spread
+    return [replace(m, score=m.score - penalty) if m.section.kind is SectionKind.SUPPLEMENTARY else m for m in matches]
 
 
 def version_flags(store: EvidenceStoreProtocol, hits: Sequence[SearchHit], on: date) -> list[SearchHit]:
@@ -252,9 +284,14 @@ def _collapse(matches: Sequence[IndexMatch], terms: Sequence[str], k: int, digit
         s = match.section
         groups.setdefault((s.doc_id, s.section_id, s.content_hash), []).append(match)
     scored = [(round(max(m.score for m in members), digits), key) for key, members in groups.items()]
-    scored.sort(key=lambda pair: (-pair[0], pair[1][0], pair[1][1]))
+    # On equal scores an article before a 부칙 (demote_addenda), then by document and section.
+    scored.sort(key=lambda pair: (-pair[0], _is_addendum(groups[pair[1]]), pair[1][0], pair[1][1]))
     # Only the k hits kept are built (with their snippets); the sort is stable, as it was over hits.
     return [_hit(rank, score, groups[key], terms) for rank, (score, key) in enumerate(scored[:k], start=1)]
+
+
+def _is_addendum(members: Sequence[IndexMatch]) -> bool:
+    return members[0].section.kind is SectionKind.SUPPLEMENTARY
 
 
 def _hit(rank: int, score: float, members: list[IndexMatch], terms: Sequence[str]) -> SearchHit:
@@ -276,6 +313,7 @@ def _hit(rank: int, score: float, members: list[IndexMatch], terms: Sequence[str
         superseded=False,  # set by date in version_flags
         content_hash=section.content_hash,
         also_in_versions=tuple(sorted(m.section.version for m in members if m is not best)),
+        kind=section.kind,
     )
 
 

@@ -14,7 +14,14 @@ from __future__ import annotations
 import re
 from typing import Final
 
-__all__ = ["ARTICLE_REFERENCE", "KOREAN_ARTICLE", "article_references", "korean_article_id", "strip_deleted_parts"]
+__all__ = [
+    "ARTICLE_REFERENCE",
+    "KOREAN_ARTICLE",
+    "article_references",
+    "asks_about_addenda",
+    "korean_article_id",
+    "strip_deleted_parts",
+]
 
 KOREAN_ARTICLE: Final = re.compile(r"제\s*(?P<num>\d+)\s*조(?:\s*의\s*(?P<branch>\d+))?")
 """A Korean article reference: ``제3조``, ``제3조의2``; groups ``num`` and ``branch`` (None for a main article)."""
@@ -25,6 +32,29 @@ _NUMBERED: Final = re.compile(
 
 ARTICLE_REFERENCE: Final = re.compile(KOREAN_ARTICLE.pattern + "|" + _NUMBERED.pattern, re.IGNORECASE)
 """Any article reference: Korean (groups ``num``, ``branch``) or numbered (group ``number``)."""
+
+
+_ADDENDA_CUES: Final = re.compile(
+    r"부칙|시행\s?일|시행\s?시기|시행\s?(?:당시|이전|이후|[전후](?:에|의|부터))|시행되|언제부터\s?(?:적용|시행)|경과\s?조치|적용\s?례"
+    r"|종전의?\s?(?:규정|법|법률|예)"
+    r"|effective date|entry into force|commencement|transitional|addend|supplementary provision",
+    re.IGNORECASE,
+)
+
+
+def asks_about_addenda(text: str) -> bool:
+    """Whether ``text`` asks about what a law's supplementary provisions (부칙) hold: when it takes
+    effect, transitional rules and application rules, or the addenda themselves.
+
+    Words that only look alike are not asked: 시행령 (an enforcement decree) names a law, and 종전 alone
+    ("the former employer") is a fact, where 종전의 규정 is the transitional rule.
+
+    >>> asks_about_addenda("이 법 시행일 전에 체결된 계약에도 적용되나요"), asks_about_addenda("소득세법 시행령 제3조")
+    (True, False)
+    >>> asks_about_addenda("퇴사 후 종전 회사로 재입사한 경우"), asks_about_addenda("What is the effective date?")
+    (False, True)
+    """
+    return _ADDENDA_CUES.search(text) is not None
 
 
 def korean_article_id(match: re.Match[str]) -> str:

@@ -1,0 +1,79 @@
+"""Supplementary provisions (부칙) are searchable and ranked as what they are.
+
+A 부칙 restates the words of its law ("제6조의3의 개정규정은 이 법 시행 당시 존속 중인 임대차에 대하여도
+적용한다") and answers almost no question about it: search ranks it after the articles of comparable
+score, keeps it in the results, and ranks it as it scores when the question asks about 시행일,
+경과조치 or the 부칙 themselves. The law is the real 주택임대차보호법 (2025), 부칙 and all.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from citewise import Citewise
+from citewise.records import SearchHit, SectionKind
+from citewise.search import local
+from citewise.store.protocol import EvidenceStoreProtocol
+from tests.corpora import KR_STATUTES
+
+LEASE_ACT = KR_STATUTES / "주택임대차보호법__법률__2025-10-01__MST276291.md"
+
+
+@pytest.fixture(scope="module")
+def store(tmp_path_factory: pytest.TempPathFactory) -> Iterator[EvidenceStoreProtocol]:
+    path: Path = tmp_path_factory.mktemp("addenda") / "store.sqlite"
+    with Citewise(str(path)) as cw:
+        cw.ingest(LEASE_ACT, embed=False)
+        yield cw.store
+
+
+def _ids(hits: list[SearchHit]) -> list[str]:
+    return [h.section_id for h in hits]
+
+
+def _undemoted(store: EvidenceStoreProtocol, query: str, monkeypatch: pytest.MonkeyPatch) -> list[SearchHit]:
+    with monkeypatch.context() as patch:
+        patch.setattr(local, "ADDENDUM_DEMOTION", 0.0)
+        return local.search(store, query, 10, embedder=None)
+
+
+def test_an_addendum_ranks_after_the_articles_of_comparable_score(
+    store: EvidenceStoreProtocol, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    question = "임대차 계약의 갱신을 요구할 수 있는 기간"
+    undemoted = _undemoted(store, question, monkeypatch)
+    plain = _ids(undemoted)
+    hits = local.search(store, question, 10, embedder=None)
+    ranked = _ids(hits)
+    # Undemoted, the 부칙 that introduced the renewal right outscores 제6조의2 ...
+    assert plain.index("부칙-22") < plain.index("제6조의2")
+    # ... demoted, it ranks after it and is still in the top 10, marked as what it is.
+    assert ranked.index("제6조의2") < ranked.index("부칙-22")
+    assert hits[ranked.index("부칙-22")].kind is SectionKind.SUPPLEMENTARY
+    assert hits[0].kind is SectionKind.ARTICLE
+    supplementary = [h.rank for h in hits if h.kind is SectionKind.SUPPLEMENTARY]
+    assert len(supplementary) < sum(1 for h in undemoted if h.kind is SectionKind.SUPPLEMENTARY)
+
+
+def test_a_question_about_the_law_taking_effect_gets_the_addenda_first(
+    store: EvidenceStoreProtocol, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    question = "이 법 시행 당시 존속 중인 임대차에도 적용되나요"
+    hits = local.search(store, question, 10, embedder=None)
+    assert hits[0].kind is SectionKind.SUPPLEMENTARY
+    assert _ids(hits) == _ids(_undemoted(store, question, monkeypatch))
+
+
+def test_demotion_lowers_only_addenda_and_keeps_every_candidate(store: EvidenceStoreProtocol) -> None:
+    matches = store.search(["임대차", "갱신"], 40)
+    demoted = local.demote_addenda(matches, "임대차 갱신", by=2.0)
+    assert len(demoted) == len(matches)
+    for before, after in zip(matches, demoted, strict=True):
+        if before.section.kind is SectionKind.SUPPLEMENTARY:
+            assert after.score < before.score
+        else:
+            assert after.score == before.score
+    assert local.demote_addenda(matches, "부칙의 적용례", by=2.0) == matches
