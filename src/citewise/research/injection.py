@@ -17,7 +17,12 @@ from __future__ import annotations
 import re
 import unicodedata
 
-__all__ = ["INJECTION_PATTERNS", "injection_flags"]
+from citewise.research.injection_model import instruction_score, load_model
+
+__all__ = ["CLASSIFIER_FLAG", "INJECTION_PATTERNS", "fold_text", "injection_flags", "pattern_flags"]
+
+CLASSIFIER_FLAG = "instruction_classifier"
+"""The flag raised by the classifier of :mod:`citewise.research.injection_model`, after the patterns' flags."""
 
 _I = re.IGNORECASE
 
@@ -164,7 +169,26 @@ INJECTION_PATTERNS: dict[str, re.Pattern[str]] = {
 
 def injection_flags(text: str) -> tuple[str, ...]:
     """Names of the instruction-like patterns in ``text`` (see :data:`INJECTION_PATTERNS`), in a
-    fixed order; empty when there are none."""
+    fixed order, then :data:`CLASSIFIER_FLAG` when the classifier's best window reaches its threshold;
+    empty when there are none."""
+    folded = fold_text(text)
+    flags = _matching(folded)
+    model = load_model()
+    return flags + (CLASSIFIER_FLAG,) if instruction_score(folded, model) >= model.threshold else flags
+
+
+def pattern_flags(text: str) -> tuple[str, ...]:
+    """The patterns' flags alone, without the classifier (what the classifier is fitted beside)."""
+    return _matching(fold_text(text))
+
+
+def _matching(folded: str) -> tuple[str, ...]:
+    return tuple(name for name, pattern in INJECTION_PATTERNS.items() if pattern.search(folded))
+
+
+def fold_text(text: str) -> str:
+    """The text as the checks read it: NFKC, no format characters, runs of spaces and of blank lines
+    folded to one."""
     # NFKC folds full-width and compatibility forms (ｉｇｎｏｒｅ, ＜|im_start|＞) onto the plain ones;
     # invisible format characters (zero-width spaces and joiners) could otherwise split a phrase.
     normalized = "".join(c for c in unicodedata.normalize("NFKC", text) if unicodedata.category(c) != "Cf")
@@ -172,8 +196,7 @@ def injection_flags(text: str) -> tuple[str, ...]:
     # bounded gaps (\s{0,4}) see what a reader sees. Every repetition in the patterns is bounded and no
     # two adjacent ones overlap, so each start position costs a constant: the check is linear in the
     # text, whatever the text (benchmarks/injection_time.py measures it on adversarial pages).
-    folded = _BLANK_LINES.sub("\n", _SPACES.sub(" ", normalized))
-    return tuple(name for name, pattern in INJECTION_PATTERNS.items() if pattern.search(folded))
+    return _BLANK_LINES.sub("\n", _SPACES.sub(" ", normalized))
 
 
 _SPACES = re.compile(r"[^\S\n]+")
