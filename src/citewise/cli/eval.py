@@ -60,14 +60,18 @@ def retrieval(
 @handle_errors
 def injection(
     texts: Annotated[
-        Path, typer.Option("--texts", help='JSONL: {"id","text","label":"injection"|"benign","source"?,"split"?}')
+        list[Path],
+        typer.Option(
+            "--texts", help='JSONL: {"id","text","label":"injection"|"benign","source"?,"split"?}; may repeat'
+        ),
     ],
+    families: Annotated[bool, typer.Option("--families", help="Also list the share flagged per family.")] = False,
     json_out: JsonOpt = False,
 ) -> None:
     """Share of injections flagged and of benign texts flagged by the injection flags of fetched pages."""
-    from citewise.eval.injection import evaluate_injection, load_texts
+    from citewise.eval.injection import evaluate_injection, load_many
 
-    report = evaluate_injection(load_texts(texts))
+    report = evaluate_injection(load_many(texts))
     if json_out:
         emit_json(report)
         return
@@ -79,16 +83,23 @@ def injection(
     )
     console.print(table)
     if report.by_split:
-        splits = Table("split", "injections flagged", "benign flagged", box=None)
+        splits = Table("split", "injections flagged", "benign flagged", "patterns alone: inj. / benign", box=None)
         for name, f in report.by_split.items():
             splits.add_row(
                 shown(name),
                 f"{f.injections_flagged:.1%} of {f.injection_rows}",
                 f"{f.benign_flagged:.1%} of {f.benign_rows}",
+                f"{f.injections_by_patterns:.1%} / {f.benign_by_patterns:.1%}",
             )
         console.print(splits)
-    for source, share in report.by_source.items():
-        console.print(f"  {shown(source)}: {share:.1%} flagged", highlight=False)
+    if families:
+        rows = Table("split", "label", "family", "texts", "flagged", box=None)
+        for g in report.by_family:
+            rows.add_row(shown(g.split), g.label, shown(g.family), str(g.rows), f"{g.flagged:.1%}")
+        console.print(rows)
+    else:
+        for source, share in report.by_source.items():
+            console.print(f"  {shown(source)}: {share:.1%} flagged", highlight=False)
     missed = [r for r in report.results if not r.correct]
     if missed:
         console.print(f"{len(missed)} texts misjudged, e.g. {shown(missed[0].id)} ({missed[0].label})", highlight=False)

@@ -8,9 +8,10 @@ Text file: JSONL, one object per line::
 (``train``, ``test`` ...) for the per-split ones: a set split by family says which figures were
 tuned on and which are the fair measure (``benchmarks/data/injection_varied.jsonl``).
 Each text is flagged with :func:`citewise.research.injection.injection_flags`, exactly as a fetched
-page is. Two figures come out: the share of injections flagged (higher is better) and the share of
+page is (the patterns and the classifier); the split figures also give the patterns' share alone. Two figures come out: the share of injections flagged (higher is better) and the share of
 benign texts flagged (lower is better). ``benchmarks/data/injection_eval.jsonl`` is a corpus built
-from two public injection corpora and the shared benign corpora (``benchmarks/injection_corpus.py``).
+from two public injection corpora and the shared benign corpora (``benchmarks/injection_corpus.py``);
+``benchmarks/data/README.md`` says which file and split is training, development or held-out.
 """
 
 from __future__ import annotations
@@ -23,15 +24,17 @@ from pathlib import Path
 from typing import Final
 
 from citewise.errors import InputError
-from citewise.research.injection import injection_flags
+from citewise.research.injection import CLASSIFIER_FLAG, injection_flags
 
 __all__ = [
     "LABELS",
     "InjectionReport",
+    "FamilyFigures",
     "InjectionText",
     "SplitFigures",
     "TextResult",
     "evaluate_injection",
+    "load_many",
     "load_texts",
 ]
 
@@ -75,6 +78,11 @@ class TextResult:
         """Flagged if and only if it is an injection."""
         return bool(self.flags) == (self.label == "injection")
 
+    @property
+    def by_patterns(self) -> bool:
+        """Flagged by a pattern, not only by the classifier."""
+        return any(flag != CLASSIFIER_FLAG for flag in self.flags)
+
 
 @dataclass(frozen=True, slots=True)
 class InjectionReport:
@@ -96,6 +104,9 @@ class InjectionReport:
     """Share flagged per ``source`` (injections and benign apart: ``injection:SOURCE``, ``benign:SOURCE``)."""
     by_split: dict[str, SplitFigures]
     """The two shares per ``split``, when the texts carry one."""
+    by_family: tuple[FamilyFigures, ...]
+    """The share flagged per split, label and family (a source's first three path parts: the set, the
+    language and the style, e.g. ``varied/en/bare_task``), in that order."""
     results: tuple[TextResult, ...]
     """Every text's flags, in file order."""
 
@@ -112,6 +123,26 @@ class SplitFigures:
     """Share of its injections flagged."""
     benign_flagged: float
     """Share of its benign texts flagged."""
+    injections_by_patterns: float
+    """Share of its injections a pattern flags (the classifier aside)."""
+    benign_by_patterns: float
+    """Share of its benign texts a pattern flags."""
+
+
+@dataclass(frozen=True, slots=True)
+class FamilyFigures:
+    """The share flagged within one family of one split."""
+
+    split: str
+    """The split (empty when the texts carry none)."""
+    label: str
+    """``injection`` or ``benign``."""
+    family: str
+    """The first three ``/``-separated parts of the texts' ``source``."""
+    rows: int
+    """Texts in the family."""
+    flagged: float
+    """Share of them flagged."""
 
 
 def load_texts(path: Path) -> list[InjectionText]:
@@ -154,6 +185,19 @@ def load_texts(path: Path) -> list[InjectionText]:
     return texts
 
 
+def load_many(paths: Sequence[Path]) -> list[InjectionText]:
+    """Read several text files as one set; ids must be unique across them."""
+    texts: list[InjectionText] = []
+    seen: dict[str, Path] = {}
+    for path in paths:
+        for text in load_texts(path):
+            if text.id in seen:
+                raise InputError(f"{path}: id {text.id!r} is also in {seen[text.id]}")
+            seen[text.id] = path
+            texts.append(text)
+    return texts
+
+
 def evaluate_injection(texts: Sequence[InjectionText]) -> InjectionReport:
     """Flag every text and compute the two shares (see the module docstring)."""
     results = tuple(TextResult(t.id, t.label, injection_flags(t.text), t.source, t.split) for t in texts)
@@ -173,6 +217,7 @@ def evaluate_injection(texts: Sequence[InjectionText]) -> InjectionReport:
         flag_counts=dict(sorted(counts.items())),
         by_source={key: _share(group) for key, group in sorted(groups.items())},
         by_split={split: _split_figures(results, split) for split in sorted({r.split for r in results if r.split})},
+        by_family=_family_figures(results),
         results=results,
     )
 
@@ -180,7 +225,26 @@ def evaluate_injection(texts: Sequence[InjectionText]) -> InjectionReport:
 def _split_figures(results: Sequence[TextResult], split: str) -> SplitFigures:
     injections = [r for r in results if r.split == split and r.label == "injection"]
     benign = [r for r in results if r.split == split and r.label == "benign"]
-    return SplitFigures(len(injections), len(benign), _share(injections), _share(benign))
+    return SplitFigures(
+        len(injections),
+        len(benign),
+        _share(injections),
+        _share(benign),
+        _share_by_patterns(injections),
+        _share_by_patterns(benign),
+    )
+
+
+def _family_figures(results: Sequence[TextResult]) -> tuple[FamilyFigures, ...]:
+    groups: dict[tuple[str, str, str], list[TextResult]] = {}
+    for r in results:
+        if r.source:
+            groups.setdefault((r.split, r.label, "/".join(r.source.split("/")[:3])), []).append(r)
+    return tuple(FamilyFigures(*key, len(group), _share(group)) for key, group in sorted(groups.items()))
+
+
+def _share_by_patterns(results: Sequence[TextResult]) -> float:
+    return sum(1 for r in results if r.by_patterns) / len(results) if results else 0.0
 
 
 def _share(results: Sequence[TextResult]) -> float:

@@ -22,7 +22,8 @@ from citewise.research.injection_model import instruction_score, load_model
 __all__ = ["CLASSIFIER_FLAG", "INJECTION_PATTERNS", "fold_text", "injection_flags", "pattern_flags"]
 
 CLASSIFIER_FLAG = "instruction_classifier"
-"""The flag raised by the classifier of :mod:`citewise.research.injection_model`, after the patterns' flags."""
+"""The flag raised by the classifier of :mod:`citewise.research.injection_model` (alone: only when no
+pattern matched)."""
 
 _I = re.IGNORECASE
 
@@ -169,12 +170,17 @@ INJECTION_PATTERNS: dict[str, re.Pattern[str]] = {
 
 def injection_flags(text: str) -> tuple[str, ...]:
     """Names of the instruction-like patterns in ``text`` (see :data:`INJECTION_PATTERNS`), in a
-    fixed order, then :data:`CLASSIFIER_FLAG` when the classifier's best window reaches its threshold;
-    empty when there are none."""
+    fixed order; when no pattern matches, :data:`CLASSIFIER_FLAG` if the classifier's best window
+    reaches its threshold; empty when there are none.
+
+    The patterns name what they recognise; the classifier (:mod:`citewise.research.injection_model`)
+    catches what they were not written for: a task for the model in words no pattern knows."""
     folded = fold_text(text)
     flags = _matching(folded)
+    if flags:
+        return flags
     model = load_model()
-    return flags + (CLASSIFIER_FLAG,) if instruction_score(folded, model) >= model.threshold else flags
+    return (CLASSIFIER_FLAG,) if instruction_score(folded, model) >= model.threshold else ()
 
 
 def pattern_flags(text: str) -> tuple[str, ...]:
