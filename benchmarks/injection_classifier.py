@@ -74,9 +74,9 @@ def fit(indices: list[np.ndarray], structural: np.ndarray, y: np.ndarray, epochs
         m = 0.9 * m + 0.1 * grad
         v = 0.999 * v + 0.001 * grad**2
         w -= 0.05 * (m / (1 - 0.9**step)) / (np.sqrt(v / (1 - 0.999**step)) + 1e-8)
-    return InjectionModel(
-        w[:DIMENSIONS].astype(np.float32), w[DIMENSIONS:-1].astype(np.float32), float(w[-1]), threshold=1.0
-    )
+    # the weights as they are stored and loaded (float16 hashed weights), so dev sees the shipped model
+    hashed = w[:DIMENSIONS].astype(np.float16).astype(np.float32)
+    return InjectionModel(hashed, w[DIMENSIONS:-1].astype(np.float32), float(np.float32(w[-1])), threshold=1.0)
 
 
 def scores(model: InjectionModel, rows: list[dict[str, str]]) -> np.ndarray:
@@ -97,7 +97,18 @@ def choose_threshold(model: InjectionModel, dev: list[dict[str, str]], target: f
     candidates = np.sort(s[~by_rules])[::-1]
     if allowed < 0:
         return 1.0
-    return float(np.nextafter(candidates[allowed], 1.0)) if allowed < len(candidates) else 0.5
+    if allowed >= len(candidates):
+        return 0.5
+    # just above the first benign score that must stay unflagged, in the float32 it is stored as
+    return float(np.nextafter(np.float32(candidates[allowed]), np.float32(1.0)))
+
+
+def pages(dev: list[dict[str, str]], size: int = 12) -> list[dict[str, str]]:
+    """Longer benign pages: the dev split's corpus paragraphs joined ``size`` at a time. A page has
+    many windows, and one is enough to flag it, so false alarms grow with length."""
+    paragraphs = [r["text"] for r in dev if r["label"] == "benign" and r["source"].startswith("corpus/")]
+    chunks = [paragraphs[i : i + size] for i in range(0, len(paragraphs), size)]
+    return [{"text": "\n\n".join(c), "label": "benign"} for c in chunks if len(c) == size]
 
 
 def report(model: InjectionModel, name: str, rows: list[dict[str, str]]) -> None:
@@ -130,6 +141,7 @@ def main() -> None:
           f" threshold {threshold:.3f} (dev benign flagged <= {args.target:.1%})")
     report(model, "train", train)
     report(model, "dev", dev)
+    report(model, "dev pages (not tuned on)", pages(dev))
     np.savez_compressed(
         args.out,
         hashed=model.hashed.astype(np.float16),

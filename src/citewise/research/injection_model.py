@@ -49,11 +49,12 @@ _CLASSES: dict[str, frozenset[str]] = {
         "보내 전달 전송 이체 공유 업로드 입력".split()
     ),
     "destroy": frozenset("delete erase remove cancel wipe drop 삭제 지워 지우 취소".split()),
-    "user": frozenset("user user's users users' 사용자 사용자의 사용자에게".split()),
+    # not 사용자: in Korean statutes it is the employer
+    "user": frozenset("user user's users users'".split()),
     "you": frozenset("you your yourself".split()),
     "answer": frozenset(
-        "answer answers response responses reply replies summary summaries output respond summarise summarize "
-        "답변 요약 응답 답하".split()
+        # not "reply": e-mails ask people to reply ("just reply to this email")
+        "answer answers response responses summary summaries output summarise summarize 답변 요약 응답".split()
     ),
     "must": frozenset("must should always required need needs has have shall essential 반드시 항상".split()),
     "hide": frozenset(
