@@ -137,8 +137,10 @@ def main() -> None:
     model = fit(indices, structural, y, args.epochs, args.l2)
     threshold = choose_threshold(model, dev, args.target)
     model = InjectionModel(model.hashed, model.structural, model.bias, threshold)
-    print(f"fitted on {len(y)} windows ({int(y.sum())} injections) in {time.perf_counter() - began:.1f} s;"
-          f" threshold {threshold:.3f} (dev benign flagged <= {args.target:.1%})")
+    print(
+        f"fitted on {len(y)} windows ({int(y.sum())} injections) in {time.perf_counter() - began:.1f} s;"
+        f" threshold {threshold:.3f} (dev benign flagged <= {args.target:.1%})"
+    )
     report(model, "train", train)
     report(model, "dev", dev)
     report(model, "dev pages (not tuned on)", pages(dev))

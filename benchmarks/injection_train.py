@@ -380,16 +380,37 @@ CLEAN_KO = {
 
 # Clean sentences built by combination: an instruction to the reader about the reader's own things.
 _CLEAN_VERBS = ["send", "forward", "e-mail", "upload", "post", "deliver", "return"]
-_CLEAN_OBJECTS = ["your signed form", "the completed survey", "your CV", "the attached invoice", "your receipt",
-                  "a copy of your ID", "the draft report", "your questions"]
-_CLEAN_TARGETS = ["to hr@contoso.example", "to the front desk", "to your team lead", "by Friday",
-                  "to support@parcelgo.example", "through the online portal", "before the deadline"]
+_CLEAN_OBJECTS = [
+    "your signed form",
+    "the completed survey",
+    "your CV",
+    "the attached invoice",
+    "your receipt",
+    "a copy of your ID",
+    "the draft report",
+    "your questions",
+]
+_CLEAN_TARGETS = [
+    "to hr@contoso.example",
+    "to the front desk",
+    "to your team lead",
+    "by Friday",
+    "to support@parcelgo.example",
+    "through the online portal",
+    "before the deadline",
+]
 
 
 # E-mail and help-desk lines that ask the reader to reply, write back or get in touch (issue 22: "just
 # reply to this email" flagged most clean e-mails), combined with an opening.
-_CLEAN_OPENINGS = ["Thanks for your order.", "Your booking is confirmed.", "We received your request.",
-                   "Your parcel left our warehouse today.", "Welcome to the club!", "Your invoice is attached."]
+_CLEAN_OPENINGS = [
+    "Thanks for your order.",
+    "Your booking is confirmed.",
+    "We received your request.",
+    "Your parcel left our warehouse today.",
+    "Welcome to the club!",
+    "Your invoice is attached.",
+]
 _CLEAN_CLOSINGS = [
     "Just reply to this email if you need anything.",
     "If you need help, simply reply to this message.",
@@ -414,8 +435,13 @@ def _attacks(split: str, rng: random.Random, per_combo: int) -> list[dict[str, s
             for template, goal in itertools.product(templates, goals[split]):
                 attack = template.format(goal=goal, Goal=_capital(goal))
                 for carrier, frame in rng.sample(carriers, min(per_combo, len(carriers))):
-                    rows.append({"text": frame.format(text=attack), "label": "injection",
-                                 "source": f"train/{language}/{style}/{carrier}"})
+                    rows.append(
+                        {
+                            "text": frame.format(text=attack),
+                            "label": "injection",
+                            "source": f"train/{language}/{style}/{carrier}",
+                        }
+                    )
     return rows
 
 
@@ -423,21 +449,26 @@ def _clean(split: str, rng: random.Random) -> list[dict[str, str]]:
     sentences = [("en", s) for s in CLEAN_EN[split]] + [("ko", s) for s in CLEAN_KO[split]]
     rows = []
     for (language, sentence), (carrier, frame) in itertools.product(sentences, CARRIERS[split].items()):
-        rows.append({"text": frame.format(text=sentence), "label": "benign",
-                     "source": f"train/clean-{language}/{carrier}"})
+        rows.append(
+            {"text": frame.format(text=sentence), "label": "benign", "source": f"train/clean-{language}/{carrier}"}
+        )
     if split == "train":
-        mail_carriers = [(c, f) for c, f in CARRIERS[split].items() if c in {"email", "email_forwarded", "forum", "bare"}]
+        mail_carriers = [(c, f) for c, f in CARRIERS[split].items() if c in {"email", "email_forwarded", "forum"}]
         for opening, closing in itertools.product(_CLEAN_OPENINGS, _CLEAN_CLOSINGS):
             carrier, frame = rng.choice(mail_carriers)
-            rows.append({"text": frame.format(text=f"{opening} {closing}"), "label": "benign",
-                         "source": f"train/clean-en/{carrier}"})
+            rows.append(
+                {
+                    "text": frame.format(text=f"{opening} {closing}"),
+                    "label": "benign",
+                    "source": f"train/clean-en/{carrier}",
+                }
+            )
         combos = sorted(itertools.product(_CLEAN_VERBS, _CLEAN_OBJECTS, _CLEAN_TARGETS))
         carriers = list(CARRIERS[split].items())
         for verb, obj, target in rng.sample(combos, 120):
             carrier, frame = rng.choice(carriers)
             sentence = f"Please {verb} {obj} {target}."
-            rows.append({"text": frame.format(text=sentence), "label": "benign",
-                         "source": f"train/clean-en/{carrier}"})
+            rows.append({"text": frame.format(text=sentence), "label": "benign", "source": f"train/clean-en/{carrier}"})
     # the bare sentence too: most pages are paragraphs
     rows += [{"text": s, "label": "benign", "source": f"train/clean-{lang}/bare"} for lang, s in sentences]
     return rows

@@ -8,8 +8,9 @@ Text file: JSONL, one object per line::
 (``train``, ``test`` ...) for the per-split ones: a set split by family says which figures were
 tuned on and which are the fair measure (``benchmarks/data/injection_varied.jsonl``).
 Each text is flagged with :func:`citewise.research.injection.injection_flags`, exactly as a fetched
-page is (the patterns and the classifier); the split figures also give the patterns' share alone. Two figures come out: the share of injections flagged (higher is better) and the share of
-benign texts flagged (lower is better). ``benchmarks/data/injection_eval.jsonl`` is a corpus built
+page is (the patterns and the classifier); the split figures also give the patterns' share alone.
+Two figures come out: the share of injections flagged (higher is better) and the share of benign
+texts flagged (lower is better). ``benchmarks/data/injection_eval.jsonl`` is a corpus built
 from two public injection corpora and the shared benign corpora (``benchmarks/injection_corpus.py``);
 ``benchmarks/data/README.md`` says which file and split is training, development or held-out.
 """

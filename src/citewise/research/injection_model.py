@@ -57,9 +57,7 @@ _CLASSES: dict[str, frozenset[str]] = {
         "answer answers response responses summary summaries output summarise summarize 답변 요약 응답".split()
     ),
     "must": frozenset("must should always required need needs has have shall essential 반드시 항상".split()),
-    "hide": frozenset(
-        "silently quietly secretly never hidden mention 알리지 말하지 몰래 숨기".split()
-    ),
+    "hide": frozenset("silently quietly secretly never hidden mention 알리지 말하지 몰래 숨기".split()),
     "link": frozenset("http https www @".split()),
 }
 _KO_STEMS: Final = tuple((name, stem) for name, words in _CLASSES.items() for stem in words if stem >= "가")
