@@ -116,11 +116,12 @@ def report(model: InjectionModel, name: str, rows: list[dict[str, str]]) -> None
     rules = np.array([bool(pattern_flags(r["text"])) for r in rows])
     labels = np.array([r["label"] == "injection" for r in rows])
     flagged = rules | (s >= model.threshold)
-    print(
-        f"{name:28} injections flagged {flagged[labels].mean():6.1%} of {labels.sum():5d}"
-        f" (patterns alone {rules[labels].mean():6.1%})   benign flagged {flagged[~labels].mean():5.1%}"
-        f" of {(~labels).sum():5d} (patterns alone {rules[~labels].mean():5.1%})"
-    )
+    parts = [f"{name:28}"]
+    for label, mask in (("injections", labels), ("benign", ~labels)):
+        if mask.any():
+            share, alone = flagged[mask].mean(), rules[mask].mean()
+            parts.append(f"{label} flagged {share:6.1%} of {mask.sum():5d} (patterns alone {alone:6.1%})")
+    print("   ".join(parts))
 
 
 def main() -> None:
