@@ -7,7 +7,9 @@ An adversarial page repeats one unit until it has the size: every word and marke
 each followed by a space, a line break, a quoted blank line (``> \\n``) or nothing — the shapes that
 make a backtracking pattern quadratic (a 45 kB page of quoted blank lines took 40-80 s). For each
 size the table shows the slowest unit and its seconds, and the total over all units; a linear check
-grows the slowest time with the size, a quadratic one with its square.
+grows the slowest time with the size, a quadratic one with its square. The time includes the
+classifier of :mod:`citewise.research.injection_model` where no pattern matches (its cost is per
+token: runs of punctuation such as ``![a][b]`` are its slowest units).
 """
 
 from __future__ import annotations

@@ -17,8 +17,6 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from citewise.research.injection_model import instruction_score, load_model
-
 __all__ = ["CLASSIFIER_FLAG", "INJECTION_PATTERNS", "fold_text", "injection_flags", "pattern_flags"]
 
 CLASSIFIER_FLAG = "instruction_classifier"
@@ -179,6 +177,9 @@ def injection_flags(text: str) -> tuple[str, ...]:
     flags = _matching(folded)
     if flags:
         return flags
+    # numpy and the weights load with the first page checked, not with the command
+    from citewise.research.injection_model import instruction_score, load_model
+
     model = load_model()
     return (CLASSIFIER_FLAG,) if instruction_score(folded, model) >= model.threshold else ()
 
