@@ -146,15 +146,17 @@ def _support(sources: Sequence[Mapping[str, Any]], topic: int) -> list[tuple[str
     return found
 
 
-def _revise(items: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
-    """A targeted revision (revise-v2): each failed sentence replaced by a quote of its first evidence
-    sentence that states a fact of a topic, or removed."""
+def _revise(items: Sequence[Mapping[str, Any]], lines: bool) -> str:
+    """A targeted revision: each failed sentence replaced by a quote of its first evidence sentence
+    that states a fact of a topic, or removed; as lines (revise-v3) or as JSON (revise-v2)."""
     facts = {f for pair in FACTS for f in pair}
-    revisions = []
+    answers = []
     for item in items:
         quoted = next((i for i, text in item["evidence"].items() if text in facts), None)
-        revisions.append({"id": item["id"], "replacement": f"{{{{{quoted}}}}}" if quoted else None})
-    return {"revisions": revisions}
+        answers.append((item["id"], f"{{{{{quoted}}}}}" if quoted else None))
+    if lines:
+        return "\n".join(f"{ident}: {text or '-'}" for ident, text in answers)
+    return json.dumps({"revisions": [{"id": ident, "replacement": text} for ident, text in answers]})
 
 
 class Model:
@@ -173,7 +175,8 @@ class Model:
         system = request["messages"][0]["content"]
         data = json.loads(request["messages"][-1]["content"])
         if "This is a revision." in system and "sentences" in data:
-            return FakeReply(json.dumps(_revise(data["sentences"])), delay=self.delay)
+            lines = "one line per sentence" in system  # revise-v3 and later
+            return FakeReply(_revise(data["sentences"], lines), delay=self.delay)
         if "This is a repair." in system or "This is a revision." in system:  # revise-v1: the whole draft back
             return FakeReply(data["draft"], delay=self.delay)
         if system.startswith(self.prompts.plan) and "topics" not in data:

@@ -209,6 +209,38 @@ class ChatClient:
         params = self._params(model, messages, max_completion_tokens, temperature, response_format)
         return self._attempt(params, None)
 
+    def complete_text(
+        self,
+        model: str,
+        messages: Sequence[Message],
+        *,
+        validate: Callable[[str], T],
+        max_completion_tokens: int | None = None,
+        temperature: float | None = None,
+    ) -> tuple[T, ChatResult]:
+        """A plain-text reply in a format of the caller's, passed through ``validate``; a reply it
+        rejects (:class:`ValueError`, ``TypeError``, ``KeyError``) raises :class:`ModelReplyInvalid`
+        and is recorded as such."""
+
+        def finish(result: ChatResult) -> T:
+            try:
+                return validate(result.text)
+            except (ValueError, TypeError, KeyError, IndexError) as exc:
+                shown = excerpt(result.text)
+                raise ModelReplyInvalid(
+                    f"the reply of {result.requested_model} failed validation: {exc}; reply: {shown!r}",
+                    excerpt=shown,
+                    text=result.text,
+                    model=result.requested_model,
+                    status_code=200,
+                    request_id=result.request_id,
+                    usage=result.usage,
+                ) from exc
+
+        params = self._params(model, messages, max_completion_tokens, temperature, None)
+        value, result = self._attempt(params, finish)
+        return value, result
+
     def complete_json(
         self,
         model: str,
