@@ -76,9 +76,11 @@ worked end to end (its source is the same as that of the benchmark's first versi
 
 
 def _floor(record: RunRecord) -> tuple[float, float]:
-    """(critical-path floor, total network wait) from the recorded latencies."""
+    """(critical-path floor, total network wait) from the recorded latencies. A speculative draft
+    runs beside its round's review: only what it took beyond that review is on the critical path."""
     floor = total = 0.0
     per_round: dict[int, dict[AttemptKind, float]] = {}
+    calls: list[tuple[str, float]] = []
     for recorded in record.events:
         event = recorded.event
         if isinstance(event, AttemptEnded):
@@ -87,13 +89,25 @@ def _floor(record: RunRecord) -> tuple[float, float]:
             slot[a.kind] = max(slot.get(a.kind, 0.0), a.latency_s or 0.0)
             total += a.latency_s or 0.0
         elif isinstance(event, ModelCallEnded):
-            floor += event.latency_s or 0.0
+            calls.append((event.purpose.value, event.latency_s or 0.0))
             total += event.latency_s or 0.0
+    for i, (purpose, latency) in enumerate(calls):
+        if purpose != "speculative_draft":
+            floor += latency
+            continue
+        reviews = [(abs(i - j), s) for j, (p, s) in enumerate(calls) if p == "review"]
+        floor += max(0.0, latency - min(reviews)[1]) if reviews else latency
     floor += sum(r[AttemptKind.SEARCH] + r[AttemptKind.EXTRACT] for r in per_round.values())
     return floor, total
 
 
-_ROLE = {"review": "review", "draft": "writer", "repair": "writer", "revise": "writer"}
+_ROLE = {
+    "review": "review",
+    "draft": "writer",
+    "speculative_draft": "writer",
+    "repair": "writer",
+    "revise": "writer",
+}
 _PURPOSES = ("draft", "revise")  # also counted on their own: a revision against the draft it revises
 
 
@@ -102,6 +116,7 @@ _STAGE = {
     "collection_ended": "search + read",
     "review_made": "review",
     "draft_made": "draft",
+    "draft_dropped": "draft dropped",
     "report_made": "deliver (verify, revise)",
 }
 
@@ -114,15 +129,20 @@ def _timeline(record: RunRecord) -> list[tuple[str, float]]:
     start = previous = record.events[0].at
     stages: list[tuple[str, float]] = []
     round_no = 0
+    last_call = ""
     for recorded in record.events:
         kind = recorded.event.kind.value
         if kind == "round_started":
             round_no += 1
             previous = recorded.at
+        if isinstance(recorded.event, ModelCallEnded):
+            last_call = recorded.event.purpose.value
         label = _STAGE.get(kind)
         if label is None:
             continue
-        if label in ("search + read", "review", "draft"):
+        if label == "draft" and last_call == "revise":
+            label = "revise (into the draft)"
+        if label in ("search + read", "review", "draft", "draft dropped"):
             label = f"round {round_no}: {label}"
         stages.append((label, (recorded.at - previous).total_seconds()))
         previous = recorded.at
@@ -140,7 +160,7 @@ def _model_use(record: RunRecord) -> dict[str, int]:
         use["calls"] += 1
         if event.purpose in _PURPOSES:
             use[f"{event.purpose}_out"] = use.get(f"{event.purpose}_out", 0) + (event.completion_tokens or 0)
-        if event.purpose == "draft":
+        if event.purpose in ("draft", "speculative_draft"):
             use["last_draft_out"] = event.completion_tokens or 0  # the draft a revision revises
         role = _ROLE.get(event.purpose)
         if role is not None:

@@ -134,6 +134,7 @@ class ChatClient:
         self._lock = threading.Lock()
         self._plain_json_models: set[str] = set()  # models whose endpoint refused response_format
         self._admissions = threading.local()  # the Admission of each thread inside admitting()
+        self._sinks = threading.local()  # the call records of each thread inside collecting()
         # Every request, each redirect hop included, must stay on the configured endpoint's origin: a
         # redirect elsewhere would re-send the prompt (and could answer with anything) to another host.
         http_client = openai.DefaultHttpxClient(
@@ -190,6 +191,18 @@ class ChatClient:
             yield
         finally:
             self._admissions.admit = previous
+
+    @contextmanager
+    def collecting(self) -> Iterator[list[CallRecord]]:
+        """The :class:`CallRecord` of every call this thread makes inside the block (also kept in
+        :attr:`calls`, which every thread shares), so concurrent callers each see their own."""
+        previous = getattr(self._sinks, "sink", None)
+        sink: list[CallRecord] = []
+        self._sinks.sink = sink
+        try:
+            yield sink
+        finally:
+            self._sinks.sink = previous
 
     # -- public calls -------------------------------------------------------------------------
 
@@ -411,6 +424,9 @@ class ChatClient:
         )
         with self._lock:
             self.calls.append(record)
+        sink: list[CallRecord] | None = getattr(self._sinks, "sink", None)
+        if sink is not None:
+            sink.append(record)
 
     def _admit(self, params: dict[str, Any]) -> None:
         """Let this thread's admission (if any) lower the reply cap or stop the request."""

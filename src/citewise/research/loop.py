@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 
 from citewise.audit.events import (
@@ -34,7 +35,7 @@ from citewise.errors import ConfigError
 from citewise.records.budget import BudgetExhausted, BudgetUsage
 from citewise.records.research import ResearchPlan, StopReason
 from citewise.records.runs import RunKind
-from citewise.research import steps
+from citewise.research import speculate, steps
 from citewise.research.collect import collect_round
 from citewise.research.context import ResearchResult, ResearchRun
 from citewise.research.recorder import Progress, Recorder
@@ -188,8 +189,9 @@ def _round(run: ResearchRun, round_no: int, queries: list[str], replay: Sequence
         _collect(run, round_no, queries, replay)
     try:
         if state.collection.sources and not _reviewed(state, round_no):
-            run.record(ReviewMade(steps.review(run, round_no)))
-        if _reviewed(state, round_no) and not any(d.round == round_no for d in state.drafts):
+            _review(run, round_no)
+        drafted = any(d.round == round_no for d in state.drafts) or round_no in state.dropped_drafts
+        if _reviewed(state, round_no) and not drafted:
             run.record(DraftMade(steps.draft(run, round_no, state.reviews[-1])))
     except BudgetExhausted as exhausted:
         stop = exhausted.stop_reason or StopReason.TOKENS_EXHAUSTED
@@ -200,6 +202,25 @@ def _round(run: ResearchRun, round_no: int, queries: list[str], replay: Sequence
     collect_stop = state.collect_stop
     run.record(RoundEnded(round_no, collect_stop))
     return _after_round(run, round_no, collect_stop)
+
+
+def _review(run: ResearchRun, round_no: int) -> None:
+    """The round's review, with its draft written at the same time when the budget allows
+    (:mod:`citewise.research.speculate`); the draft's events are all recorded before the review's."""
+    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="citewise-draft") as pool:
+        speculation = speculate.start(run, round_no, pool)
+        try:
+            review = steps.review(run, round_no)
+        except BaseException:
+            if speculation is not None:
+                speculate.settle(run, speculation, continues=False, reviewed=False)
+            raise
+        if speculation is not None:
+            speculation.result()  # its call's events first, so the record reads call, then review
+        run.record(ReviewMade(review))
+        if speculation is not None:
+            continues = _after_round(run, round_no, run.state.collect_stop) is None
+            speculate.settle(run, speculation, continues=continues and run.state.usage.remaining("rounds") > 0)
 
 
 def _collect(run: ResearchRun, round_no: int, queries: list[str], replay: Sequence[Event] | None) -> None:

@@ -55,6 +55,10 @@ class ResearchSettings:
     above are already wrapped in the cache when it is on (:mod:`citewise.research.caching`)."""
     sites: SitePolicy = field(default_factory=SitePolicy)
     """How sources are spread over sites (the largest site's share, the primary sites)."""
+    speculate: bool = True
+    """From round 2 on, start the round's draft while its review runs, when the budget allows, and
+    drop it if the review asks for more searching (:mod:`citewise.research.speculate`). Only in a
+    concurrent run."""
     engine: str | None = None
     """The native engine that searched and wrote (``openai:MODEL`` ...); None for citewise's own loop."""
 
