@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from citewise.audit.events import DraftDropped, DraftMade, DropReason, ModelCallEnded, ReportMade
+from citewise.export.run import export_run, run_data
 from citewise.records.budget import Budget
 from citewise.research.loop import research, resume
 from citewise.store.runs import RunStore
@@ -57,6 +58,14 @@ def test_a_draft_written_while_the_review_asks_for_more_searching_is_dropped_and
     ends = record.of(ModelCallEnded)
     assert result.usage.tokens == sum((e.prompt_tokens or 0) + (e.completion_tokens or 0) for e in ends)
     assert result.status == "report"
+    # the export carries the dropped draft with its reason, and the HTML view renders the run
+    exported = run_data(record)
+    assert {"round": 2, "reason": "more_searching"}.items() <= _dropped(exported).items()
+    assert "Deposits are protected here" in export_run(record, "html")
+
+
+def _dropped(exported: dict[str, Any]) -> dict[str, Any]:
+    return next(e for e in exported["events"] if e.get("kind") == "draft_dropped")
 
 
 def test_a_review_that_changes_the_coverage_drops_the_draft_and_the_round_drafts_again(env: Env) -> None:

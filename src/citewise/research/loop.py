@@ -6,6 +6,10 @@
               -> draft ] ... until coverage passes, no new query remains, or a budget runs out
          -> final draft -> citation validation (one repair inside the budget) -> report
 
+From round 2 on, the draft may be written while the review runs (:mod:`citewise.research.speculate`):
+kept when the loop stops on the coverage it was written from, dropped (and recorded) otherwise; a
+round whose review asks for more searching then has no draft.
+
 Every step is recorded as a typed event when it happens and the run's state is the fold of those
 events (:mod:`citewise.research.state`), so a crash loses nothing already collected and ``resume``
 continues from the same state without repeating a recorded call. While it works, the run renews its
