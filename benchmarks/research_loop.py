@@ -32,8 +32,31 @@ and every run pays a revision; the revision's output tokens are then printed aga
 revises. Figures of 2026-12-01 (``--cite reference --scale 0.2 --paraphrase --no-sequential``):
 revise-v1 (the whole draft back) 189 output tokens against the revised draft's 60, writer input
 16,702 tokens, wall 10.30 s; revise-v2 (only the two failed sentences, answered by a replacement
-each) 24 output tokens against the same 60 (the JSON envelope is most of them: the draft quotes by
-reference, so it is short), writer input 13,992, wall 9.29 s.
+each in JSON) 24 output tokens against the same 60, writer input 13,992, wall 9.29 s. Figures of
+2026-12-02, same command: revise-v3 (one line per failed sentence, ``R1: {{S1.3}}``) 6 output
+tokens against the draft's 60 (0.10 of it).
+
+The seed loop (:data:`SEED_REVISION`, the project's first working research loop; ``--seed REV`` for
+another revision of the same API, ``--no-seed`` to skip it) runs in the same invocation: its
+``src`` is unpacked with ``git archive`` into a temporary folder and driven by ``research_seed.py``
+in a subprocess with that folder as its ``PYTHONPATH``, against fake servers run here with the same
+pages, the same scripted judgements (quoting as text, as models did then) and the same latencies
+(:mod:`research_world`). The seed reads every page; today's loop reads one page per site of this
+one-site world (its site rule), then reviews, verifies and revises. Wall time, today / seed, at
+``--cite reference --paraphrase --no-sequential`` on 2026-12-02 (2 shared cores, loaded):
+
+==================================================  =========  =========  ============
+run                                                 seed, s    today, s   today / seed
+==================================================  =========  =========  ============
+``--scale 0.2``, revise-v2, no speculative draft    11.56      9.03       0.78
+``--scale 0.2``, revise-v3 and speculative draft    11.72      7.49       0.64
+``--scale 1``, revise-v2, no speculative draft      57.08      44.17      0.77
+``--scale 1``, revise-v3 and speculative draft      57.01      35.04      0.61
+==================================================  =========  =========  ============
+
+From round 2 on today's run drafts while it reviews (:mod:`citewise.research.speculate`): in this
+world the review of round 2 asks for more searching, so its draft is dropped (the timeline shows
+``draft dropped``), and round 3's draft, written beside its review from the same coverage, is kept.
 """
 
 from __future__ import annotations
