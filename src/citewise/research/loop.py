@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 
 from citewise.audit.events import (
@@ -211,20 +210,19 @@ def _round(run: ResearchRun, round_no: int, queries: list[str], replay: Sequence
 def _review(run: ResearchRun, round_no: int) -> None:
     """The round's review, with its draft written at the same time when the budget allows
     (:mod:`citewise.research.speculate`); the draft's events are all recorded before the review's."""
-    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="citewise-draft") as pool:
-        speculation = speculate.start(run, round_no, pool)
-        try:
-            review = steps.review(run, round_no)
-        except BaseException:
-            if speculation is not None:
-                speculate.settle(run, speculation, continues=False, reviewed=False)
-            raise
-        if speculation is not None:
-            speculation.result()  # its call's events first, so the record reads call, then review
-        run.record(ReviewMade(review))
-        if speculation is not None:
-            continues = _after_round(run, round_no, run.state.collect_stop) is None
-            speculate.settle(run, speculation, continues=continues and run.state.usage.remaining("rounds") > 0)
+    speculation = speculate.start(run, round_no)
+    try:
+        review = steps.review(run, round_no)
+    except Exception:
+        if speculation is not None:  # (an interrupt does not wait for the writer)
+            speculate.settle(run, speculation, continues=False, reviewed=False)
+        raise
+    if speculation is not None:
+        speculation.result()  # its call's events first, so the record reads call, then review
+    run.record(ReviewMade(review))
+    if speculation is not None:
+        continues = _after_round(run, round_no, run.state.collect_stop) is None
+        speculate.settle(run, speculation, continues=continues and run.state.usage.remaining("rounds") > 0)
 
 
 def _collect(run: ResearchRun, round_no: int, queries: list[str], replay: Sequence[Event] | None) -> None:

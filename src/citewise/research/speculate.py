@@ -19,7 +19,8 @@ the draft); its call is recorded and counted in the budget and the cost like any
 from __future__ import annotations
 
 import json
-from concurrent.futures import Future, ThreadPoolExecutor
+import threading
+from concurrent.futures import Future
 from dataclasses import dataclass
 
 from citewise.audit.events import DraftDropped, DraftMade, DropReason
@@ -77,12 +78,22 @@ def allowed(run: ResearchRun, round_no: int) -> bool:
     return budget.max_tokens - state.usage.tokens >= 2 * (prompt + reply) + MARGIN_TOKENS
 
 
-def start(run: ResearchRun, round_no: int, pool: ThreadPoolExecutor) -> Speculation | None:
-    """Start the speculative draft of ``round_no`` in ``pool`` when :func:`allowed`; None otherwise."""
+def start(run: ResearchRun, round_no: int) -> Speculation | None:
+    """Start the speculative draft of ``round_no`` when :func:`allowed`; None otherwise. It runs in a
+    daemon thread, so an interrupted run (Ctrl-C) exits without waiting for the writer; its call,
+    started but never ended on the record, is then counted as interrupted when the run resumes."""
     if not allowed(run, round_no):
         return None
     basis = run.state.reviews[-1]
-    future = pool.submit(steps.draft, run, round_no, basis, ModelPurpose.SPECULATIVE_DRAFT)
+    future: Future[Draft] = Future()
+
+    def write() -> None:
+        try:
+            future.set_result(steps.draft(run, round_no, basis, ModelPurpose.SPECULATIVE_DRAFT))
+        except BaseException as exc:  # noqa: BLE001 - handed to the loop, which decides
+            future.set_exception(exc)
+
+    threading.Thread(target=write, daemon=True, name="citewise-draft").start()
     return Speculation(round_no, basis, future)
 
 
