@@ -1,5 +1,6 @@
 """The fake Chat Completions server streams as the real endpoint does: server-sent events of
-``chat.completion.chunk`` objects, read here by the real ``openai`` SDK and on the raw wire."""
+``chat.completion.chunk`` objects, read here by the real ``openai`` SDK and on the raw wire; and
+:meth:`ChatClient.stream` reads them through the SDK."""
 
 from __future__ import annotations
 
@@ -10,6 +11,8 @@ from urllib.parse import urlsplit
 import openai
 import pytest
 
+from citewise.config import Secret
+from citewise.llm import ChatClient, ModelSettings, ModelTruncated
 from citewise.testing import FakeOpenAIServer
 
 TEXT = "Deposits are protected [S1.2]. 보증금은 돌려받는다 [S2.1]."
@@ -87,3 +90,32 @@ def test_the_wire_is_data_lines_of_chunks_ending_in_done() -> None:
     assert first["object"] == "chat.completion.chunk" and first["choices"][0]["delta"]["role"] == "assistant"
     text = "".join(json.loads(e[6:])["choices"][0]["delta"].get("content") or "" for e in events[:-1])
     assert text == "Rents rose."
+
+
+# -- ChatClient.stream: the same reply, errors and record as complete(), piece by piece --------------
+
+
+def _chat(server: FakeOpenAIServer) -> ChatClient:
+    return ChatClient(ModelSettings(api_key=Secret("sk-test"), base_url=server.base_url, timeout_s=10))
+
+
+def test_chat_client_stream_hands_each_piece_over_and_returns_the_whole_reply_with_its_usage() -> None:
+    pieces: list[str] = []
+    with FakeOpenAIServer() as server, _chat(server) as client:
+        server.enqueue_reply(TEXT, usage={"prompt_tokens": 12, "completion_tokens": 9})
+        result = client.stream("writer", [{"role": "user", "content": "hi"}], on_text=pieces.append)
+
+    assert "".join(pieces) == TEXT and len(pieces) > 5 and result.text == TEXT
+    assert result.usage is not None and (result.usage.prompt, result.usage.completion) == (12, 9)
+    (record,) = client.calls
+    assert record.outcome == "ok" and record.usage == result.usage and record.request_id == "req_fake1"
+    assert server.requests[0].json["stream_options"] == {"include_usage": True}
+
+
+def test_chat_client_stream_raises_what_complete_raises_for_a_cut_off_reply_and_records_it() -> None:
+    with FakeOpenAIServer() as server, _chat(server) as client:
+        server.enqueue_reply("cut off mid", finish_reason="length")
+        with pytest.raises(ModelTruncated) as caught:
+            client.stream("writer", [{"role": "user", "content": "hi"}], on_text=lambda piece: None)
+
+    assert caught.value.text == "cut off mid" and client.calls[0].outcome == "ModelTruncated"

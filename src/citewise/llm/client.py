@@ -222,6 +222,23 @@ class ChatClient:
         params = self._params(model, messages, max_completion_tokens, temperature, response_format)
         return self._attempt(params, None)
 
+    def stream(
+        self,
+        model: str,
+        messages: Sequence[Message],
+        *,
+        on_text: Callable[[str], None],
+        max_completion_tokens: int | None = None,
+        temperature: float | None = None,
+    ) -> ChatResult:
+        """One chat completion streamed (``stream`` true, with ``stream_options.include_usage`` so the
+        last event carries the usage): ``on_text(piece)`` gets each piece of the reply in this thread
+        as it arrives; the finished reply, its errors and its record are those of :meth:`complete`."""
+        params = self._params(model, messages, max_completion_tokens, temperature, None)
+        params |= {"stream": True, "stream_options": {"include_usage": True}}
+        result: ChatResult = self._attempt(params, None, on_text)
+        return result
+
     def complete_text(
         self,
         model: str,
@@ -319,7 +336,12 @@ class ChatClient:
             params["response_format"] = dict(response_format)
         return params
 
-    def _attempt(self, params: dict[str, Any], finish: Callable[[ChatResult], T] | None) -> Any:
+    def _attempt(
+        self,
+        params: dict[str, Any],
+        finish: Callable[[ChatResult], T] | None,
+        on_text: Callable[[str], None] | None = None,
+    ) -> Any:
         response_format = params.get("response_format")
         self._admit(params)
         attempt = _Attempt(
@@ -328,7 +350,7 @@ class ChatClient:
             format_type=str(response_format.get("type")) if response_format else None,
         )
         try:
-            result = self._request(attempt)
+            result = self._request(attempt, on_text)
             value = finish(result) if finish is not None else result
         except ModelError as exc:
             self._record(attempt, type(exc).__name__)
@@ -336,7 +358,7 @@ class ChatClient:
         self._record(attempt, "ok")
         return (value, result) if finish is not None else result
 
-    def _request(self, attempt: _Attempt) -> ChatResult:
+    def _request(self, attempt: _Attempt, on_text: Callable[[str], None] | None = None) -> ChatResult:
         import openai
         from openai.types.chat import ChatCompletion
 
@@ -344,7 +366,7 @@ class ChatClient:
             raw = self._sdk.chat.completions.with_raw_response.create(**attempt.params)
             attempt.status_code = raw.status_code
             attempt.request_id = raw.headers.get("x-request-id")
-            completion = raw.parse()
+            completion = raw.parse() if on_text is None else _read_stream(raw.parse(), on_text)
         except _OffOrigin as exc:
             raise ModelEndpointError(
                 f"the model endpoint {display_url(self.settings.base_url)} redirected the request to another "
@@ -364,7 +386,9 @@ class ChatClient:
             raise error from exc
         except ValueError as exc:  # a body declared as JSON that is not
             raise self._endpoint_error("a body that is not valid JSON", attempt) from exc
-        if not isinstance(completion, ChatCompletion):
+        if completion is None:
+            raise self._endpoint_error("a stream without chat.completion.chunk events", attempt)
+        if not isinstance(completion, ChatCompletion | _Streamed):
             content_type = raw.headers.get("content-type", "unknown content type")
             raise self._endpoint_error(f"a {content_type.split(';')[0]} body", attempt)
         return self._result(completion, attempt)
@@ -453,6 +477,52 @@ class ChatClient:
 
 
 # -- helpers ----------------------------------------------------------------------------------
+
+
+@dataclass
+class _StreamedMessage:
+    content: str | None
+    refusal: str | None
+
+
+@dataclass
+class _StreamedChoice:
+    finish_reason: str | None
+    message: _StreamedMessage
+
+
+@dataclass
+class _Streamed:
+    """A streamed reply put together from its chunks, read like a completion by ``_result``."""
+
+    model: str | None
+    usage: Any
+    choices: list[_StreamedChoice]
+
+
+def _read_stream(stream: Any, on_text: Callable[[str], None]) -> _Streamed | None:
+    """The reply of a stream of ``chat.completion.chunk`` events (None when none came), each piece of
+    content handed to ``on_text`` as it arrives."""
+    pieces: list[str] = []
+    refusal: list[str] = []
+    model = finish = usage = None
+    seen = False
+    for chunk in stream:
+        seen = True
+        model = model or getattr(chunk, "model", None)
+        usage = getattr(chunk, "usage", None) or usage
+        for choice in getattr(chunk, "choices", None) or ():
+            delta = choice.delta
+            if delta.content:
+                pieces.append(delta.content)
+                on_text(delta.content)
+            if getattr(delta, "refusal", None):
+                refusal.append(delta.refusal)
+            finish = choice.finish_reason or finish
+    if not seen:
+        return None
+    message = _StreamedMessage("".join(pieces) if pieces else None, "".join(refusal) or None)
+    return _Streamed(model, usage, [_StreamedChoice(finish, message)])
 
 
 class _OffOrigin(Exception):
