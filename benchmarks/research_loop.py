@@ -84,6 +84,7 @@ from citewise.providers.tavily import TavilyConnection, TavilyExtract, TavilySea
 from citewise.records.research import AttemptKind  # noqa: E402
 from citewise.research import prompts  # noqa: E402
 from citewise.research.loop import research  # noqa: E402
+from citewise.research.revise import REVISE_PROMPT_VERSION  # noqa: E402
 from citewise.research.settings import ResearchSettings  # noqa: E402
 from citewise.store.evidence import EvidenceStore  # noqa: E402
 from citewise.store.runs import RunRecord, RunStore  # noqa: E402
@@ -201,6 +202,8 @@ def run_once(
     cite: str = "reference",
     verify: bool = True,
     leads: Sequence[str] = LEADS,
+    speculate: bool = True,
+    stream: bool = True,
 ) -> dict[str, Any]:
     """One research run; the store is a new SQLite file in ``tmp`` unless ``store_url`` names another."""
     latencies = latencies or Latencies()
@@ -220,6 +223,8 @@ def run_once(
                 writer_model="writer",
                 concurrent=concurrent,
                 verify=verify,
+                speculate=speculate,
+                stream=stream,
             )
             started = time.perf_counter()
             result = research(store, QUESTION, settings)
@@ -227,6 +232,8 @@ def run_once(
             record = RunStore(store).get(result.run_id)
             floor, network = _floor(record)
     return {
+        "speculate": speculate,
+        "stream": stream,
         "timeline": _timeline(record),
         "cite": cite,
         "verify": verify,
@@ -294,7 +301,10 @@ def _covered(run: Mapping[str, Any]) -> str:
 
 
 def _print(runs: Sequence[Mapping[str, Any]]) -> None:
-    print(f"code: prompts {prompts.REVIEW_PROMPT_VERSION}, {prompts.WRITE_PROMPT_VERSION}\n")
+    print(f"code: prompts {prompts.REVIEW_PROMPT_VERSION}, {prompts.WRITE_PROMPT_VERSION}, {REVISE_PROMPT_VERSION}")
+    path = runs[0]
+    speculative, streamed = ("on" if path[k] else "off" for k in ("speculate", "stream"))
+    print(f"speculative draft {speculative}, streamed writer {streamed}\n")
     print(
         "| cite | verify | run | rounds | sources | covered | model calls | review out tok | writer out tok "
         "| review+writer out tok | review+writer in tok | wall s | floor s | overhead s |"
@@ -359,6 +369,8 @@ def main(argv: Sequence[str] | None = None) -> None:
         help=f"the earlier revision to compare with, in the same run (default {SEED_REVISION}, the seed loop)",
     )
     parser.add_argument("--no-seed", action="store_true", help="skip the seed loop's run")
+    parser.add_argument("--no-speculate", action="store_true", help="draft only after each review")
+    parser.add_argument("--no-stream", action="store_true", help="do not stream the writer's drafts")
     parser.add_argument(
         "--paraphrase", action="store_true", help="the writer paraphrases its leads: each run pays a revision"
     )
@@ -367,9 +379,10 @@ def main(argv: Sequence[str] | None = None) -> None:
     leads = PARAPHRASED if args.paraphrase else LEADS
     modes = CITE_MODES if args.cite == "both" else (args.cite,)
     with tempfile.TemporaryDirectory() as tmp:
-        runs = [run_once(True, Path(tmp), latencies=latencies, cite=mode, leads=leads) for mode in modes]
+        path = {"speculate": not args.no_speculate, "stream": not args.no_stream}
+        runs = [run_once(True, Path(tmp), latencies=latencies, cite=mode, leads=leads, **path) for mode in modes]
         if not args.no_sequential:
-            sequential = run_once(False, Path(tmp), latencies=latencies, cite=modes[-1], leads=leads)
+            sequential = run_once(False, Path(tmp), latencies=latencies, cite=modes[-1], leads=leads, **path)
             runs.append(sequential)
         unverified = None
         if args.verify_off:

@@ -133,6 +133,7 @@ class ChatClient:
         """Every request made, in order, successful or not."""
         self._lock = threading.Lock()
         self._plain_json_models: set[str] = set()  # models whose endpoint refused response_format
+        self._unstreamed_models: set[str] = set()  # models whose endpoint refused to stream
         self._admissions = threading.local()  # the Admission of each thread inside admitting()
         self._sinks = threading.local()  # the call records of each thread inside collecting()
         # Every request, each redirect hop included, must stay on the configured endpoint's origin: a
@@ -233,10 +234,23 @@ class ChatClient:
     ) -> ChatResult:
         """One chat completion streamed (``stream`` true, with ``stream_options.include_usage`` so the
         last event carries the usage): ``on_text(piece)`` gets each piece of the reply in this thread
-        as it arrives; the finished reply, its errors and its record are those of :meth:`complete`."""
-        params = self._params(model, messages, max_completion_tokens, temperature, None)
-        params |= {"stream": True, "stream_options": {"include_usage": True}}
-        result: ChatResult = self._attempt(params, None, on_text)
+        as it arrives; the finished reply, its errors and its record are those of :meth:`complete`.
+
+        An endpoint that answers 400 about streaming gets the request again unstreamed (``on_text``
+        then gets the whole reply at once), and later calls for that model are not streamed."""
+        if model not in self._unstreamed_models:
+            params = self._params(model, messages, max_completion_tokens, temperature, None)
+            params |= {"stream": True, "stream_options": {"include_usage": True}}
+            try:
+                streamed: ChatResult = self._attempt(params, None, on_text)
+                return streamed
+            except ModelBadRequest as exc:
+                if exc.status_code not in (400, 422) or "stream" not in (exc.detail or str(exc)).lower():
+                    raise
+                with self._lock:
+                    self._unstreamed_models.add(model)
+        result = self.complete(model, messages, max_completion_tokens=max_completion_tokens, temperature=temperature)
+        on_text(result.text)
         return result
 
     def complete_text(

@@ -29,7 +29,7 @@ from citewise.research import prompts
 from citewise.research import review as reviewing
 from citewise.research import writer as writing
 from citewise.research.context import ResearchResult, ResearchRun
-from citewise.research.deliver import Delivered, deliver_report
+from citewise.research.deliver import Delivered, check_as_written, deliver_report
 from citewise.research.report import render_report
 from citewise.research.revise import REVISE_PROMPT_VERSION
 from citewise.research.sites import site_figures
@@ -200,11 +200,14 @@ def draft(
     if not run.settings.uses_models:
         return writing.write_deterministic(run.question, plan, sources, coverage, round_no)
     model = run.settings.writer_model or ""
+    on_line = check_as_written(run, sources) if run.settings.stream else None
     return _model_call(
         run,
         purpose,
         model,
-        lambda: writing.write_with_model(run.settings.chat, model, run.question, plan, sources, coverage, round_no),
+        lambda: writing.write_with_model(
+            run.settings.chat, model, run.question, plan, sources, coverage, round_no, on_line=on_line
+        ),
     )
 
 
