@@ -51,7 +51,7 @@ run                                                 seed, s    today, s   today 
 ``--scale 0.2``, revise-v2, no speculative draft    11.56      9.03       0.78
 ``--scale 0.2``, revise-v3 and speculative draft    11.72      7.49       0.64
 ``--scale 1``, revise-v2, no speculative draft      57.08      44.17      0.77
-``--scale 1``, revise-v3 and speculative draft      57.01      35.04      0.61
+``--scale 1``, revise-v3, speculative, streamed   57.09      35.18      0.62
 ``--scale 0.2 --no-speculate --no-stream``          12.01      9.69       0.81
 ==================================================  =========  =========  ============
 
