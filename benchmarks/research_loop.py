@@ -32,19 +32,49 @@ and every run pays a revision; the revision's output tokens are then printed aga
 revises. Figures of 2026-12-01 (``--cite reference --scale 0.2 --paraphrase --no-sequential``):
 revise-v1 (the whole draft back) 189 output tokens against the revised draft's 60, writer input
 16,702 tokens, wall 10.30 s; revise-v2 (only the two failed sentences, answered by a replacement
-each) 24 output tokens against the same 60 (the JSON envelope is most of them: the draft quotes by
-reference, so it is short), writer input 13,992, wall 9.29 s.
+each in JSON) 24 output tokens against the same 60, writer input 13,992, wall 9.29 s. Figures of
+2026-12-02, same command: revise-v3 (one line per failed sentence, ``R1: {{S1.3}}``) 6 output
+tokens against the draft's 60 (0.10 of it).
+
+The seed loop (:data:`SEED_REVISION`, the project's first working research loop; ``--seed REV`` for
+another revision of the same API, ``--no-seed`` to skip it) runs in the same invocation: its
+``src`` is unpacked with ``git archive`` into a temporary folder and driven by ``research_seed.py``
+in a subprocess with that folder as its ``PYTHONPATH``, against fake servers run here with the same
+pages, the same scripted judgements (quoting as text, as models did then) and the same latencies
+(:mod:`research_world`). The seed reads every page; today's loop reads one page per site of this
+one-site world (its site rule), then reviews, verifies and revises. Wall time, today / seed, at
+``--cite reference --paraphrase --no-sequential`` on 2026-12-02 (2 shared cores, loaded):
+
+==================================================  =========  =========  ============
+run                                                 seed, s    today, s   today / seed
+==================================================  =========  =========  ============
+``--scale 0.2``, revise-v2, no speculative draft    11.56      9.03       0.78
+``--scale 0.2``, revise-v3 and speculative draft    11.72      7.49       0.64
+``--scale 1``, revise-v2, no speculative draft      57.08      44.17      0.77
+``--scale 1``, revise-v3, speculative, streamed   57.09      35.18      0.62
+``--scale 0.2 --no-speculate --no-stream``          12.01      9.69       0.81
+==================================================  =========  =========  ============
+
+The drafts are streamed and each line is checked as it arrives (``--no-stream`` to compare); with
+the lexical checks of this world verification takes a few hundredths of a second either way, so
+streaming shows no wall-time difference here. From round 2 on today's run drafts while it reviews
+(:mod:`citewise.research.speculate`): in this world the review of round 2 asks for more searching,
+so its draft is dropped (the timeline shows ``draft dropped``), and round 3's draft, written beside
+its review from the same coverage, is kept.
 """
 
 from __future__ import annotations
 
 import argparse
+import io
 import json
+import os
+import subprocess
 import sys
+import tarfile
 import tempfile
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -58,207 +88,27 @@ from citewise.providers.tavily import TavilyConnection, TavilyExtract, TavilySea
 from citewise.records.research import AttemptKind  # noqa: E402
 from citewise.research import prompts  # noqa: E402
 from citewise.research.loop import research  # noqa: E402
+from citewise.research.revise import REVISE_PROMPT_VERSION  # noqa: E402
 from citewise.research.settings import ResearchSettings  # noqa: E402
 from citewise.store.evidence import EvidenceStore  # noqa: E402
 from citewise.store.runs import RunRecord, RunStore  # noqa: E402
-from citewise.testing import FakeOpenAIServer, FakeReply, FakeTavilyServer  # noqa: E402
-from citewise.testing.fake_tavily import FakeExtractReply, FakeSearchReply  # noqa: E402
+from citewise.testing import FakeOpenAIServer, FakeTavilyServer  # noqa: E402
 
-QUESTION = "How did deposit protection rules for tenants change, and what do they cost landlords?"
-TOPICS = ["What changed in deposit protection rules?", "What do the rules cost landlords?", "When did they apply?"]
-CITE_MODES = ("text", "reference")
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from research_world import CITE_MODES, LEADS, PARAPHRASED, QUESTION, Latencies, Model, Prompts, Web  # noqa: E402
 
-# What the pages say. Each page carries one sentence of each topic (which one alternates) among
-# sentences that answer nothing, so the reviewer has to pick.
-FACTS = (
-    (
-        "Deposit protection rules changed in 2024, when every tenancy deposit had to be registered with an "
-        "approved scheme within 30 days of receipt.",
-        "The 2024 reform also obliged landlords to give tenants the scheme's name, the deposit amount and the "
-        "dispute procedure in writing.",
-    ),
-    (
-        "Landlords pay a registration fee of 15 pounds per deposit, and insured schemes charge an annual "
-        "membership fee of about 50 pounds.",
-        "A landlord who fails to protect a deposit can be ordered to pay the tenant up to three times the "
-        "deposit amount.",
-    ),
-)
-LEADS = ("Deposit protection rules changed in 2024", "Landlords pay a registration fee of 15 pounds per deposit")
-# --paraphrase: leads a lexical check cannot match to their sentence, so verification sends them back
-PARAPHRASED = ("Safeguards for renters' money were overhauled", "Owners owe a modest sum for every sum they hold")
-FILLER = (
-    "The agency publishes guidance for tenants and landlords on its website every spring.",
-    "Local councils run advice lines that answer questions about repairs, rent increases and notices.",
-    "Letting agents who are members of a redress scheme must display its logo in their offices.",
-    "Most disputes about cleaning and damage are settled without a hearing.",
-)
-
-
-def page_text(url: str, n: int) -> str:
-    """Page ``n`` of a query: a heading and two paragraphs, each with one fact among filler."""
-    first, second = FACTS[0][n % 2], FACTS[1][(n + 1) % 2]
-    return (
-        f"# Deposit protection guide {n}\n\n"
-        f"{FILLER[n % 4]} {first} {FILLER[(n + 1) % 4]}\n\n"
-        f"{FILLER[(n + 2) % 4]} {second} This page was prepared for {url}."
-    )
-
-
-@dataclass(frozen=True)
-class Latencies:
-    """How long the fake servers take to answer."""
-
-    search_s: float = 0.8
-    """Per search call."""
-    extract_s: float = 1.5
-    """Per extraction call."""
-    model_s: float = 3.0
-    """Per model call, before the output tokens."""
-    tokens_per_s: float = 50.0
-    """Model output speed."""
-
-    def scaled(self, factor: float) -> Latencies:
-        """Every wait multiplied by ``factor`` (a quick run keeps the shape of a real one)."""
-        return Latencies(
-            self.search_s * factor, self.extract_s * factor, self.model_s * factor, self.tokens_per_s / factor
-        )
-
-
-class _Web:
-    """Five results per search; the pages of :func:`page_text`."""
-
-    def __init__(self, latencies: Latencies) -> None:
-        self.latencies = latencies
-
-    def search(self, request: Any) -> FakeSearchReply:
-        query = str(request.get("query", ""))
-        slug = "-".join(query.lower().split())[:48]
-        results = [
-            {
-                "url": f"https://news.example/{slug}/{n}",
-                "title": f"{query} {n}",
-                "content": f"snippet {n}",
-                "score": 0.9,
-            }
-            for n in range(1, 6)
-        ]
-        return FakeSearchReply(results, delay=self.latencies.search_s)
-
-    def extract(self, request: Any) -> FakeExtractReply:
-        urls = request.get("urls", [])
-        pages = [{"url": u, "raw_content": page_text(u, int(u.rsplit("/", 1)[1]))} for u in urls]
-        return FakeExtractReply(pages, delay=self.latencies.extract_s)
-
-
-def _sentences(source: Mapping[str, Any]) -> dict[str, str]:
-    """A source as the model sees it: its numbered sentences, or (before sentence ids) its content."""
-    if "sentences" in source:
-        return dict(source["sentences"])
-    # Before sentence ids there were none to cite: the keys are placeholders, only the text is used.
-    return {
-        f"{source['id']}.?{n}": fact
-        for n, fact in enumerate(f for pair in FACTS for f in pair)
-        if fact in " ".join(source["content"].split())
-    }
-
-
-def _support(sources: Sequence[Mapping[str, Any]], topic: int) -> list[tuple[str, str, str]]:
-    """``(source id, sentence id, text)`` of the first source stating each sentence of ``topic``."""
-    found: list[tuple[str, str, str]] = []
-    for fact in FACTS[topic]:
-        for source in sources:
-            hit = next((i for i, text in _sentences(source).items() if text == fact), None)
-            if hit is not None:
-                found.append((source["id"], hit, fact))
-                break
-    return found
-
-
-def _revise(items: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
-    """A targeted revision (revise-v2): each failed sentence replaced by a quote of its first evidence
-    sentence that states a fact of a topic, or removed."""
-    facts = {f for pair in FACTS for f in pair}
-    revisions = []
-    for item in items:
-        quoted = next((i for i, text in item["evidence"].items() if text in facts), None)
-        revisions.append({"id": item["id"], "replacement": f"{{{{{quoted}}}}}" if quoted else None})
-    return {"revisions": revisions}
-
-
-class _Model:
-    """Plans, reviews (one topic always missing, with a new follow-up) and writes, citing by ``cite``."""
-
-    def __init__(self, latencies: Latencies, cite: str, leads: Sequence[str] = LEADS) -> None:
-        self.leads = leads
-        self.reviews = 0
-        self.delay = latencies.model_s
-        self.cite = cite
-
-    def __call__(self, request: Any) -> FakeReply:
-        system = request["messages"][0]["content"]
-        data = json.loads(request["messages"][-1]["content"])
-        if "This is a revision." in system and "sentences" in data:
-            return FakeReply(json.dumps(_revise(data["sentences"])), delay=self.delay)
-        if "This is a repair." in system or "This is a revision." in system:  # revise-v1: the whole draft back
-            return FakeReply(data["draft"], delay=self.delay)
-        if system.startswith(prompts.PLAN_SYSTEM_PROMPT[:200]) and "topics" not in data:
-            body: Any = {"topics": TOPICS, "queries": ["deposit protection 2024", "landlord fee", "tenant rules"]}
-            return FakeReply(json.dumps(body), delay=self.delay)
-        if system.startswith(prompts.REVIEW_SYSTEM_PROMPT[:200]):
-            self.reviews += 1
-            return FakeReply(json.dumps(self._review(data["sources"])), delay=self.delay)
-        return FakeReply(self._write(data), delay=self.delay)
-
-    def _review(self, sources: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
-        items = []
-        for topic in range(2):
-            support = _support(sources, topic)
-            item: dict[str, Any] = {"topic": TOPICS[topic], "status": "covered"}
-            if self.cite == "reference":
-                item |= {"sentence_ids": [sid for _, sid, _ in support], "quotes": []}
-            else:
-                ids = list(dict.fromkeys(src for src, _, _ in support))
-                item |= {"source_ids": ids, "quotes": [{"source_id": src, "quote": t} for src, _, t in support]}
-            items.append(item | {"gap": None, "follow_up_query": None})
-        follow_up = f"deposit rules effective date {self.reviews}"
-        missing = {
-            "topic": TOPICS[-1],
-            "status": "missing",
-            "quotes": [],
-            "gap": "no date",
-            "follow_up_query": follow_up,
-        }
-        missing |= {"sentence_ids": []} if self.cite == "reference" else {"source_ids": []}
-        return {"topics": [*items, missing]}
-
-    def _write(self, data: Mapping[str, Any]) -> str:
-        """One section per covered topic: a lead sentence, then each supporting sentence — restated
-        with ``[S#]`` (text), or quoted by id (reference)."""
-        sources = data["sources"]
-        blocks = []
-        for topic in range(2):
-            support = _support(sources, topic)
-            if not support:
-                continue
-            lines = [f"## {TOPICS[topic]}", ""]
-            if self.cite == "reference":
-                quotes = [f"- {{{{{sid}}}}}" for _, sid, _ in support]
-                lines += [f"{self.leads[topic]} [{support[0][1]}].", "", *quotes]
-            else:
-                lines += [
-                    f"{self.leads[topic]} [{support[0][0]}].",
-                    "",
-                    *(f"- {t[:-1]} [{src}]." for src, _, t in support),
-                ]
-            blocks.append("\n".join(lines))
-        return "\n\n".join(blocks)
+SEED_REVISION = "b864327"
+"""The seed loop: "citewise research: live progress, report rendered at the end, --resume"
+(2026-11-30), the first revision in which the research loop and the ``citewise research`` command
+worked end to end (its source is the same as that of the benchmark's first version, 94ee207)."""
 
 
 def _floor(record: RunRecord) -> tuple[float, float]:
-    """(critical-path floor, total network wait) from the recorded latencies."""
+    """(critical-path floor, total network wait) from the recorded latencies. A speculative draft
+    runs beside its round's review: only what it took beyond that review is on the critical path."""
     floor = total = 0.0
     per_round: dict[int, dict[AttemptKind, float]] = {}
+    calls: list[tuple[str, float]] = []
     for recorded in record.events:
         event = recorded.event
         if isinstance(event, AttemptEnded):
@@ -267,13 +117,25 @@ def _floor(record: RunRecord) -> tuple[float, float]:
             slot[a.kind] = max(slot.get(a.kind, 0.0), a.latency_s or 0.0)
             total += a.latency_s or 0.0
         elif isinstance(event, ModelCallEnded):
-            floor += event.latency_s or 0.0
+            calls.append((event.purpose.value, event.latency_s or 0.0))
             total += event.latency_s or 0.0
+    for i, (purpose, latency) in enumerate(calls):
+        if purpose != "speculative_draft":
+            floor += latency
+            continue
+        reviews = [(abs(i - j), s) for j, (p, s) in enumerate(calls) if p == "review"]
+        floor += max(0.0, latency - min(reviews)[1]) if reviews else latency
     floor += sum(r[AttemptKind.SEARCH] + r[AttemptKind.EXTRACT] for r in per_round.values())
     return floor, total
 
 
-_ROLE = {"review": "review", "draft": "writer", "repair": "writer", "revise": "writer"}
+_ROLE = {
+    "review": "review",
+    "draft": "writer",
+    "speculative_draft": "writer",
+    "repair": "writer",
+    "revise": "writer",
+}
 _PURPOSES = ("draft", "revise")  # also counted on their own: a revision against the draft it revises
 
 
@@ -282,6 +144,7 @@ _STAGE = {
     "collection_ended": "search + read",
     "review_made": "review",
     "draft_made": "draft",
+    "draft_dropped": "draft dropped",
     "report_made": "deliver (verify, revise)",
 }
 
@@ -294,15 +157,20 @@ def _timeline(record: RunRecord) -> list[tuple[str, float]]:
     start = previous = record.events[0].at
     stages: list[tuple[str, float]] = []
     round_no = 0
+    last_call = ""
     for recorded in record.events:
         kind = recorded.event.kind.value
         if kind == "round_started":
             round_no += 1
             previous = recorded.at
+        if isinstance(recorded.event, ModelCallEnded):
+            last_call = recorded.event.purpose.value
         label = _STAGE.get(kind)
         if label is None:
             continue
-        if label in ("search + read", "review", "draft"):
+        if label == "draft" and last_call == "revise":
+            label = "revise (into the draft)"
+        if label in ("search + read", "review", "draft", "draft dropped"):
             label = f"round {round_no}: {label}"
         stages.append((label, (recorded.at - previous).total_seconds()))
         previous = recorded.at
@@ -320,7 +188,7 @@ def _model_use(record: RunRecord) -> dict[str, int]:
         use["calls"] += 1
         if event.purpose in _PURPOSES:
             use[f"{event.purpose}_out"] = use.get(f"{event.purpose}_out", 0) + (event.completion_tokens or 0)
-        if event.purpose == "draft":
+        if event.purpose in ("draft", "speculative_draft"):
             use["last_draft_out"] = event.completion_tokens or 0  # the draft a revision revises
         role = _ROLE.get(event.purpose)
         if role is not None:
@@ -334,16 +202,19 @@ def run_once(
     concurrent: bool,
     tmp: Path,
     store_url: str | None = None,
-    latencies: Latencies = Latencies(),
+    latencies: Latencies | None = None,
     cite: str = "reference",
     verify: bool = True,
     leads: Sequence[str] = LEADS,
+    speculate: bool = True,
+    stream: bool = True,
 ) -> dict[str, Any]:
     """One research run; the store is a new SQLite file in ``tmp`` unless ``store_url`` names another."""
-    web = _Web(latencies)
+    latencies = latencies or Latencies()
+    web = Web(latencies)
     with FakeTavilyServer() as tavily, FakeOpenAIServer(tokens_per_s=latencies.tokens_per_s) as model:
         tavily.search_responder, tavily.extract_responder = web.search, web.extract
-        model.responder = _Model(latencies, cite, leads)
+        model.responder = Model(latencies, cite, leads)
         connection = TavilyConnection(TavilySettings(api_key=Secret("tvly-bench"), base_url=tavily.base_url))
         client = ChatClient(ModelSettings(api_key=Secret("sk-bench"), base_url=model.base_url, timeout_s=60))
         url = store_url or str(tmp / f"bench-{concurrent}-{cite}-{verify}.sqlite")
@@ -356,6 +227,8 @@ def run_once(
                 writer_model="writer",
                 concurrent=concurrent,
                 verify=verify,
+                speculate=speculate,
+                stream=stream,
             )
             started = time.perf_counter()
             result = research(store, QUESTION, settings)
@@ -363,6 +236,8 @@ def run_once(
             record = RunStore(store).get(result.run_id)
             floor, network = _floor(record)
     return {
+        "speculate": speculate,
+        "stream": stream,
         "timeline": _timeline(record),
         "cite": cite,
         "verify": verify,
@@ -381,13 +256,59 @@ def run_once(
     }
 
 
+def _unpack(revision: str, into: Path) -> Path:
+    """The ``src`` folder of ``revision`` of this repository, unpacked into ``into`` (``git archive``)."""
+    try:
+        archive = subprocess.run(
+            ["git", "-C", str(ROOT), "archive", revision, "src"], check=True, capture_output=True
+        ).stdout
+    except subprocess.CalledProcessError as exc:
+        raise SystemExit(f"cannot unpack revision {revision}: {exc.stderr.decode(errors='replace').strip()}") from exc
+    with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
+        tar.extractall(into, filter="data")
+    return into / "src"
+
+
+def _in_seed(src: Path, *args: str) -> dict[str, Any]:
+    """Run :mod:`research_seed` with the earlier revision's ``src`` as its only citewise; its JSON."""
+    driver = Path(__file__).resolve().parent / "research_seed.py"
+    env = {**os.environ, "PYTHONPATH": str(src)}
+    done = subprocess.run(
+        [sys.executable, str(driver), *args], env=env, capture_output=True, text=True, timeout=900, check=False
+    )
+    if done.returncode != 0:
+        last = (done.stderr.strip().splitlines() or ["no output"])[-1]
+        raise SystemExit(f"the seed loop failed: {last}")
+    return dict(json.loads(done.stdout.strip().splitlines()[-1]))
+
+
+def run_seed(
+    revision: str, tmp: Path, latencies: Latencies, concurrent: bool = True, leads: Sequence[str] = LEADS
+) -> dict[str, Any]:
+    """One research run of the seed loop at ``revision``, in a subprocess, against the same fake world
+    and latencies as :func:`run_once` (the servers run here; the models quote as text, as models did
+    before sentence ids)."""
+    src = _unpack(revision, tmp / f"seed-{revision}")
+    prompts_then = Prompts(**_in_seed(src, "prompts"))
+    web = Web(latencies)
+    with FakeTavilyServer() as tavily, FakeOpenAIServer(tokens_per_s=latencies.tokens_per_s) as model:
+        tavily.search_responder, tavily.extract_responder = web.search, web.extract
+        model.responder = Model(latencies, "text", leads, prompts_then)
+        store = str(tmp / f"seed-{revision}-{concurrent}.sqlite")
+        args = ["run", "--tavily", tavily.base_url, "--model", model.base_url, "--store", store, "--question", QUESTION]
+        return {"revision": revision, **_in_seed(src, *args, *([] if concurrent else ["--sequential"]))}
+
+
 def _covered(run: Mapping[str, Any]) -> str:
     final = run["coverage"][-1] if run["coverage"] else ()
     return f"{sum(s == 'covered' for s in final)}/{len(final)}"
 
 
 def _print(runs: Sequence[Mapping[str, Any]]) -> None:
-    print(f"code: prompts {prompts.REVIEW_PROMPT_VERSION}, {prompts.WRITE_PROMPT_VERSION}\n")
+    print(f"code: prompts {prompts.REVIEW_PROMPT_VERSION}, {prompts.WRITE_PROMPT_VERSION}, {REVISE_PROMPT_VERSION}")
+    path = runs[0]
+    speculative, streamed = ("on" if path[k] else "off" for k in ("speculate", "stream"))
+    print(f"speculative draft {speculative}, streamed writer {streamed}\n")
     print(
         "| cite | verify | run | rounds | sources | covered | model calls | review out tok | writer out tok "
         "| review+writer out tok | review+writer in tok | wall s | floor s | overhead s |"
@@ -421,12 +342,39 @@ def _compare(before: Mapping[str, Any], after: Mapping[str, Any]) -> None:
     )
 
 
+def _print_seed(seed: Mapping[str, Any], today: Mapping[str, Any]) -> None:
+    """The seed loop's run beside today's concurrent run (same world, same latencies)."""
+    print(
+        f"\nseed loop ({seed['revision']}, cite text, concurrent): {seed['rounds']} rounds, {seed['sources']} sources, "
+        f"{seed['calls']} model calls, {seed['out_tokens']} output tokens, stop {seed['stop']}, "
+        f"floor {seed['floor_s']:.2f} s"
+    )
+    out = today.get("review_out", 0) + today.get("writer_out", 0)
+    print(
+        f"today (cite {today['cite']}, concurrent): {today['rounds']} rounds, {today['sources']} sources, "
+        f"{today['calls']} model calls, {out} review+writer output tokens, floor {today['floor_s']:.2f} s"
+    )
+    print(
+        f"wall time: seed {seed['wall_s']:.2f} s, today {today['wall_s']:.2f} s, "
+        f"today / seed {today['wall_s'] / seed['wall_s']:.2f} (goal at most 0.80)"
+    )
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--cite", choices=(*CITE_MODES, "both"), default="both", help="how the models cite")
     parser.add_argument("--scale", type=float, default=1.0, help="multiply every fake-server wait")
     parser.add_argument("--no-sequential", action="store_true", help="skip the sequential run")
     parser.add_argument("--verify-off", action="store_true", help="also run without verified delivery, to compare")
+    parser.add_argument(
+        "--seed",
+        metavar="REV",
+        default=SEED_REVISION,
+        help=f"the earlier revision to compare with, in the same run (default {SEED_REVISION}, the seed loop)",
+    )
+    parser.add_argument("--no-seed", action="store_true", help="skip the seed loop's run")
+    parser.add_argument("--no-speculate", action="store_true", help="draft only after each review")
+    parser.add_argument("--no-stream", action="store_true", help="do not stream the writer's drafts")
     parser.add_argument(
         "--paraphrase", action="store_true", help="the writer paraphrases its leads: each run pays a revision"
     )
@@ -435,14 +383,16 @@ def main(argv: Sequence[str] | None = None) -> None:
     leads = PARAPHRASED if args.paraphrase else LEADS
     modes = CITE_MODES if args.cite == "both" else (args.cite,)
     with tempfile.TemporaryDirectory() as tmp:
-        runs = [run_once(True, Path(tmp), latencies=latencies, cite=mode, leads=leads) for mode in modes]
+        path = {"speculate": not args.no_speculate, "stream": not args.no_stream}
+        runs = [run_once(True, Path(tmp), latencies=latencies, cite=mode, leads=leads, **path) for mode in modes]
         if not args.no_sequential:
-            sequential = run_once(False, Path(tmp), latencies=latencies, cite=modes[-1], leads=leads)
+            sequential = run_once(False, Path(tmp), latencies=latencies, cite=modes[-1], leads=leads, **path)
             runs.append(sequential)
         unverified = None
         if args.verify_off:
             unverified = run_once(True, Path(tmp), latencies=latencies, cite=modes[-1], verify=False)
             runs.append(unverified)
+        seed = None if args.no_seed else run_seed(args.seed, Path(tmp), latencies, leads=leads)
     _print(runs)
     first = runs[0]
     print(f"\nstage timeline (cite {first['cite']}, {'concurrent' if first['concurrent'] else 'sequential'}):")
@@ -463,6 +413,8 @@ def main(argv: Sequence[str] | None = None) -> None:
                 f"{r['revise_out']} against the revised draft's {r.get('last_draft_out', 0)} "
                 f"({r['revise_out'] / max(r.get('last_draft_out', 0), 1):.2f} of it)"
             )
+    if seed is not None:
+        _print_seed(seed, runs[len(modes) - 1])
     if unverified is not None:
         verified = runs[len(modes) - 1]
         print(

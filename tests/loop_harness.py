@@ -196,10 +196,15 @@ def covered(data: Mapping[str, Any]) -> dict[str, Any]:
     return verdict(data)
 
 
+def revision_lines(answers: Sequence[tuple[str, str | None]]) -> str:
+    """A revision reply (revise-v3): one ``R1: replacement`` line per sentence, ``R1: -`` to remove it."""
+    return "\n".join(f"{ident}: {'-' if text is None else text}" for ident, text in answers)
+
+
 def revise_by(fix: Any) -> Any:
     """A reviser (the writer's revision call): ``fix(sentence)`` gives each failed sentence's
     replacement, or None to remove it."""
-    return lambda data: {"revisions": [{"id": s["id"], "replacement": fix(s["sentence"])} for s in data["sentences"]]}
+    return lambda data: revision_lines([(s["id"], fix(s["sentence"])) for s in data["sentences"]])
 
 
 insist = revise_by(lambda sentence: sentence)  # the writer sends its sentences back unchanged

@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from citewise.audit.events import EventKind
+from citewise.audit.events import DraftDropped, EventKind, ModelCallEnded
 from citewise.export.run import run_data
 from citewise.llm import ModelRateLimited, ModelReplyInvalid, ModelTruncated
 from citewise.providers.local import LocalExtractor, LocalSearch
@@ -137,7 +137,7 @@ def test_coverage_passes_in_round_one(env: Env) -> None:
     assert [p["source"]["source_id"] for p in payloads(record, "source")] == ["S1", "S2"]
     assert report.queries == ("rental deposit law",)
     assert report.path == "model" and report.writer == WRITER
-    versions = {"plan": "plan-v1", "review": "review-v3", "write": "write-v3", "revise": "revise-v2"}
+    versions = {"plan": "plan-v1", "review": "review-v3", "write": "write-v3", "revise": "revise-v3"}
     assert report.prompt_versions == versions
     assert report.markdown == md and report.status == "report"
     assert [p["source"]["url"] for p in payloads(record, "source")] == [a, b]
@@ -273,8 +273,13 @@ def test_round_budget_exhausted_when_the_reviewer_is_never_satisfied(env: Env) -
     assert env.searched() == ["rental deposit law", "follow up 1"]  # follow up 2 was never searched
     assert [s.round for s in result.sources] == [1, 2]
     assert result.usage.rounds == "2/2"
-    assert [p for p, _ in env.brain.seen] == ["plan", "review", "write", "review", "write"]
+    seen = [p for p, _ in env.brain.seen]
+    # the last round drafts while it reviews (from the first round's review, whose coverage it keeps)
+    assert seen[:3] == ["plan", "review", "write"] and sorted(seen[3:]) == ["review", "write"]
     record = env.record(result.run_id)
+    purposes = [e.purpose.value for e in record.of(ModelCallEnded)]
+    assert purposes[-2:] in (["review", "speculative_draft"], ["speculative_draft", "review"])  # no draft after
+    assert not record.of(DraftDropped) and [d.round for d in result.drafts] == [1, 2]
     assert len(payloads(record, "round_start")) == 2 and report_of(record).stop_reason is StopReason.ROUNDS_EXHAUSTED
     assert "Stopped because the round budget was used up" in result.markdown
 

@@ -12,7 +12,7 @@ Runs written before typed events existed are read through :mod:`citewise.audit.l
 
     research: RunConfigured, PlanMade, (RoundStarted, AttemptStarted, AttemptEnded, Skipped,
               SourceStored, CollectionEnded, ModelCallStarted, ModelCallEnded, ReviewMade, DraftMade,
-              RoundEnded)*, RepairAsked?, ReportMade
+              DraftDropped, RoundEnded)*, RepairAsked?, ReportMade
     ask:      AskPlanned, CandidatesRetrieved, GateDecided, Ranked, AnswerGiven
     after:    Verified, ClaimReviewed, Rechecked (any number); RunResumed, AttemptInterrupted,
               ModelCallInterrupted, RunFailed where they happened
@@ -74,7 +74,9 @@ __all__ = [
     "ClaimRecheck",
     "ClaimReviewed",
     "CollectionEnded",
+    "DraftDropped",
     "DraftMade",
+    "DropReason",
     "EngineAnswered",
     "EngineCallFailed",
     "EngineCitationsChecked",
@@ -136,6 +138,7 @@ class EventKind(str, enum.Enum):
     MODEL_RETRIED = "model_retried"
     REVIEW_MADE = "review_made"
     DRAFT_MADE = "draft_made"
+    DRAFT_DROPPED = "draft_dropped"
     REPAIR_ASKED = "repair_asked"
     ROUND_ENDED = "round_ended"
     RUN_RESUMED = "run_resumed"
@@ -396,6 +399,28 @@ class DraftMade(Event):
     """The draft."""
     removed_sentences: tuple[str, ...] = ()
     """For a revision: the sentences the writer took out (so a resumed run delivers exactly it)."""
+
+
+class DropReason(str, enum.Enum):
+    """Why a speculative draft (written while its round's review ran) was not kept."""
+
+    MORE_SEARCHING = "more_searching"  #: the review asked for another round: this round needs no draft
+    COVERAGE_CHANGED = "coverage_changed"  #: the review differs from the coverage the draft was written from
+    FAILED = "failed"  #: the draft's call failed or the budget stopped it (the call is recorded)
+
+
+@dataclass(frozen=True, slots=True)
+class DraftDropped(Event):
+    """A speculative draft that was not kept; its call stays recorded and counted in the budget and
+    the cost like any other."""
+
+    kind: ClassVar[EventKind] = EventKind.DRAFT_DROPPED
+    round: int
+    """The round it was written in."""
+    reason: DropReason
+    """Why it was dropped."""
+    draft: Draft | None = None
+    """The draft, when its call answered."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -930,6 +955,7 @@ EVENT_TYPES: dict[EventKind, type[Event]] = {
         ModelRetried,
         ReviewMade,
         DraftMade,
+        DraftDropped,
         RepairAsked,
         RoundEnded,
         RunResumed,

@@ -133,7 +133,9 @@ class ChatClient:
         """Every request made, in order, successful or not."""
         self._lock = threading.Lock()
         self._plain_json_models: set[str] = set()  # models whose endpoint refused response_format
+        self._unstreamed_models: set[str] = set()  # models whose endpoint refused to stream
         self._admissions = threading.local()  # the Admission of each thread inside admitting()
+        self._sinks = threading.local()  # the call records of each thread inside collecting()
         # Every request, each redirect hop included, must stay on the configured endpoint's origin: a
         # redirect elsewhere would re-send the prompt (and could answer with anything) to another host.
         http_client = openai.DefaultHttpxClient(
@@ -191,6 +193,18 @@ class ChatClient:
         finally:
             self._admissions.admit = previous
 
+    @contextmanager
+    def collecting(self) -> Iterator[list[CallRecord]]:
+        """The :class:`CallRecord` of every call this thread makes inside the block (also kept in
+        :attr:`calls`, which every thread shares), so concurrent callers each see their own."""
+        previous = getattr(self._sinks, "sink", None)
+        sink: list[CallRecord] = []
+        self._sinks.sink = sink
+        try:
+            yield sink
+        finally:
+            self._sinks.sink = previous
+
     # -- public calls -------------------------------------------------------------------------
 
     def complete(
@@ -208,6 +222,68 @@ class ChatClient:
         """
         params = self._params(model, messages, max_completion_tokens, temperature, response_format)
         return self._attempt(params, None)
+
+    def stream(
+        self,
+        model: str,
+        messages: Sequence[Message],
+        *,
+        on_text: Callable[[str], None],
+        max_completion_tokens: int | None = None,
+        temperature: float | None = None,
+    ) -> ChatResult:
+        """One chat completion streamed (``stream`` true, with ``stream_options.include_usage`` so the
+        last event carries the usage): ``on_text(piece)`` gets each piece of the reply in this thread
+        as it arrives; the finished reply, its errors and its record are those of :meth:`complete`.
+
+        An endpoint that answers 400 about streaming gets the request again unstreamed (``on_text``
+        then gets the whole reply at once), and later calls for that model are not streamed."""
+        if model not in self._unstreamed_models:
+            params = self._params(model, messages, max_completion_tokens, temperature, None)
+            params |= {"stream": True, "stream_options": {"include_usage": True}}
+            try:
+                streamed: ChatResult = self._attempt(params, None, on_text)
+                return streamed
+            except ModelBadRequest as exc:
+                if exc.status_code not in (400, 422) or "stream" not in (exc.detail or str(exc)).lower():
+                    raise
+                with self._lock:
+                    self._unstreamed_models.add(model)
+        result = self.complete(model, messages, max_completion_tokens=max_completion_tokens, temperature=temperature)
+        on_text(result.text)
+        return result
+
+    def complete_text(
+        self,
+        model: str,
+        messages: Sequence[Message],
+        *,
+        validate: Callable[[str], T],
+        max_completion_tokens: int | None = None,
+        temperature: float | None = None,
+    ) -> tuple[T, ChatResult]:
+        """A plain-text reply in a format of the caller's, passed through ``validate``; a reply it
+        rejects (:class:`ValueError`, ``TypeError``, ``KeyError``) raises :class:`ModelReplyInvalid`
+        and is recorded as such."""
+
+        def finish(result: ChatResult) -> T:
+            try:
+                return validate(result.text)
+            except (ValueError, TypeError, KeyError, IndexError) as exc:
+                shown = excerpt(result.text)
+                raise ModelReplyInvalid(
+                    f"the reply of {result.requested_model} failed validation: {exc}; reply: {shown!r}",
+                    excerpt=shown,
+                    text=result.text,
+                    model=result.requested_model,
+                    status_code=200,
+                    request_id=result.request_id,
+                    usage=result.usage,
+                ) from exc
+
+        params = self._params(model, messages, max_completion_tokens, temperature, None)
+        value, result = self._attempt(params, finish)
+        return value, result
 
     def complete_json(
         self,
@@ -274,7 +350,12 @@ class ChatClient:
             params["response_format"] = dict(response_format)
         return params
 
-    def _attempt(self, params: dict[str, Any], finish: Callable[[ChatResult], T] | None) -> Any:
+    def _attempt(
+        self,
+        params: dict[str, Any],
+        finish: Callable[[ChatResult], T] | None,
+        on_text: Callable[[str], None] | None = None,
+    ) -> Any:
         response_format = params.get("response_format")
         self._admit(params)
         attempt = _Attempt(
@@ -283,7 +364,7 @@ class ChatClient:
             format_type=str(response_format.get("type")) if response_format else None,
         )
         try:
-            result = self._request(attempt)
+            result = self._request(attempt, on_text)
             value = finish(result) if finish is not None else result
         except ModelError as exc:
             self._record(attempt, type(exc).__name__)
@@ -291,7 +372,7 @@ class ChatClient:
         self._record(attempt, "ok")
         return (value, result) if finish is not None else result
 
-    def _request(self, attempt: _Attempt) -> ChatResult:
+    def _request(self, attempt: _Attempt, on_text: Callable[[str], None] | None = None) -> ChatResult:
         import openai
         from openai.types.chat import ChatCompletion
 
@@ -299,7 +380,7 @@ class ChatClient:
             raw = self._sdk.chat.completions.with_raw_response.create(**attempt.params)
             attempt.status_code = raw.status_code
             attempt.request_id = raw.headers.get("x-request-id")
-            completion = raw.parse()
+            completion = raw.parse() if on_text is None else _read_stream(raw.parse(), on_text)
         except _OffOrigin as exc:
             raise ModelEndpointError(
                 f"the model endpoint {display_url(self.settings.base_url)} redirected the request to another "
@@ -319,7 +400,9 @@ class ChatClient:
             raise error from exc
         except ValueError as exc:  # a body declared as JSON that is not
             raise self._endpoint_error("a body that is not valid JSON", attempt) from exc
-        if not isinstance(completion, ChatCompletion):
+        if completion is None:
+            raise self._endpoint_error("a stream without chat.completion.chunk events", attempt)
+        if not isinstance(completion, ChatCompletion | _Streamed):
             content_type = raw.headers.get("content-type", "unknown content type")
             raise self._endpoint_error(f"a {content_type.split(';')[0]} body", attempt)
         return self._result(completion, attempt)
@@ -379,6 +462,9 @@ class ChatClient:
         )
         with self._lock:
             self.calls.append(record)
+        sink: list[CallRecord] | None = getattr(self._sinks, "sink", None)
+        if sink is not None:
+            sink.append(record)
 
     def _admit(self, params: dict[str, Any]) -> None:
         """Let this thread's admission (if any) lower the reply cap or stop the request."""
@@ -405,6 +491,52 @@ class ChatClient:
 
 
 # -- helpers ----------------------------------------------------------------------------------
+
+
+@dataclass
+class _StreamedMessage:
+    content: str | None
+    refusal: str | None
+
+
+@dataclass
+class _StreamedChoice:
+    finish_reason: str | None
+    message: _StreamedMessage
+
+
+@dataclass
+class _Streamed:
+    """A streamed reply put together from its chunks, read like a completion by ``_result``."""
+
+    model: str | None
+    usage: Any
+    choices: list[_StreamedChoice]
+
+
+def _read_stream(stream: Any, on_text: Callable[[str], None]) -> _Streamed | None:
+    """The reply of a stream of ``chat.completion.chunk`` events (None when none came), each piece of
+    content handed to ``on_text`` as it arrives."""
+    pieces: list[str] = []
+    refusal: list[str] = []
+    model = finish = usage = None
+    seen = False
+    for chunk in stream:
+        seen = True
+        model = model or getattr(chunk, "model", None)
+        usage = getattr(chunk, "usage", None) or usage
+        for choice in getattr(chunk, "choices", None) or ():
+            delta = choice.delta
+            if delta.content:
+                pieces.append(delta.content)
+                on_text(delta.content)
+            if getattr(delta, "refusal", None):
+                refusal.append(delta.refusal)
+            finish = choice.finish_reason or finish
+    if not seen:
+        return None
+    message = _StreamedMessage("".join(pieces) if pieces else None, "".join(refusal) or None)
+    return _Streamed(model, usage, [_StreamedChoice(finish, message)])
 
 
 class _OffOrigin(Exception):

@@ -330,6 +330,7 @@ class ModelPurpose(enum.StrEnum):
     PLAN = "plan"  #: the planner's checklist of sub-questions and queries
     REVIEW = "review"  #: a round's coverage review
     DRAFT = "draft"  #: the writer's report
+    SPECULATIVE_DRAFT = "speculative_draft"  #: a draft written while the round's review runs (kept or dropped)
     REPAIR = "repair"  #: the writer asked again after its citations failed validation
     REVISE = "revise"  #: the writer asked to revise the sentences verification did not support
     ENGINE = "engine"  #: a native search engine's answer (searching and writing in one call)

@@ -3,7 +3,7 @@ recorder keeps (a fold over the run's events), and the result the run delivers."
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from citewise.audit.events import Event, UsageSummary
 from citewise.records.research import (
@@ -18,6 +18,7 @@ from citewise.records.verify import Acceptance, Finding
 from citewise.research.recorder import Recorder
 from citewise.research.settings import ResearchSettings
 from citewise.research.state import ResearchState
+from citewise.verify.ledger import CheckCache
 
 __all__ = ["ResearchResult", "ResearchRun"]
 
@@ -32,6 +33,9 @@ class ResearchRun:
     """Providers, models, budgets."""
     recorder: Recorder
     """Records events and applies them to :attr:`state`."""
+    checks: CheckCache = field(default_factory=CheckCache, compare=False)
+    """Support checks made while drafts streamed in, reused when the report is delivered (this
+    process only; a resumed run checks again)."""
 
     @property
     def state(self) -> ResearchState:

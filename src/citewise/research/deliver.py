@@ -16,23 +16,23 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TypeVar
 
 from citewise.audit.events import DraftMade
 from citewise.llm import ModelError
 from citewise.records.budget import BudgetExhausted
-from citewise.records.research import Draft, ModelPurpose, ReportStatus
+from citewise.records.research import Draft, ModelPurpose, ReportStatus, Source
 from citewise.records.verify import Finding
 from citewise.research import writer as writing
 from citewise.research.context import ResearchRun
 from citewise.research.revise import revise_with_model
 from citewise.verify.answers import RequiredTopic, required_topics
 from citewise.verify.delivery import Delivery, deliver, drop_citing, replace_sentences
-from citewise.verify.ledger import CitedText
+from citewise.verify.ledger import CitedText, ledger_for_text
 
-__all__ = ["Delivered", "deliver_report"]
+__all__ = ["Delivered", "check_as_written", "cited_texts_of", "deliver_report"]
 
 T = TypeVar("T")
 
@@ -76,12 +76,11 @@ def deliver_report(run: ResearchRun, draft: Draft | None, model_call: ModelCall[
             return Delivered(ReportStatus.NO_EVIDENCE, None, None, removed=tuple(removed))
     if not run.settings.verify:
         return Delivered(ReportStatus.REPORT, draft, draft.markdown, removed=tuple(removed), salvaged=salvaged)
-    texts = {
-        s.source_id: CitedText(s.source_id, s.url, s.page_text or s.content, s.content, s.published_at) for s in sources
-    }
+    texts = cited_texts_of(sources)
     topics = _topics(run)
     action = run.settings.unsupported
-    delivery = deliver(draft.markdown, texts, kind="research", action=action, topics=topics)
+    cache = run.checks
+    delivery = deliver(draft.markdown, texts, kind="research", action=action, topics=topics, cache=cache)
     revision = _revise(run, draft, delivery, model_call) if (delivery.removed or delivery.marked) else None
     if revision is not None:
         revised, taken_out = revision
@@ -90,7 +89,9 @@ def deliver_report(run: ResearchRun, draft: Draft | None, model_call: ModelCall[
         gone = [f for f in (*delivery.removed, *delivery.marked) if f.sentence in taken_out]
         about = dict(delivery.lost)
         earlier = {f.claim_id: about.get(f.claim_id, ()) for f in gone}
-        again = deliver(revised.markdown, texts, kind="research", action=action, topics=topics, lost_before=earlier)
+        again = deliver(
+            revised.markdown, texts, kind="research", action=action, topics=topics, lost_before=earlier, cache=cache
+        )
         if len(again.removed) + len(again.marked) <= len(delivery.removed) + len(delivery.marked):
             removed += gone
             draft, delivery = revised, again
@@ -100,11 +101,33 @@ def deliver_report(run: ResearchRun, draft: Draft | None, model_call: ModelCall[
         if quoted is not None:
             removed += delivery.removed
             draft, salvaged = quoted, True
-            delivery = deliver(quoted.markdown, texts, kind="research", action=action, topics=topics)
+            delivery = deliver(quoted.markdown, texts, kind="research", action=action, topics=topics, cache=cache)
     removed += delivery.removed
     if not delivery.has_finding:
         return Delivered(ReportStatus.NO_VERIFIED_FINDING, draft, None, delivery, tuple(removed), salvaged)
     return Delivered(ReportStatus.REPORT, draft, delivery.text, delivery, tuple(removed), salvaged)
+
+
+def cited_texts_of(sources: Sequence[Source]) -> dict[str, CitedText]:
+    """What each source id points to, as verification reads it."""
+    return {
+        s.source_id: CitedText(s.source_id, s.url, s.page_text or s.content, s.content, s.published_at) for s in sources
+    }
+
+
+def check_as_written(run: ResearchRun, sources: Sequence[Source]) -> Callable[[str], None]:
+    """A check for each line of a draft as it streams in: its claims' support checks go into the
+    run's cache (:class:`~citewise.verify.ledger.CheckCache`), so verification at delivery reuses
+    them and ends with the draft. A line that cannot be checked now is simply checked at delivery."""
+    texts = cited_texts_of(sources)
+
+    def check(line: str) -> None:
+        try:
+            ledger_for_text(line, texts, cache=run.checks)
+        except Exception:  # noqa: BLE001 - an early check only saves time; delivery checks everything again
+            return
+
+    return check
 
 
 def _topics(run: ResearchRun) -> tuple[RequiredTopic, ...]:

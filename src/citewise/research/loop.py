@@ -6,6 +6,10 @@
               -> draft ] ... until coverage passes, no new query remains, or a budget runs out
          -> final draft -> citation validation (one repair inside the budget) -> report
 
+From round 2 on, the draft may be written while the review runs (:mod:`citewise.research.speculate`):
+kept when the loop stops on the coverage it was written from, dropped (and recorded) otherwise; a
+round whose review asks for more searching then has no draft.
+
 Every step is recorded as a typed event when it happens and the run's state is the fold of those
 events (:mod:`citewise.research.state`), so a crash loses nothing already collected and ``resume``
 continues from the same state without repeating a recorded call. While it works, the run renews its
@@ -34,7 +38,7 @@ from citewise.errors import ConfigError
 from citewise.records.budget import BudgetExhausted, BudgetUsage
 from citewise.records.research import ResearchPlan, StopReason
 from citewise.records.runs import RunKind
-from citewise.research import steps
+from citewise.research import speculate, steps
 from citewise.research.collect import collect_round
 from citewise.research.context import ResearchResult, ResearchRun
 from citewise.research.recorder import Progress, Recorder
@@ -188,8 +192,9 @@ def _round(run: ResearchRun, round_no: int, queries: list[str], replay: Sequence
         _collect(run, round_no, queries, replay)
     try:
         if state.collection.sources and not _reviewed(state, round_no):
-            run.record(ReviewMade(steps.review(run, round_no)))
-        if _reviewed(state, round_no) and not any(d.round == round_no for d in state.drafts):
+            _review(run, round_no)
+        drafted = any(d.round == round_no for d in state.drafts) or round_no in state.dropped_drafts
+        if _reviewed(state, round_no) and not drafted:
             run.record(DraftMade(steps.draft(run, round_no, state.reviews[-1])))
     except BudgetExhausted as exhausted:
         stop = exhausted.stop_reason or StopReason.TOKENS_EXHAUSTED
@@ -200,6 +205,24 @@ def _round(run: ResearchRun, round_no: int, queries: list[str], replay: Sequence
     collect_stop = state.collect_stop
     run.record(RoundEnded(round_no, collect_stop))
     return _after_round(run, round_no, collect_stop)
+
+
+def _review(run: ResearchRun, round_no: int) -> None:
+    """The round's review, with its draft written at the same time when the budget allows
+    (:mod:`citewise.research.speculate`); the draft's events are all recorded before the review's."""
+    speculation = speculate.start(run, round_no)
+    try:
+        review = steps.review(run, round_no)
+    except Exception:
+        if speculation is not None:  # (an interrupt does not wait for the writer)
+            speculate.settle(run, speculation, continues=False, reviewed=False)
+        raise
+    if speculation is not None:
+        speculation.result()  # its call's events first, so the record reads call, then review
+    run.record(ReviewMade(review))
+    if speculation is not None:
+        continues = _after_round(run, round_no, run.state.collect_stop) is None
+        speculate.settle(run, speculation, continues=continues and run.state.usage.remaining("rounds") > 0)
 
 
 def _collect(run: ResearchRun, round_no: int, queries: list[str], replay: Sequence[Event] | None) -> None:

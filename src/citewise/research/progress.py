@@ -130,6 +130,7 @@ _CALL_STEP = {
     ModelPurpose.PLAN: StepKind.PLANNING,
     ModelPurpose.REVIEW: StepKind.REVIEWING,
     ModelPurpose.DRAFT: StepKind.DRAFTING,
+    ModelPurpose.SPECULATIVE_DRAFT: StepKind.DRAFTING,
     ModelPurpose.REPAIR: StepKind.REPAIRING,
     ModelPurpose.REVISE: StepKind.REVISING,
 }

@@ -9,6 +9,7 @@ matched against the stored ones and applied without being stored twice (:meth:`R
 from __future__ import annotations
 
 import json
+import threading
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
@@ -39,20 +40,23 @@ class Recorder:
         self.state = state
         self.progress = progress
         self._replay: Counter[str] = Counter()
+        self._lock = threading.RLock()  # a speculative draft's calls are recorded from its own thread
 
     def record(self, event: Event) -> bool:
-        """Record ``event`` and apply it; False when it was already recorded (a replayed step)."""
-        key = event_key(event) if self._replay else None
-        new = True
-        if key is not None and self._replay[key] > 0:
-            self._replay[key] -= 1
-            new = False
-        else:
-            self.append(event)
-        apply(self.state, event)
-        if self.progress is not None:
-            self.progress(event, self.state)
-        return new
+        """Record ``event`` and apply it; False when it was already recorded (a replayed step). One
+        event at a time, from any thread: each is stored and applied before the next."""
+        with self._lock:
+            key = event_key(event) if self._replay else None
+            new = True
+            if key is not None and self._replay[key] > 0:
+                self._replay[key] -= 1
+                new = False
+            else:
+                self.append(event)
+            apply(self.state, event)
+            if self.progress is not None:
+                self.progress(event, self.state)
+            return new
 
     @contextmanager
     def replaying(self, recorded: Iterable[Event]) -> Iterator[None]:

@@ -11,37 +11,57 @@ not a second draft.
 ::
 
     findings -> one item per failed sentence {id, sentence, reason, evidence {S1.3: ...}}
-      -> {"revisions": [{"id": "R1", "replacement": "... [S1.3]." | null}]}
-      -> replacements validated (known ids only, one line) -> put into the draft -> verified again
+      -> one line per sentence: "R1: ... [S1.3]." or "R1: {{S1.3}}" (a replacement), "R2: -" (a removal)
+      -> lines validated (ids that were sent, each once, nothing else) -> replacements checked (one
+         sentence, no URL, ids of its evidence only) -> put into the draft -> verified again
 """
 
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
 from citewise.llm import ChatClient
 from citewise.records.research import Source
 from citewise.research.prompts import DATA_RULE
-from citewise.research.writer import cited_ids, cited_sentence_ids, materialise_quotes, validate_citations
+from citewise.research.writer import (
+    cited_ids,
+    cited_sentence_ids,
+    materialise_quotes,
+    strip_urls,
+    validate_citations,
+)
 from citewise.text.analyze import query_terms
-from citewise.text.sentences import parse_sentence_id, sentence_of, sentence_text, split_sentences
+from citewise.text.sentences import (
+    parse_sentence_id,
+    sentence_of,
+    sentence_text,
+    split_answer_sentences,
+    split_sentences,
+)
 from citewise.verify.delivery import Finding
 
 __all__ = [
     "REVISE_PROMPT_VERSION",
-    "REVISE_SCHEMA",
+    "REMOVE",
     "REVISE_SYSTEM_PROMPT",
     "build_revise_messages",
+    "parse_revisions",
     "revise_with_model",
     "revision_items",
 ]
 
-REVISE_PROMPT_VERSION: Final = "revise-v2"
-"""v2: only the failed sentences go back, each with its cited evidence and the reason, and the
-writer answers with a replacement or a removal per sentence (v1 re-sent the whole draft and the
-whole writer's data, and got the whole report back)."""
+REVISE_PROMPT_VERSION: Final = "revise-v3"
+"""v3: the writer answers in one line per failed sentence, ``R1: <replacement>`` or ``R1: -`` (a
+removal), instead of a JSON object, so the reply is a few words per sentence and no envelope. v2:
+only the failed sentences go back, each with its cited evidence and the reason, answered by a
+replacement or a removal per sentence in JSON. v1 re-sent the whole draft and the whole writer's
+data, and got the whole report back. Runs keep the version they were made with."""
+
+REMOVE: Final = "-"
+"""What a reply line carries instead of a replacement to remove its sentence."""
 
 REVISE_SYSTEM_PROMPT: Final = f"""\
 You fix the sentences of a research report that citewise could not verify against the sources \
@@ -54,31 +74,17 @@ sentence of source S1).
 
 For each sentence, either give one replacement sentence that states only what its evidence says, \
 citing the ids it rests on in square brackets before the final punctuation, such as [S1.3] (or \
-quoting one word for word as {{{{S1.3}}}}), or remove it (replacement null) when its evidence does \
+quoting one word for word as {{{{S1.3}}}}, which is shortest), or remove it when its evidence does \
 not say it. Never add facts, never cite an id that is not in its evidence, never output URLs. Write \
 in the language of the sentence.
 
-Reply with one JSON object: {{"revisions": [{{"id": "R1", "replacement": "..." or null}}, ...]}}, \
-one entry per sentence."""
+Reply in plain text, one line per sentence and nothing else: the sentence's id, a colon and its \
+replacement (R1: {{{{S1.3}}}}), or the id, a colon and a hyphen to remove it (R2: {REMOVE}). No JSON, \
+no commentary, one sentence per line."""
 """The instructions of :data:`REVISE_PROMPT_VERSION`; they contain no report or source text."""
 
-REVISE_SCHEMA: Final[Mapping[str, Any]] = {
-    "type": "object",
-    "properties": {
-        "revisions": {
-            "type": "array",
-            "items": {
-                "type": "object",
-                "properties": {"id": {"type": "string"}, "replacement": {"type": ["string", "null"]}},
-                "required": ["id", "replacement"],
-                "additionalProperties": False,
-            },
-        }
-    },
-    "required": ["revisions"],
-    "additionalProperties": False,
-}
-REVISE_SCHEMA_NAME: Final = "sentence_revisions"
+_LINE = re.compile(r"(R\d+)\s*:\s*(.*)")
+_FENCE = re.compile(r"^```[\w-]*$")
 
 NEAREST_SENTENCES: Final = 3
 """For a sentence citing a whole source: how many of the source's sentences go with it as evidence."""
@@ -139,49 +145,73 @@ def build_revise_messages(question: str, items: Sequence[Mapping[str, Any]]) -> 
     ]
 
 
-def _validator(ids: set[str]) -> Any:
-    def validate(value: object) -> dict[str, str | None]:
-        if not isinstance(value, dict) or not isinstance(value.get("revisions"), list):
-            raise ValueError('expected {"revisions": [...]}')
-        out: dict[str, str | None] = {}
-        for entry in value["revisions"]:
-            if not isinstance(entry, dict) or entry.get("id") not in ids:
-                raise ValueError(f"a revision names no sentence that was sent: {entry!r:.80}")
-            replacement = entry.get("replacement")
-            if replacement is not None and not isinstance(replacement, str):
-                raise ValueError("a replacement must be a string or null")
-            out[str(entry["id"])] = " ".join(replacement.split()) if replacement else None
-        return out
+def parse_revisions(text: str, ids: Sequence[str]) -> dict[str, str | None]:
+    """The replacement (None: remove) for each id of a revise-v3 reply, one ``R1: ...`` line each.
 
-    return validate
+    Strict: every line names one id that was sent, each id exactly once, and nothing else is said (a
+    code fence around the lines is tolerated). Anything else raises :class:`ValueError`; what a
+    replacement may say is checked afterwards (:func:`_acceptable`).
+
+    >>> parse_revisions("R1: Rents rose [S1.2].\\nR2: -", ["R1", "R2"])
+    {'R1': 'Rents rose [S1.2].', 'R2': None}
+    >>> parse_revisions("R3: -", ["R1"])
+    Traceback (most recent call last):
+    ...
+    ValueError: a line names a sentence that was not sent: 'R3: -'
+    """
+    wanted = set(ids)
+    out: dict[str, str | None] = {}
+    for line in (raw.strip() for raw in text.strip().splitlines()):
+        if not line or _FENCE.match(line):
+            continue
+        match = _LINE.fullmatch(line)
+        if match is None:
+            raise ValueError(f"a line is not 'R#: replacement' or 'R#: {REMOVE}': {line!r:.80}")
+        ident, answer = match[1], " ".join(match[2].split())
+        if ident not in wanted:
+            raise ValueError(f"a line names a sentence that was not sent: {line!r:.80}")
+        if ident in out:
+            raise ValueError(f"{ident} is answered twice")
+        if not answer:
+            raise ValueError(f"{ident} has neither a replacement nor '{REMOVE}'")
+        out[ident] = None if answer == REMOVE else answer
+    missing = [i for i in ids if i not in out]
+    if missing:
+        raise ValueError(f"no line for {', '.join(missing)}")
+    return out
+
+
+def _acceptable(replacement: str, sentence: str, evidence: Mapping[str, str], sources: Sequence[Source]) -> bool:
+    """Whether a replacement may go into the draft: one sentence, not far longer than the one it
+    replaces, no URL, and citing only ids of its own evidence (or the source the sentence cited),
+    all of which exist. Anything else is taken as a removal."""
+    if len(replacement) > MAX_GROWTH * len(sentence) + 200 or len(split_answer_sentences(replacement)) > 1:
+        return False
+    if strip_urls(replacement, allowed_urls=())[1]:
+        return False
+    written = materialise_quotes(replacement, sources)
+    allowed = {i.split(".", 1)[0] for i in evidence} | set(cited_ids(sentence))
+    return not (set(cited_ids(written)) - allowed) and not validate_citations(written, sources)
 
 
 def revise_with_model(
     client: ChatClient, model: str, question: str, sources: Sequence[Source], found: Sequence[Finding]
 ) -> tuple[dict[str, str | None], str | None]:
     """The writer's replacement (or None: remove it) for each failed sentence of ``found``, keyed by
-    the sentence as written, and the model that answered. A replacement that cites an id no stored
-    source has, or grows far beyond the sentence, is taken as a removal. A reply that is not valid
-    raises :class:`~citewise.llm.ModelReplyInvalid`."""
+    the sentence as written, and the model that answered. A replacement that is more than one
+    sentence, carries a URL, cites an id outside its evidence or no stored source has, or grows far
+    beyond the sentence is taken as a removal. A reply that is not one valid line per sentence sent
+    (:func:`parse_revisions`) raises :class:`~citewise.llm.ModelReplyInvalid`."""
     items = revision_items(found, sources)
     by_id = {item["id"]: item for item in items}
-    answers, result = client.complete_json(
-        model,
-        build_revise_messages(question, items),
-        schema=REVISE_SCHEMA,
-        name=REVISE_SCHEMA_NAME,
-        validate=_validator(set(by_id)),
+    answers, result = client.complete_text(
+        model, build_revise_messages(question, items), validate=lambda text: parse_revisions(text, list(by_id))
     )
     revisions: dict[str, str | None] = {}
     for ident, item in by_id.items():
         sentence: str = item["sentence"]
-        replacement = answers.get(ident)
-        if replacement is not None:
-            too_long = len(replacement) > MAX_GROWTH * len(sentence) + 200
-            written = materialise_quotes(replacement, sources)
-            allowed = {i.split(".", 1)[0] for i in item["evidence"]} | set(cited_ids(sentence))
-            unknown = set(cited_ids(written)) - allowed
-            if too_long or unknown or validate_citations(written, sources):
-                replacement = None
+        replacement = answers[ident]
+        if replacement is not None and not _acceptable(replacement, sentence, item["evidence"], sources):
+            replacement = None
         revisions[sentence] = replacement
     return revisions, result.model

@@ -55,6 +55,13 @@ class ResearchSettings:
     above are already wrapped in the cache when it is on (:mod:`citewise.research.caching`)."""
     sites: SitePolicy = field(default_factory=SitePolicy)
     """How sources are spread over sites (the largest site's share, the primary sites)."""
+    stream: bool = True
+    """Stream the writer's drafts and check each line's claims as it arrives, so verification ends
+    with the draft (an endpoint that refuses to stream is asked again without)."""
+    speculate: bool = True
+    """From round 2 on, start the round's draft while its review runs, when the budget allows, and
+    drop it if the review asks for more searching (:mod:`citewise.research.speculate`). Only in a
+    concurrent run."""
     engine: str | None = None
     """The native engine that searched and wrote (``openai:MODEL`` ...); None for citewise's own loop."""
 

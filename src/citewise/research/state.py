@@ -24,7 +24,9 @@ from citewise.audit.events import (
     AttemptInterrupted,
     AttemptStarted,
     CollectionEnded,
+    DraftDropped,
     DraftMade,
+    DropReason,
     EngineSearched,
     Event,
     MirrorFound,
@@ -97,6 +99,9 @@ class ResearchState:
     """One per round that had sources."""
     drafts: list[Draft] = field(default_factory=list)
     """One per reviewed round, plus a repaired one."""
+    dropped_drafts: set[int] = field(default_factory=set)
+    """Rounds whose speculative draft was dropped because the review asked for more searching: they
+    get no draft."""
     revision: Draft | None = None
     """The writer's revision of the final draft, once its call was answered and the draft recorded: a
     resumed run delivers from it instead of asking for it again."""
@@ -256,6 +261,11 @@ def _draft(state: ResearchState, e: DraftMade) -> None:
     state.answered = None
 
 
+def _draft_dropped(state: ResearchState, e: DraftDropped) -> None:
+    if e.reason is DropReason.MORE_SEARCHING:
+        state.dropped_drafts.add(e.round)
+
+
 def _round_ended(state: ResearchState, e: RoundEnded) -> None:
     state.round_ended = True
     state.round_queries = ()
@@ -279,6 +289,7 @@ _HANDLERS: dict[type[Event], Callable[[ResearchState, Any], None]] = {
     ModelCallInterrupted: _model_interrupted,
     ReviewMade: _review,
     DraftMade: _draft,
+    DraftDropped: _draft_dropped,
     RoundEnded: _round_ended,
     ReportMade: _report,
     EngineSearched: _engine_searched,

@@ -21,7 +21,7 @@ from citewise.audit.events import (
     UsageSummary,
     Verified,
 )
-from citewise.llm import ModelError, ModelRateLimited, ModelTruncated, PendingRequest
+from citewise.llm import CallRecord, ModelError, ModelRateLimited, ModelTruncated, PendingRequest
 from citewise.records.budget import BudgetExhausted
 from citewise.records.research import CoverageReview, Draft, ModelPurpose, ReportStatus, ResearchPlan, StopReason
 from citewise.research import planner as planning
@@ -29,7 +29,7 @@ from citewise.research import prompts
 from citewise.research import review as reviewing
 from citewise.research import writer as writing
 from citewise.research.context import ResearchResult, ResearchRun
-from citewise.research.deliver import Delivered, deliver_report
+from citewise.research.deliver import Delivered, check_as_written, deliver_report
 from citewise.research.report import render_report
 from citewise.research.revise import REVISE_PROMPT_VERSION
 from citewise.research.sites import site_figures
@@ -103,28 +103,34 @@ def _recorded(run: ResearchRun, purpose: ModelPurpose, model: str, call: Callabl
 
 def _sent(run: ResearchRun, purpose: ModelPurpose, model: str, call: Callable[[], T], admission: _Admission) -> T:
     client = run.settings.chat
-    seen = len(client.calls)
-    try:
-        with client.admitting(admission):
-            return call()
-    finally:
-        records = client.calls[seen:]
-        for _ in range(admission.sent - len(records)):  # let through, but failed before the client recorded it
-            run.record(ModelCallEnded(purpose, model, None, "not_answered"))
-        for record in records:
-            usage = record.usage
-            run.record(
-                ModelCallEnded(
-                    purpose=purpose,
-                    requested_model=record.requested_model,
-                    model=record.model,
-                    outcome=record.outcome,
-                    prompt_tokens=usage.prompt if usage else None,
-                    completion_tokens=usage.completion if usage else None,
-                    cached_tokens=usage.cached if usage else None,
-                    latency_s=record.latency_s,
-                )
+    with client.collecting() as records:
+        try:
+            with client.admitting(admission):
+                return call()
+        finally:
+            _ended(run, purpose, model, admission, records)
+
+
+def _ended(
+    run: ResearchRun, purpose: ModelPurpose, model: str, admission: _Admission, records: list[CallRecord]
+) -> None:
+    """Record the end of every request of one model call (this thread's), failed ones too."""
+    for _ in range(admission.sent - len(records)):  # let through, but failed before the client recorded it
+        run.record(ModelCallEnded(purpose, model, None, "not_answered"))
+    for record in records:
+        usage = record.usage
+        run.record(
+            ModelCallEnded(
+                purpose=purpose,
+                requested_model=record.requested_model,
+                model=record.model,
+                outcome=record.outcome,
+                prompt_tokens=usage.prompt if usage else None,
+                completion_tokens=usage.completion if usage else None,
+                cached_tokens=usage.cached if usage else None,
+                latency_s=record.latency_s,
             )
+        )
 
 
 def _cut_off(exc: BaseException) -> bool:
@@ -184,18 +190,24 @@ def review(run: ResearchRun, round_no: int) -> CoverageReview:
     )
 
 
-def draft(run: ResearchRun, round_no: int, coverage: CoverageReview) -> Draft:
-    """This round's draft, from the writer model or the deterministic writer."""
+def draft(
+    run: ResearchRun, round_no: int, coverage: CoverageReview, purpose: ModelPurpose = ModelPurpose.DRAFT
+) -> Draft:
+    """This round's draft, from the writer model or the deterministic writer, written from
+    ``coverage`` (the round's review; for a speculative draft, the review before it)."""
     plan = _plan(run)
     sources = tuple(run.state.collection.sources)
     if not run.settings.uses_models:
         return writing.write_deterministic(run.question, plan, sources, coverage, round_no)
     model = run.settings.writer_model or ""
+    on_line = check_as_written(run, sources) if run.settings.stream else None
     return _model_call(
         run,
-        ModelPurpose.DRAFT,
+        purpose,
         model,
-        lambda: writing.write_with_model(run.settings.chat, model, run.question, plan, sources, coverage, round_no),
+        lambda: writing.write_with_model(
+            run.settings.chat, model, run.question, plan, sources, coverage, round_no, on_line=on_line
+        ),
     )
 
 

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC
 from typing import Final
@@ -237,6 +237,28 @@ def check_draft(draft: Draft, sources: Sequence[Source]) -> DraftCheck:
 # -- the model writer -------------------------------------------------------------------------
 
 
+class _Lines:
+    """The complete lines of a streamed reply, each handed to ``each`` (its quotes by reference put
+    in) as soon as its line break arrives; :meth:`close` hands over the last one."""
+
+    def __init__(self, sources: Sequence[Source], each: Callable[[str], object]) -> None:
+        self.sources, self.each, self.pending = sources, each, ""
+
+    def feed(self, piece: str) -> None:
+        self.pending += piece
+        *done, self.pending = self.pending.split("\n")
+        for line in done:
+            self._hand(line)
+
+    def close(self) -> None:
+        self._hand(self.pending)
+        self.pending = ""
+
+    def _hand(self, line: str) -> None:
+        if line.strip():
+            self.each(materialise_quotes(line, self.sources))
+
+
 def write_with_model(
     client: ChatClient,
     model: str,
@@ -245,6 +267,7 @@ def write_with_model(
     sources: Sequence[Source],
     review: CoverageReview,
     round: int,
+    on_line: Callable[[str], object] | None = None,
 ) -> Draft:
     """Ask ``model`` for the report body in Markdown citing ``[S#]`` or ``[S#.n]``; the draft as written,
     with its quotes by reference put in (:func:`materialise_quotes`).
@@ -255,8 +278,17 @@ def write_with_model(
     :func:`check_draft`. A failed call
     raises its :class:`~citewise.llm.ModelError`; falling back to :func:`write_deterministic` is the
     caller's decision, and should be recorded.
+
+    With ``on_line``, the reply is streamed and each line is handed to ``on_line`` (with its quotes
+    put in) as soon as it is complete, while the rest is still being written.
     """
-    result = client.complete(model, build_write_messages(question, plan, sources, review))
+    messages = build_write_messages(question, plan, sources, review)
+    if on_line is None:
+        result = client.complete(model, messages)
+    else:
+        lines = _Lines(sources, on_line)
+        result = client.stream(model, messages, on_text=lines.feed)
+        lines.close()
     markdown = materialise_quotes(result.text.strip(), sources)
     return Draft(round=round, markdown=markdown, source_ids=_known_cited(markdown, sources), writer=result.model)
 

@@ -19,12 +19,20 @@ Scripted replies are served first in, first out; when none is left, ``server.res
 given the request's JSON body) decides, and without one the server answers 500 and says so.
 ``latency_s`` and ``tokens_per_s`` make every reply take realistic time, for benchmarks.
 
+A request with ``"stream": true`` gets the reply as server-sent events in Chat Completions' chunk
+format (``text/event-stream``): a first chunk with ``delta.role``, the content in pieces of a few
+characters paced at ``tokens_per_s``, a chunk with the ``finish_reason`` and an empty delta, with
+``stream_options.include_usage`` a last chunk with no choices and the usage (every chunk before it
+carrying ``"usage": null``), then ``data: [DONE]``. Errors are answered before any event, as JSON,
+as the real endpoint does.
+
 Only the standard library is used, so users can import this in their own tests without pytest.
 """
 
 from __future__ import annotations
 
 import json
+import re
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
@@ -212,6 +220,37 @@ def _completion_body(reply: FakeReply, request: Any, number: int) -> dict[str, A
     return body
 
 
+_PIECE = re.compile(r"\S{1,4}|\s+")
+"""A streamed piece: up to 4 characters (the server's estimate of a token), or a run of spaces."""
+
+
+def _chunk(payload: Mapping[str, Any], choices: list[dict[str, Any]], **extra: Any) -> dict[str, Any]:
+    return {
+        "id": payload["id"],
+        "object": "chat.completion.chunk",
+        "created": payload["created"],
+        "model": payload["model"],
+        "system_fingerprint": None,
+        "choices": choices,
+        **extra,
+    }
+
+
+def _stream_events(payload: Mapping[str, Any], reply: FakeReply, with_usage: bool) -> list[dict[str, Any]]:
+    """The chunks of a streamed reply before the usage chunk: role, content pieces, finish."""
+    extra: dict[str, Any] = {"usage": None} if with_usage else {}
+
+    def choice(delta: dict[str, Any], finish: str | None = None) -> list[dict[str, Any]]:
+        return [{"index": 0, "delta": delta, "logprobs": None, "finish_reason": finish}]
+
+    events = [_chunk(payload, choice({"role": "assistant", "content": "", "refusal": None}), **extra)]
+    events += [_chunk(payload, choice({"content": p}), **extra) for p in _PIECE.findall(reply.content or "")]
+    if reply.refusal is not None:
+        events.append(_chunk(payload, choice({"refusal": reply.refusal}), **extra))
+    events.append(_chunk(payload, choice({}, reply.finish_reason), **extra))
+    return events
+
+
 class _Handler(LoopbackHandler[FakeOpenAIServer]):
     """Answers ``POST /v1/chat/completions`` in OpenAI's shape; every other path with 404."""
 
@@ -239,10 +278,49 @@ class _Handler(LoopbackHandler[FakeOpenAIServer]):
                 400, _error_body("We could not parse the JSON body of your request.", "invalid_request_error")
             )
             return
-        if body.get("stream"):
-            self._send_json(400, _error_body("FakeOpenAIServer does not stream", "invalid_request_error"))
+        reply = fake._next(body)
+        if body.get("stream") and isinstance(reply, FakeReply):
+            self._stream(reply, body)
             return
-        self._answer(fake._next(body), body)
+        self._answer(reply, body)
+
+    def _stream(self, reply: FakeReply, request: dict[str, Any]) -> None:
+        """The reply as server-sent events (see the module docstring), paced like the whole reply."""
+        fake = self.fake
+        if not fake._sleep(fake.latency_s + reply.delay):
+            self.close_connection = True
+            return
+        payload = _completion_body(reply, request, self.number)
+        options = request.get("stream_options")
+        usage = payload.get("usage") if isinstance(options, dict) and options.get("include_usage") else None
+        content = reply.content or ""
+        seconds = payload["usage"]["completion_tokens"] / fake.tokens_per_s if fake.tokens_per_s and content else 0.0
+        try:
+            self.send_response(200)
+            self.send_header("content-type", "text/event-stream; charset=utf-8")
+            self.send_header("transfer-encoding", "chunked")
+            self.send_header("x-request-id", f"req_fake{self.number}")
+            for name, value in reply.headers.items():
+                self.send_header(name, value)
+            self.end_headers()
+            for event in _stream_events(payload, reply, usage is not None):
+                piece = event.get("choices", [{}])[0].get("delta", {}).get("content") if event.get("choices") else None
+                if piece and not fake._sleep(seconds * len(piece) / len(content)):
+                    self.close_connection = True
+                    return
+                self._event(json.dumps(event))
+            if usage is not None:
+                self._event(json.dumps(_chunk(payload, [], usage=usage)))
+            self._event("[DONE]")
+            self.wfile.write(b"0\r\n\r\n")
+        except OSError:
+            self.close_connection = True  # the client stopped reading
+
+    def _event(self, data: str) -> None:
+        """One ``data:`` event, as one HTTP chunk."""
+        frame = f"data: {data}\n\n".encode()
+        self.wfile.write(f"{len(frame):x}\r\n".encode() + frame + b"\r\n")
+        self.wfile.flush()
 
     def _answer(self, reply: Scripted, request: dict[str, Any]) -> None:
         fake = self.fake

@@ -33,7 +33,7 @@ from citewise.verify.acceptance import decide_acceptance
 from citewise.verify.answers import RequiredTopic, addressed, map_answers, section_topics
 from citewise.verify.claims import EVIDENCE_NOTE, claim_lines, extract_claims
 from citewise.verify.conflicts import find_conflicts
-from citewise.verify.ledger import CitedText, Judge, ledger_for_text
+from citewise.verify.ledger import CheckCache, CitedText, Judge, ledger_for_text
 from citewise.verify.shells import drop_shells
 
 __all__ = [
@@ -77,10 +77,10 @@ class Delivery:
 
 
 def ledger_of(
-    text: str, texts: Mapping[str, CitedText], judge: Judge | None = None
+    text: str, texts: Mapping[str, CitedText], judge: Judge | None = None, cache: CheckCache | None = None
 ) -> tuple[list[LedgerEntry], list[Conflict]]:
     """The claim ledger of ``text`` and the conflicts between its claims."""
-    entries = ledger_for_text(text, texts, judge=judge)
+    entries = ledger_for_text(text, texts, judge=judge, cache=cache)
     return entries, find_conflicts([(e.claim, e.checks) for e in entries], _published(texts))
 
 
@@ -127,6 +127,7 @@ def deliver(
     answered: bool = True,
     topics: Sequence[RequiredTopic] = (),
     lost_before: Mapping[str, tuple[str, ...]] | None = None,
+    cache: CheckCache | None = None,
 ) -> Delivery:
     """Verify ``text`` against ``texts`` and return what a reader may get (see the module docstring).
 
@@ -135,11 +136,12 @@ def deliver(
     required sub-questions: each must be answered by a supported claim of the delivered text
     (:mod:`citewise.verify.answers`), and a heading left empty is dropped or names its gap
     (:mod:`citewise.verify.shells`). ``lost_before``: claims of an earlier draft that failed and
-    were taken out before this one (by a revision), with the sub-questions they addressed."""
-    entries, conflicts = ledger_of(text, texts, judge)
+    were taken out before this one (by a revision), with the sub-questions they addressed.
+    ``cache``: support checks made earlier (while the draft streamed in), reused claim by claim."""
+    entries, conflicts = ledger_of(text, texts, judge, cache)
     failed = findings(entries, conflicts, text)
     delivered = redact(text, {f.claim_id: f for f in failed}, action) if failed else text
-    kept = _reused(delivered, entries, texts, judge) if failed else entries
+    kept = _reused(delivered, entries, texts, judge, cache) if failed else entries
     lost: dict[str, tuple[str, ...]] = {}
     if topics and failed:
         reach = addressed(entries, topics, section_topics(text, topics))
@@ -150,7 +152,7 @@ def deliver(
         headings = section_topics(delivered, topics).headings
         shelled = drop_shells(delivered, headings, {g.topic: g for g in gaps}, _hollow(delivered))
         if shelled != delivered:  # dropped signposts renumber the claims after them
-            delivered, kept = shelled, _reused(shelled, kept, texts, judge)
+            delivered, kept = shelled, _reused(shelled, kept, texts, judge, cache)
     # The unresolved conflicts of the draft stay on the record and on the report, side by side, after
     # their claims were taken out of the text: the reader sees both values, and the report is not
     # accepted while they stand.
@@ -178,12 +180,16 @@ def _hollow(text: str) -> set[int]:
 
 
 def _reused(
-    text: str, checked: Sequence[LedgerEntry], texts: Mapping[str, CitedText], judge: Judge | None
+    text: str,
+    checked: Sequence[LedgerEntry],
+    texts: Mapping[str, CitedText],
+    judge: Judge | None,
+    cache: CheckCache | None = None,
 ) -> list[LedgerEntry]:
     """The ledger of ``text`` reusing the checks of ``checked`` for every claim it kept unchanged (a
     claim's checks depend only on the claim and its cited texts), renumbered; new claims are checked."""
     known = {(e.claim.text, e.claim.sentence, e.claim.cited_ids): e for e in checked}
-    fresh = ledger_for_text(text, texts, judge=judge) if not _all_known(text, known) else None
+    fresh = ledger_for_text(text, texts, judge=judge, cache=cache) if not _all_known(text, known) else None
     if fresh is not None:
         return fresh
     entries = []

@@ -9,6 +9,7 @@ the decision and the action — built from the audit record and the evidence sto
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
@@ -25,7 +26,16 @@ from citewise.verify.claims import claim_scope, extract_claims
 from citewise.verify.pinpoint import check_cited_sentences
 from citewise.verify.support import check_support, judge_failure
 
-__all__ = ["CitedText", "Judge", "build_ledger", "cited_texts", "decide", "ledger_for_text", "report_text"]
+__all__ = [
+    "CheckCache",
+    "CitedText",
+    "Judge",
+    "build_ledger",
+    "cited_texts",
+    "decide",
+    "ledger_for_text",
+    "report_text",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,6 +119,36 @@ def _checks(claim: Claim, cited: CitedText) -> tuple[SupportCheck, ...]:
     return (check_support(claim, cited.ident, cited.page_text),)
 
 
+def _cited_checks(claim: Claim, texts: Mapping[str, CitedText]) -> tuple[SupportCheck, ...]:
+    return tuple(check for ident in claim.cited_ids if ident in texts for check in _checks(claim, texts[ident]))
+
+
+class CheckCache:
+    """Support checks already made, by claim (its id aside) and the texts it cites: a claim's checks
+    depend only on those, so a sentence checked while its draft was still streaming in is not
+    checked again when the draft is delivered. Safe to fill from one thread and read from another."""
+
+    def __init__(self) -> None:
+        self._made: dict[tuple[object, ...], tuple[SupportCheck, ...]] = {}
+        self._lock = threading.Lock()
+        self.hits = 0
+        """Claims answered from the cache."""
+
+    def checks(self, claim: Claim, texts: Mapping[str, CitedText]) -> tuple[SupportCheck, ...]:
+        """The checks of ``claim`` against its cited texts: from the cache, or made and kept."""
+        cited = tuple((i, hash(texts[i].page_text), hash(texts[i].excerpt)) for i in claim.cited_ids if i in texts)
+        key = (replace(claim, claim_id=""), cited)
+        with self._lock:
+            found = self._made.get(key)
+            if found is not None:
+                self.hits += 1
+                return found
+        made = _cited_checks(claim, texts)
+        with self._lock:
+            self._made[key] = made
+        return made
+
+
 Judge = Callable[[Claim, SupportCheck, str], SupportCheck]
 """A second opinion on a deterministic ``supported`` check: (claim, check, page text) -> check."""
 
@@ -157,8 +197,10 @@ def ledger_for_text(
     texts: Mapping[str, CitedText],
     overrides: Mapping[str, tuple[str, str, str]] | None = None,
     judge: Judge | None = None,
+    cache: CheckCache | None = None,
 ) -> list[LedgerEntry]:
-    """One entry per claim of ``text`` (a report body or an answer), checked against ``texts``."""
+    """One entry per claim of ``text`` (a report body or an answer), checked against ``texts``
+    (reusing the checks ``cache`` already holds)."""
     entries = []
     for claim in extract_claims(text):
         if claim.kind is ClaimKind.SIGNPOST:
@@ -167,7 +209,7 @@ def ledger_for_text(
             entry = LedgerEntry(claim, claim_scope(claim.text), (), decision, action)
             entries.append(_overridden(entry, (overrides or {}).get(claim.claim_id)))
             continue
-        checks = tuple(check for ident in claim.cited_ids if ident in texts for check in _checks(claim, texts[ident]))
+        checks = cache.checks(claim, texts) if cache is not None else _cited_checks(claim, texts)
         unknown = [i for i in claim.cited_ids if i not in texts]
         checks += tuple(
             SupportCheck(i, None, False, (), Decision.UNSUPPORTED, "cites no stored source", traceable=False)

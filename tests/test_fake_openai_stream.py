@@ -1,0 +1,121 @@
+"""The fake Chat Completions server streams as the real endpoint does: server-sent events of
+``chat.completion.chunk`` objects, read here by the real ``openai`` SDK and on the raw wire; and
+:meth:`ChatClient.stream` reads them through the SDK."""
+
+from __future__ import annotations
+
+import http.client
+import json
+from urllib.parse import urlsplit
+
+import openai
+import pytest
+
+from citewise.config import Secret
+from citewise.llm import ChatClient, ModelSettings, ModelTruncated
+from citewise.testing import FakeOpenAIServer
+
+TEXT = "Deposits are protected [S1.2]. 보증금은 돌려받는다 [S2.1]."
+
+
+def _client(server: FakeOpenAIServer) -> openai.OpenAI:
+    return openai.OpenAI(api_key="sk-test", base_url=server.base_url, max_retries=0)
+
+
+def test_the_sdk_reads_a_streamed_reply_piece_by_piece_with_its_usage_last() -> None:
+    with FakeOpenAIServer() as server:
+        server.enqueue_reply(TEXT, usage={"prompt_tokens": 12, "completion_tokens": 9})
+        stream = _client(server).chat.completions.create(
+            model="writer",
+            messages=[{"role": "user", "content": "hi"}],
+            stream=True,
+            stream_options={"include_usage": True},
+        )
+        chunks = list(stream)
+
+    pieces = [c.choices[0].delta.content for c in chunks if c.choices and c.choices[0].delta.content]
+    assert "".join(pieces) == TEXT and len(pieces) > 5  # in pieces, not in one go
+    assert chunks[0].choices[0].delta.role == "assistant" and chunks[0].object == "chat.completion.chunk"
+    finish = [c.choices[0].finish_reason for c in chunks if c.choices]
+    assert finish[-1] == "stop" and set(finish[:-1]) == {None}
+    assert chunks[-1].choices == [] and chunks[-1].usage is not None
+    assert (chunks[-1].usage.prompt_tokens, chunks[-1].usage.completion_tokens) == (12, 9)
+    assert all(c.usage is None for c in chunks[:-1])
+    assert {c.id for c in chunks} == {chunks[0].id} and {c.model for c in chunks} == {"writer"}
+    assert server.requests[0].json["stream"] is True
+
+
+def test_without_include_usage_no_usage_chunk_is_sent_and_a_cut_off_reply_says_length() -> None:
+    with FakeOpenAIServer() as server:
+        server.enqueue_reply("cut off mid", finish_reason="length")
+        chunks = list(
+            _client(server).chat.completions.create(
+                model="writer", messages=[{"role": "user", "content": "hi"}], stream=True
+            )
+        )
+
+    assert all(c.choices for c in chunks) and chunks[-1].choices[0].finish_reason == "length"
+    assert all(c.usage is None for c in chunks)
+
+
+def test_an_error_comes_as_json_before_any_event() -> None:
+    with FakeOpenAIServer() as server:
+        server.enqueue_error(429, "slow down", type="rate_limit_error", headers={"retry-after": "2"})
+        with pytest.raises(openai.RateLimitError, match="slow down"):
+            _client(server).chat.completions.create(
+                model="writer", messages=[{"role": "user", "content": "hi"}], stream=True
+            )
+
+
+def test_the_wire_is_data_lines_of_chunks_ending_in_done() -> None:
+    with FakeOpenAIServer() as server:
+        server.enqueue_reply("Rents rose.")
+        url = urlsplit(server.base_url)
+        connection = http.client.HTTPConnection(url.hostname or "127.0.0.1", url.port, timeout=10)
+        body = {"model": "m", "messages": [{"role": "user", "content": "x"}], "stream": True}
+        connection.request(
+            "POST",
+            "/v1/chat/completions",
+            json.dumps(body),
+            {"authorization": "Bearer sk-test", "content-type": "application/json"},
+        )
+        response = connection.getresponse()
+        raw = response.read().decode()
+        connection.close()
+
+    assert response.status == 200 and response.getheader("content-type") == "text/event-stream; charset=utf-8"
+    events = [block for block in raw.split("\n\n") if block]
+    assert all(e.startswith("data: ") for e in events) and events[-1] == "data: [DONE]"
+    first = json.loads(events[0].removeprefix("data: "))
+    assert first["object"] == "chat.completion.chunk" and first["choices"][0]["delta"]["role"] == "assistant"
+    text = "".join(json.loads(e[6:])["choices"][0]["delta"].get("content") or "" for e in events[:-1])
+    assert text == "Rents rose."
+
+
+# -- ChatClient.stream: the same reply, errors and record as complete(), piece by piece --------------
+
+
+def _chat(server: FakeOpenAIServer) -> ChatClient:
+    return ChatClient(ModelSettings(api_key=Secret("sk-test"), base_url=server.base_url, timeout_s=10))
+
+
+def test_chat_client_stream_hands_each_piece_over_and_returns_the_whole_reply_with_its_usage() -> None:
+    pieces: list[str] = []
+    with FakeOpenAIServer() as server, _chat(server) as client:
+        server.enqueue_reply(TEXT, usage={"prompt_tokens": 12, "completion_tokens": 9})
+        result = client.stream("writer", [{"role": "user", "content": "hi"}], on_text=pieces.append)
+
+    assert "".join(pieces) == TEXT and len(pieces) > 5 and result.text == TEXT
+    assert result.usage is not None and (result.usage.prompt, result.usage.completion) == (12, 9)
+    (record,) = client.calls
+    assert record.outcome == "ok" and record.usage == result.usage and record.request_id == "req_fake1"
+    assert server.requests[0].json["stream_options"] == {"include_usage": True}
+
+
+def test_chat_client_stream_raises_what_complete_raises_for_a_cut_off_reply_and_records_it() -> None:
+    with FakeOpenAIServer() as server, _chat(server) as client:
+        server.enqueue_reply("cut off mid", finish_reason="length")
+        with pytest.raises(ModelTruncated) as caught:
+            client.stream("writer", [{"role": "user", "content": "hi"}], on_text=lambda piece: None)
+
+    assert caught.value.text == "cut off mid" and client.calls[0].outcome == "ModelTruncated"

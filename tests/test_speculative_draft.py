@@ -1,0 +1,149 @@
+"""A speculative draft (issue 26): from round 2 on, the writer starts while the round's review runs
+when the budget allows; the draft is kept when the loop stops on the coverage it was written from,
+and dropped — recorded, its tokens counted — when the review asks for more searching or changes the
+coverage. Real Tavily and OpenAI clients against the shipped loopback fakes."""
+
+from __future__ import annotations
+
+from collections import deque
+from typing import Any
+
+import pytest
+
+from citewise.audit.events import DraftDropped, DraftMade, DropReason, ModelCallEnded, ReportMade
+from citewise.export.run import export_run, run_data
+from citewise.records.budget import Budget
+from citewise.research.loop import research, resume
+from citewise.store.runs import RunStore
+from citewise.testing.fake_openai import FakeError
+from tests import test_research_loop as loop
+from tests.loop_harness import QUESTION, Env, covered, draft_citing, page, plan_reply, two_pages, verdict
+
+pytestmark = pytest.mark.integration
+
+env = loop.env
+
+
+def _follow_ups(env: Env, *queries: str) -> None:
+    """Pages for each follow-up query, and a reviewer that asks for them one after the other."""
+    for n, query in enumerate(queries, 1):
+        url = f"https://more.example/{n}"
+        env.web.hits[query] = [url]
+        env.web.pages[url] = page(f"more {n}")
+    asked = iter(queries)
+    env.brain.script("review", lambda d: verdict(d, missing={1: next(asked, "nothing new")}))
+
+
+def _purposes(env: Env, run_id: str) -> list[str]:
+    return [e.purpose.value for e in env.record(run_id).of(ModelCallEnded)]
+
+
+def test_a_draft_written_while_the_review_asks_for_more_searching_is_dropped_and_counted(env: Env) -> None:
+    two_pages(env)
+    env.brain.script("plan", plan_reply())
+    _follow_ups(env, "deposit return deadline", "deposit return court")
+    env.brain.script("write", draft_citing("S1"))
+
+    result = env.run(budget=Budget(max_rounds=3))
+
+    record = env.record(result.run_id)
+    (dropped,) = record.of(DraftDropped)
+    assert dropped.round == 2 and dropped.reason is DropReason.MORE_SEARCHING and dropped.draft is not None
+    # round 1 drafts after its review (nothing to write from before it); round 2's draft is dropped and
+    # not written again; round 3's, written beside its review, is kept as the report's draft
+    assert [d.round for d in result.drafts] == [1, 3]
+    assert _purposes(env, result.run_id).count("speculative_draft") == 2
+    assert _purposes(env, result.run_id).count("draft") == 1
+    # every call's tokens are in the budget, the dropped draft's too
+    ends = record.of(ModelCallEnded)
+    assert result.usage.tokens == sum((e.prompt_tokens or 0) + (e.completion_tokens or 0) for e in ends)
+    assert result.status == "report"
+    # the export carries the dropped draft with its reason, and the HTML view renders the run
+    exported = run_data(record)
+    assert {"round": 2, "reason": "more_searching"}.items() <= _dropped(exported).items()
+    assert "Deposits are protected here" in export_run(record, "html")
+
+
+def _dropped(exported: dict[str, Any]) -> dict[str, Any]:
+    return next(e for e in exported["events"] if e.get("kind") == "draft_dropped")
+
+
+def test_a_review_that_changes_the_coverage_drops_the_draft_and_the_round_drafts_again(env: Env) -> None:
+    two_pages(env)
+    env.web.hits["deposit return deadline"] = ["https://more.example/1"]
+    env.web.pages["https://more.example/1"] = page("more")
+    env.brain.script("plan", plan_reply())
+    env.brain.script("review", lambda d: verdict(d, missing={1: "deposit return deadline"}), covered)
+    env.brain.script("write", draft_citing("S1"), draft_citing("S1"), draft_citing("S1", "S2"))
+
+    result = env.run()
+
+    record = env.record(result.run_id)
+    (dropped,) = record.of(DraftDropped)
+    assert dropped.round == 2 and dropped.reason is DropReason.COVERAGE_CHANGED  # topic 2 is covered now
+    assert _purposes(env, result.run_id)[-1] == "draft"  # written again, from the review that passed
+    (written,) = env.brain.calls("write")[-1:]
+    assert [i["status"] for i in written["topics"]] == ["covered", "covered"]
+    assert result.drafts[-1].source_ids == ("S1", "S2") and result.status == "report"
+
+
+def test_no_speculation_when_the_token_cap_has_no_room_for_the_review_and_the_draft_at_once(env: Env) -> None:
+    two_pages(env)
+    env.brain.script("plan", plan_reply())
+    _follow_ups(env, "deposit return deadline")
+    env.brain.script("write", draft_citing("S1"))
+
+    # enough for the run's calls one at a time, not for two 8,192-token replies at once
+    result = env.run(budget=Budget(max_rounds=2, max_tokens=15_000))
+
+    assert "speculative_draft" not in _purposes(env, result.run_id)
+    assert [d.round for d in result.drafts] == [1, 2] and not env.record(result.run_id).of(DraftDropped)
+
+
+def test_a_failed_speculative_draft_is_dropped_and_the_draft_written_after_the_review(env: Env) -> None:
+    two_pages(env)
+    env.brain.script("plan", plan_reply())
+    _follow_ups(env, "deposit return deadline")
+    server_error = FakeError(500, "overloaded", "server_error")
+    env.brain.script("write", draft_citing("S1"), server_error, server_error, draft_citing("S1", "S2"))
+
+    result = env.run(budget=Budget(max_rounds=2))
+
+    (dropped,) = env.record(result.run_id).of(DraftDropped)
+    assert dropped.reason is DropReason.FAILED and dropped.draft is None
+    assert result.drafts[-1].source_ids == ("S1", "S2") and result.status == "report"
+
+
+def test_a_crash_during_the_review_keeps_the_evidence_and_resume_finishes_the_round(env: Env) -> None:
+    two_pages(env)
+    env.brain.script("plan", plan_reply())
+    _follow_ups(env, "deposit return deadline")
+    env.brain.script("write", draft_citing("S1"))
+    ended = {"reviews": 0}
+
+    def crash_at_the_second_review(event: Any, state: Any) -> None:
+        if isinstance(event, ModelCallEnded) and event.purpose.value == "review":
+            ended["reviews"] += 1
+            if ended["reviews"] == 2:
+                raise RuntimeError("simulated crash")
+
+    settings = env.settings(Budget(max_rounds=2))
+    with pytest.raises(RuntimeError, match="simulated crash"):
+        research(env.store, QUESTION, settings, progress=crash_at_the_second_review)
+
+    (run,) = RunStore(env.store).list()
+    before = env.record(run.run_id)
+    assert before.status == "failed" and len(before.of(DraftMade)) == 1
+    (dropped,) = before.of(DraftDropped)  # the draft beside the cut-off review is on the record
+    assert dropped.round == 2 and dropped.reason is DropReason.FAILED
+
+    env.brain.steps["review"] = deque([covered])
+    resumed = resume(env.store, run.run_id, env.settings(Budget(max_rounds=2)))
+
+    after = env.record(run.run_id)
+    assert after.status == "finished" and after.last(ReportMade) is not None
+    assert [s.source_id for s in resumed.sources] == ["S1", "S2", "S3"]  # nothing collected is lost
+    assert len(env.brain.calls("plan")) == 1 and resumed.status == "report"
+    assert resumed.usage.tokens == sum(
+        (e.prompt_tokens or 0) + (e.completion_tokens or 0) for e in after.of(ModelCallEnded)
+    )
