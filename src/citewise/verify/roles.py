@@ -1,0 +1,107 @@
+"""Swapped roles: a claim that gives the span's parties each other's parts.
+
+"임차인은 임대인에게 보증금을 돌려줘야 한다" shares every term with "임대인은 임차인에게 보증금을
+반환하여야 한다", and an embedder scores the two as nearly the same; the claim is false. Two checks:
+
+- **Korean** marks roles with particles: the subject (은/는/이/가), the recipient (에게/한테), the
+  source (에게서/로부터), the object (을/를). Two nouns that both texts mark, each with the role the
+  other has in the span, are swapped.
+- **English** marks roles by order: two words that both texts share, at most four words apart,
+  around a shared word between them ("the landlord *pays* the tenant" / "the tenant *pays* the
+  landlord"), in the reverse order, are swapped ("from A to B" / "from B to A" too) — unless
+  exactly one of the texts is passive ("is paid by"), which reverses the order on purpose.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from typing import Final
+
+__all__ = ["role_swap"]
+
+_KO_ROLE = re.compile(r"([가-힣]{2,}?)(에게서|으로부터|로부터|에게|한테|은|는|이|가|을|를)(?=[\s,.)]|$)")
+_ROLES: Final = {
+    "은": "subject", "는": "subject", "이": "subject", "가": "subject",
+    "에게": "recipient", "한테": "recipient",
+    "에게서": "source", "으로부터": "source", "로부터": "source",
+    "을": "object", "를": "object",
+}  # fmt: skip
+_EN_WORD = re.compile(r"[a-z][a-z0-9_.-]*[a-z0-9]|[a-z]")
+_EN_STOP: Final = frozenset(
+    "a an the and or of to in on at for from with by as is are was were be been being it its this that these those "
+    "must may can shall will would should could not no any all some each every than then".split()
+)
+_NEAR: Final = 4
+"""English parties at most this many words apart in both texts: "the tenant pays the landlord"."""
+_DIRECTIONS: Final = frozenset({"to", "from", "into", "than", "over", "before", "after", "instead"})
+_PASSIVE = re.compile(r"\b(?:is|are|was|were|be|been|being|gets?|got)\s+(?:\w+ly\s+)?\w+(?:ed|en|id|wn|ld)\s+by\b")
+
+
+def _korean_roles(text: str) -> dict[str, str]:
+    roles: dict[str, str] = {}
+    for match in _KO_ROLE.finditer(text):
+        noun, role = match.group(1), _ROLES[match.group(2)]
+        roles.setdefault(noun, role)  # the first mention decides
+    return roles
+
+
+def _korean_swap(claim: str, span: str) -> tuple[str, str] | None:
+    mine, theirs = _korean_roles(claim), _korean_roles(span)
+    shared = [n for n in mine if n in theirs]
+    for i, a in enumerate(shared):
+        for b in shared[i + 1 :]:
+            if mine[a] != mine[b] and mine[a] == theirs[b] and mine[b] == theirs[a]:
+                return a, b
+    return None
+
+
+def _positions(text: str) -> dict[str, list[int]]:
+    words = [w.rstrip(".") for w in _EN_WORD.findall(text.lower())]
+    seen: dict[str, list[int]] = {}
+    for n, word in enumerate(words):
+        key = word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word
+        seen.setdefault(key, []).append(n)
+    return seen
+
+
+def _between(places: list[int], low: int, high: int) -> bool:
+    return any(low < p < high for p in places)
+
+
+def _english_swap(claim: str, span: str) -> tuple[str, str] | None:
+    if bool(_PASSIVE.search(claim.lower())) != bool(_PASSIVE.search(span.lower())):
+        return None
+    mine, theirs = _positions(claim), _positions(span)
+    shared = [w for w in mine if w in theirs]
+    # Parties: content words said once in each text; what lies between: content or direction words.
+    parties = [
+        w
+        for w in shared
+        if w not in _EN_STOP and w not in _DIRECTIONS and len(w) > 2 and len(mine[w]) == len(theirs[w]) == 1
+    ]
+    parties.sort(key=lambda w: mine[w][0])
+    middles = [w for w in shared if w not in _EN_STOP or w in _DIRECTIONS]
+    for i, a in enumerate(parties):
+        for b in parties[i + 1 :]:
+            (ca,), (cb,), (ta,), (tb,) = mine[a], mine[b], theirs[a], theirs[b]
+            if not (tb < ta and cb - ca <= _NEAR and ta - tb <= _NEAR):
+                continue
+            if any(_between(mine[v], ca, cb) and _between(theirs[v], tb, ta) for v in middles):
+                return a, b
+    return None
+
+
+def role_swap(claim: str, span_sentence: str) -> str | None:
+    """The reason when ``claim`` swaps the roles of two parties of ``span_sentence``, else None.
+
+    >>> role_swap("임차인은 임대인에게 보증금을 반환하여야 한다.", "임대인은 임차인에게 보증금을 반환하여야 한다.")
+    'swapped roles: 임차인 and 임대인 change places'
+    >>> role_swap("The tenant pays the landlord.", "The landlord pays the tenant.")
+    'swapped roles: tenant and landlord change places'
+    >>> role_swap("The tenant is paid by the landlord.", "The landlord pays the tenant.") is None
+    True
+    """
+    claim, span_sentence = unicodedata.normalize("NFKC", claim), unicodedata.normalize("NFKC", span_sentence)
+    pair = _korean_swap(claim, span_sentence) or _english_swap(claim, span_sentence)
+    return f"swapped roles: {pair[0]} and {pair[1]} change places" if pair else None
