@@ -180,8 +180,10 @@ _QUALIFIER = re.compile(
     re.IGNORECASE,
 )
 _BOUND_AFTER = re.compile(
-    r"^\s*(?:을|를|의)?\s?(이상|이하|초과|미만|이내|까지|넘|or more|or less|or fewer|and over|and above)"
+    r"^(?:\([^()]{0,80}\))?\s*(?:을|를|의)?\s?"
+    r"(이상|이하|초과|미만|이내|까지|넘|or more|or less|or fewer|and over|and above)"
 )
+"""A bound right after a figure, past a parenthetical: "45일(쌍둥이는 60일) 이상"."""
 _BOUND_BEFORE = re.compile(
     r"(at least|at most|no more than|no less than|more than|less than|fewer than|up to|over|under"
     r"|최소|최대|최소한|적어도)\s*$",
