@@ -2,12 +2,13 @@
 
     .venv/bin/python benchmarks/make_support_pairs.py
 
-Each seed (``support_seeds_dev.py``, ``support_seeds_heldout.py``) is one evidence passage copied
-from a shared corpus, with hand-written claims: faithful paraphrases and perturbations, each with
-its ``kind``. Every passage also gets one ``unrelated`` claim: the first paraphrase of the next seed
-of the same split and language (a claim another passage supports, this one does not).
+Each seed (``support_seeds_dev.py``, ``support_seeds_heldout.py``, ``support_seeds_heldout2.py``)
+is one evidence passage copied from a shared corpus, with hand-written claims: faithful
+paraphrases and perturbations, each with its ``kind``. Every passage also gets one ``unrelated``
+claim: the first paraphrase of the next seed of the same split and language (a claim another
+passage supports, this one does not).
 
-Rows: ``id``, ``split`` (dev / heldout), ``set`` (human: short FEVER-like claims; model:
+Rows: ``id``, ``split`` (dev / heldout / heldout2), ``set`` (human: short FEVER-like claims; model:
 answer-style sentences), ``lang``, ``kind``, ``label``, ``question``, ``claim``, ``evidence``,
 ``origin`` (where the evidence comes from, and its licence).
 """
@@ -22,6 +23,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import support_seeds_dev  # noqa: E402
 import support_seeds_heldout  # noqa: E402
+import support_seeds_heldout2  # noqa: E402
 
 OUT = Path(__file__).resolve().parent / "data" / "support_pairs.jsonl"
 
@@ -53,7 +55,11 @@ def rows(split: str, seeds: list[dict[str, object]]) -> list[dict[str, str]]:
 
 
 def main() -> int:
-    written = rows("dev", support_seeds_dev.SEEDS) + rows("heldout", support_seeds_heldout.SEEDS)
+    written = (
+        rows("dev", support_seeds_dev.SEEDS)
+        + rows("heldout", support_seeds_heldout.SEEDS)
+        + rows("heldout2", support_seeds_heldout2.SEEDS)
+    )
     with OUT.open("w", encoding="utf-8") as fh:
         for row in written:
             fh.write(json.dumps(row, ensure_ascii=False) + "\n")
