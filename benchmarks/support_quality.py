@@ -164,7 +164,7 @@ def main() -> int:
                 write_ares_pairs(path, sample=sample, size=args.ares_sample)
                 run(f"ARES NQ (model-written answers), {sample} sample", path, llm=args.llm)
         if args.only in (None, "pairs"):
-            for split in ("dev", "heldout"):
+            for split in ("dev", "heldout", "heldout2"):
                 for kind_set in ("human", "model"):
                     path = _split(PAIRS, Path(tmp) / f"{split}-{kind_set}.jsonl", split=split, set=kind_set)
                     run(f"paraphrased and perturbed pairs, {split}, {kind_set}-written", path, llm=args.llm)

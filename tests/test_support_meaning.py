@@ -90,7 +90,9 @@ def test_each_english_guard_rejects_its_perturbation_whatever_the_similarity(
         ("임차인은 2년보다 짧게 정한 기간이 유효하다고 주장할 수 없다.", ARTICLE_4, "negation mismatch"),
         ("기간을 정하지 않은 임대차는 그 기간을 3년으로 본다.", ARTICLE_4, "wrong number: 3년"),
         ("임차인은 임대인에게 보증금을 반환하여야 한다.", ARTICLE_3, "swapped roles: 임차인 and 임대인"),
+        ("임대인은 임차주택의 양수인의 지위를 승계한 것으로 본다.", ARTICLE_3, "swapped roles: 임대인 and 양수인"),
         ("임대차 기간은 어떤 경우에도 2년으로 본다.", ARTICLE_4, "overstated scope"),  # drops the 다만 proviso
+        ("임차인은 어떤 이유로도 2년 미만의 기간을 주장할 수 있다.", ARTICLE_4, "overstated scope"),
         ("주택임대차보호법 제6조에 따라 기간을 정하지 않은 임대차는 2년으로 본다.", ARTICLE_4, "wrong article: 제6조"),
     ],
 )

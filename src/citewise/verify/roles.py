@@ -3,9 +3,9 @@
 "임차인은 임대인에게 보증금을 돌려줘야 한다" shares every term with "임대인은 임차인에게 보증금을
 반환하여야 한다", and an embedder scores the two as nearly the same; the claim is false. Two checks:
 
-- **Korean** marks roles with particles: the subject (은/는/이/가), the recipient (에게/한테), the
-  source (에게서/로부터), the object (을/를). Two nouns that both texts mark, each with the role the
-  other has in the span, are swapped.
+- **Korean** marks roles with particles: the subject (은/는/이/가), the recipient (에게/한테/에),
+  the source (에게서/로부터), the object (을/를), the possessor (의), the thing compared (보다).
+  Two nouns that both texts mark, each with the role the other has in the span, are swapped.
 - **English** marks roles by order: two words that both texts share, at most four words apart,
   around a shared word between them ("the landlord *pays* the tenant" / "the tenant *pays* the
   landlord"), in the reverse order, are swapped ("from A to B" / "from B to A" too) — unless
@@ -20,12 +20,14 @@ from typing import Final
 
 __all__ = ["role_swap"]
 
-_KO_ROLE = re.compile(r"([가-힣]{2,}?)(에게서|으로부터|로부터|에게|한테|은|는|이|가|을|를)(?=[\s,.)]|$)")
+_KO_ROLE = re.compile(r"([가-힣]{2,}?)(에게서|으로부터|로부터|에게|한테|보다|은|는|이|가|을|를|의|에)(?=[\s,.)]|$)")
 _ROLES: Final = {
     "은": "subject", "는": "subject", "이": "subject", "가": "subject",
-    "에게": "recipient", "한테": "recipient",
+    "에게": "recipient", "한테": "recipient", "에": "recipient",
     "에게서": "source", "으로부터": "source", "로부터": "source",
     "을": "object", "를": "object",
+    "의": "possessor",
+    "보다": "compared",
 }  # fmt: skip
 _EN_WORD = re.compile(r"[a-z][a-z0-9_.-]*[a-z0-9]|[a-z]")
 _EN_STOP: Final = frozenset(
@@ -38,22 +40,34 @@ _DIRECTIONS: Final = frozenset({"to", "from", "into", "than", "over", "before", 
 _PASSIVE = re.compile(r"\b(?:is|are|was|were|be|been|being|gets?|got)\s+(?:\w+ly\s+)?\w+(?:ed|en|id|wn|ld)\s+by\b")
 
 
-def _korean_roles(text: str) -> dict[str, str]:
-    roles: dict[str, str] = {}
-    for match in _KO_ROLE.finditer(text):
-        noun, role = match.group(1), _ROLES[match.group(2)]
-        roles.setdefault(noun, role)  # the first mention decides
+_PARENTHETICAL = re.compile(r"\([^()]*\)")
+
+
+def _korean_roles(text: str) -> dict[str, set[str]]:
+    """Each noun with the roles its particles give it; a parenthetical (양수인(讓受人)은) is skipped."""
+    roles: dict[str, set[str]] = {}
+    for match in _KO_ROLE.finditer(_PARENTHETICAL.sub("", text)):
+        roles.setdefault(match.group(1), set()).add(_ROLES[match.group(2)])
     return roles
 
 
 def _korean_swap(claim: str, span: str) -> tuple[str, str] | None:
-    mine, theirs = _korean_roles(claim), _korean_roles(span)
+    # The claim's first role for a noun against every role the span gives it: a swap is two nouns
+    # each taking a role the span gives only the other.
+    mine = {noun: _first_role(claim, noun) for noun in _korean_roles(claim)}
+    theirs = _korean_roles(span)
     shared = [n for n in mine if n in theirs]
     for i, a in enumerate(shared):
         for b in shared[i + 1 :]:
-            if mine[a] != mine[b] and mine[a] == theirs[b] and mine[b] == theirs[a]:
+            ra, rb = mine[a], mine[b]
+            if ra != rb and ra in theirs[b] and rb in theirs[a] and ra not in theirs[a] and rb not in theirs[b]:
                 return a, b
     return None
+
+
+def _first_role(text: str, noun: str) -> str:
+    match = next(m for m in _KO_ROLE.finditer(_PARENTHETICAL.sub("", text)) if m.group(1) == noun)
+    return _ROLES[match.group(2)]
 
 
 def _positions(text: str) -> dict[str, list[int]]:
