@@ -12,7 +12,8 @@ file read by :func:`citewise.eval.support.load_pairs`, checked by
   (row index ≡ 5 mod 10), which nothing was tuned on.
 - **Paraphrased and perturbed pairs** (``benchmarks/data/support_pairs.jsonl``, written by
   ``make_support_pairs.py``): English (Python docs) and Korean (statutes), human-written-style
-  claims and model-written-style answers, each with a ``kind``; figures per split, set and kind.
+  claims and model-written-style answers, each with a ``kind``; figures per split (dev, heldout,
+  heldout2: see ``benchmarks/data/README.md`` for which were tuned on), set and kind.
 - **Korean statutes** (``benchmarks/data/kr_support_pairs.jsonl``): hand-written hard pairs on
   single articles (see ``kr_support_pairs.md``); written before support by meaning, not tuned on
   for it.
