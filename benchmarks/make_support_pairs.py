@@ -2,7 +2,7 @@
 
     .venv/bin/python benchmarks/make_support_pairs.py
 
-Each seed (``support_seeds_dev.py``, ``support_seeds_heldout.py``, ``support_seeds_heldout2.py``,
+Each seed (``support_seeds_dev.py``, ``support_seeds_dev2.py`` (more dev claims, ids ``dev2-…``), ``support_seeds_heldout.py``, ``support_seeds_heldout2.py``,
 ``support_seeds_heldout3.py``) is one evidence passage copied from a shared corpus, with hand-written claims: faithful
 paraphrases and perturbations, each with its ``kind``. Every passage also gets one ``unrelated``
 claim: the first paraphrase of the next seed of the same split and language (a claim another
@@ -22,6 +22,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import support_seeds_dev  # noqa: E402
+import support_seeds_dev2  # noqa: E402
 import support_seeds_heldout  # noqa: E402
 import support_seeds_heldout2  # noqa: E402
 import support_seeds_heldout3  # noqa: E402
@@ -29,7 +30,7 @@ import support_seeds_heldout3  # noqa: E402
 OUT = Path(__file__).resolve().parent / "data" / "support_pairs.jsonl"
 
 
-def rows(split: str, seeds: list[dict[str, object]]) -> list[dict[str, str]]:
+def rows(split: str, seeds: list[dict[str, object]], prefix: str = "") -> list[dict[str, str]]:
     out: list[dict[str, str]] = []
     for n, seed in enumerate(seeds):
         claims = list(seed["claims"])  # type: ignore[call-overload]
@@ -40,7 +41,7 @@ def rows(split: str, seeds: list[dict[str, object]]) -> list[dict[str, str]]:
         for m, (kind_set, kind, label, claim) in enumerate(claims, start=1):
             out.append(
                 {
-                    "id": f"{split}-{seed['lang']}-{n + 1:02d}-{m:02d}",
+                    "id": f"{prefix or split}-{seed['lang']}-{n + 1:02d}-{m:02d}",
                     "split": split,
                     "set": kind_set,
                     "lang": str(seed["lang"]),
@@ -58,6 +59,7 @@ def rows(split: str, seeds: list[dict[str, object]]) -> list[dict[str, str]]:
 def main() -> int:
     written = (
         rows("dev", support_seeds_dev.SEEDS)
+        + rows("dev", support_seeds_dev2.SEEDS, prefix="dev2")
         + rows("heldout", support_seeds_heldout.SEEDS)
         + rows("heldout2", support_seeds_heldout2.SEEDS)
         + rows("heldout3", support_seeds_heldout3.SEEDS)

@@ -41,6 +41,9 @@ first rule that fails decides, and its reason names what failed:
    모든 / 항상 / 언제든지 / 누구나 while the span qualifies (some, only, unless, 일부, 경우, 다만,
    이상 ...) or says nothing of the kind overstates; so does a claim that drops or changes the
    condition on a figure (the span's "5명 이상" as the claim's "5명", or "이상" as "미만").
+7b. **Additions** (:mod:`citewise.verify.additions`). Each clause a Korean claim joins with a
+   connective ending and a comma (하며, / 하고,) must share half of its own terms with the span: an
+   answer that restates the provision and adds a detail it does not state is unsupported.
 8. Otherwise the claim is *supported* by this source.
 
 :func:`judge_with_model` (:mod:`citewise.verify.judge`, re-exported here) asks a model for the same
@@ -62,6 +65,7 @@ from citewise.records.verify import Claim, Decision, SupportCheck
 from citewise.text.analyze import analyze
 from citewise.text.quotes import normalise_for_match, quote_occurs
 from citewise.text.sentences import split_answer_sentences
+from citewise.verify.additions import unsupported_addition
 from citewise.verify.claims import DATE_PATTERN, PARAGRAPH_MARKS, claim_scope
 from citewise.verify.figures import Figure, as_digits, date_parts, date_supported, figures
 from citewise.verify.judge import JUDGE_PROMPT_VERSION, judge_failure, judge_with_model
@@ -282,6 +286,7 @@ def check_support(
         or role_swap(text, span)
         or contrast_problem(text, span)
         or scope_problem(text, span)
+        or unsupported_addition(_BOILERPLATE.sub("", text), span, context)
     ):
         return _unsupported(source_id, span, True, reason)
     return SupportCheck(source_id, span, True, (), Decision.SUPPORTED, f"{how}; figures, dates, names agree")
