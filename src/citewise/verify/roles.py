@@ -5,7 +5,9 @@
 
 - **Korean** marks roles with particles: the subject (은/는/이/가), the recipient (에게/한테/에),
   the source (에게서/로부터), the object (을/를), the possessor (의), the thing compared (보다).
-  Two nouns that both texts mark, each with the role the other has in the span, are swapped.
+  Two nouns that both texts mark, each with the role the other has in the span, are swapped; so
+  are a topic (은/는) and a recipient (에게) that trade places, even where the span also names the
+  claim's topic as a clause's subject (이/가).
 - **English** marks roles by order: two words that both texts share, at most four words apart,
   around a shared word between them ("the landlord *pays* the tenant" / "the tenant *pays* the
   landlord"), in the reverse order, are swapped ("from A to B" / "from B to A" too) — unless
@@ -43,12 +45,36 @@ _PASSIVE = re.compile(r"\b(?:is|are|was|were|be|been|being|gets?|got)\s+(?:\w+ly
 _PARENTHETICAL = re.compile(r"\([^()]*\)")
 
 
-def _korean_roles(text: str) -> dict[str, set[str]]:
-    """Each noun with the roles its particles give it; a parenthetical (양수인(讓受人)은) is skipped."""
+def _korean_roles(text: str, *, topic: bool = False) -> dict[str, set[str]]:
+    """Each noun with the roles its particles give it; a parenthetical (양수인(讓受人)은) is skipped.
+    With ``topic``, 은/는 (the sentence's topic) is told apart from 이/가 (often a clause's subject)."""
     roles: dict[str, set[str]] = {}
     for match in _KO_ROLE.finditer(_PARENTHETICAL.sub("", text)):
-        roles.setdefault(match.group(1), set()).add(_ROLES[match.group(2)])
+        particle = match.group(2)
+        role = "topic" if topic and particle in ("은", "는") else _ROLES[particle]
+        roles.setdefault(match.group(1), set()).add(role)
     return roles
+
+
+def _korean_topic_swap(claim: str, span: str) -> tuple[str, str] | None:
+    """The sentence's topic and its recipient traded: "외국인은 법무부장관에게 … 명령을 할 수 있다"
+    against "법무부장관은 … 외국인이 … 그 외국인에게 … 명령을 할 수 있다". The span may mark the claim's
+    topic as a clause's subject (이/가) too, which the first-role check reads as the same role."""
+    mine, theirs = _korean_roles(claim, topic=True), _korean_roles(span, topic=True)
+    for a, roles_a in mine.items():
+        for b, roles_b in mine.items():
+            if a == b or a not in theirs or b not in theirs:
+                continue
+            if (
+                "topic" in roles_a
+                and "recipient" in roles_b
+                and "topic" in theirs[b]
+                and "recipient" in theirs[a]
+                and "topic" not in theirs[a]
+                and "recipient" not in theirs[b]
+            ):
+                return a, b
+    return None
 
 
 def _korean_swap(claim: str, span: str) -> tuple[str, str] | None:
@@ -117,5 +143,9 @@ def role_swap(claim: str, span_sentence: str) -> str | None:
     True
     """
     claim, span_sentence = unicodedata.normalize("NFKC", claim), unicodedata.normalize("NFKC", span_sentence)
-    pair = _korean_swap(claim, span_sentence) or _english_swap(claim, span_sentence)
+    pair = (
+        _korean_swap(claim, span_sentence)
+        or _korean_topic_swap(claim, span_sentence)
+        or _english_swap(claim, span_sentence)
+    )
     return f"swapped roles: {pair[0]} and {pair[1]} change places" if pair else None
