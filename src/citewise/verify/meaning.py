@@ -166,6 +166,6 @@ def meaning_version(scorer: MeaningScorer | None) -> str:
 
 
 def rule_set(scorer: MeaningScorer | None) -> str:
-    """The verifier's rule set as recorded on an acceptance: ``verify-3`` (support by meaning) or
-    ``verify-3-lexical`` (no embedder). Verdicts of earlier rule sets keep their own name."""
-    return "verify-3" if scorer is not None else "verify-3-lexical"
+    """The verifier's rule set as recorded on an acceptance: ``verify-4`` (support by meaning) or
+    ``verify-4-lexical`` (no embedder). Verdicts of earlier rule sets keep their own name."""
+    return "verify-4" if scorer is not None else "verify-4-lexical"
