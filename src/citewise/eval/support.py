@@ -2,9 +2,13 @@
 
 Pair file: JSONL, one object per line::
 
-    {"id": "kr-s01", "question": "...", "claim": "...", "evidence": "...", "label": "supported"}
+    {"id": "kr-s01", "question": "...", "claim": "...", "evidence": "...", "label": "supported",
+     "kind": "paraphrase", "split": "dev", "set": "human"}
 
-``question`` is optional; ``label`` is ``supported`` or ``unsupported``. Each claim is checked with
+``question`` is optional; ``label`` is ``supported`` or ``unsupported``. ``kind`` (paraphrase,
+negation, number, date, name, role_swap, proviso, condition, article, scope, unrelated, ...),
+``split`` (dev / heldout) and ``set`` (e.g. human / model) are optional labels: the report gives
+both shares per kind, per split and per set as well as overall. Each claim is checked with
 :func:`citewise.verify.support.check_support` as if it cited one source whose stored page text is
 the evidence. The question is passed as context: it helps find the span, and the overlap rule
 counts the claim's own words rather than the ones it repeats from the question — a short answer
@@ -15,7 +19,9 @@ every pair on the evidence (or, for long evidence, on the deterministic span); a
 span is not in the evidence is discarded and the deterministic verdict kept.
 
 Two figures come out: the share of *unsupported* rows flagged (decision other than supported) and
-the share of *supported* rows passed.
+the share of *supported* rows passed. Support is decided by meaning when an embedder is configured
+(:mod:`citewise.verify.meaning`) and by the lexical rule alone otherwise; ``SupportReport.support``
+says which.
 """
 
 from __future__ import annotations
@@ -28,15 +34,27 @@ from typing import TYPE_CHECKING, Any, Final
 
 from citewise.errors import InputError
 from citewise.records.verify import Decision, SupportCheck
+from citewise.verify.meaning import MeaningScorer, default_scorer, meaning_version
 from citewise.verify.support import best_span, check_support, judge_with_model
 
 if TYPE_CHECKING:
     from citewise.llm import ChatClient
 
-__all__ = ["LABELS", "PairResult", "SupportPair", "SupportReport", "evaluate_support", "load_pairs"]
+__all__ = [
+    "GROUPINGS",
+    "LABELS",
+    "GroupFigures",
+    "PairResult",
+    "SupportPair",
+    "SupportReport",
+    "evaluate_support",
+    "load_pairs",
+]
 
 LABELS: Final = ("supported", "unsupported")
 """Valid values of a pair's ``label``."""
+GROUPINGS: Final = ("kind", "split", "set")
+"""Optional pair labels the report breaks its figures down by."""
 JUDGE_PASSAGE_CHARS: Final = 6000
 """Evidence longer than this is shown to the model as its deterministic span only."""
 
@@ -55,6 +73,32 @@ class SupportPair:
     """``supported`` or ``unsupported``."""
     question: str = ""
     """The question the claim answers (context), possibly empty."""
+    kind: str = ""
+    """What the claim does to its evidence (paraphrase, negation, number, ...), possibly empty."""
+    split: str = ""
+    """dev / heldout, possibly empty."""
+    set: str = ""
+    """Which set the pair belongs to (human / model ...), possibly empty."""
+
+
+@dataclass(frozen=True, slots=True)
+class GroupFigures:
+    """Both shares for the pairs with one value of one label (e.g. kind = negation)."""
+
+    grouping: str
+    """``kind``, ``split`` or ``set``."""
+    value: str
+    """The label's value."""
+    pairs: int
+    """Rows with this value."""
+    unsupported_rows: int
+    """Of them, labelled unsupported."""
+    supported_rows: int
+    """Of them, labelled supported."""
+    unsupported_flagged: float
+    """Share of the unsupported rows flagged (0 when none)."""
+    supported_passed: float
+    """Share of the supported rows passed (0 when none)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,6 +119,12 @@ class PairResult:
     """The span the decision rests on."""
     judge: str
     """``deterministic`` or the model id."""
+    kind: str = ""
+    """The pair's kind label."""
+    split: str = ""
+    """The pair's split label."""
+    set: str = ""
+    """The pair's set label."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,6 +145,10 @@ class SupportReport:
     """``deterministic`` or ``deterministic+<model>``."""
     results: tuple[PairResult, ...]
     """One per row, in file order."""
+    support: str = "lexical"
+    """How support was decided: ``meaning:<model>@<threshold>`` or ``lexical`` (no embedder)."""
+    groups: tuple[GroupFigures, ...] = ()
+    """Both shares per kind, per split and per set, for the labels the pairs carry."""
 
 
 def _field(obj: dict[str, Any], name: str, where: str, *, required: bool = True) -> str:
@@ -140,6 +194,9 @@ def load_pairs(path: Path) -> list[SupportPair]:
                 _field(obj, "evidence", where),
                 label,
                 _field(obj, "question", where, required=False),
+                _field(obj, "kind", where, required=False),
+                _field(obj, "split", where, required=False),
+                _field(obj, "set", where, required=False),
             )
         )
     if not pairs:
@@ -160,12 +217,21 @@ def _judged(pair: SupportPair, check: SupportCheck, client: ChatClient, model: s
 
 
 def evaluate_support(
-    pairs: Sequence[SupportPair], *, client: ChatClient | None = None, model: str | None = None
+    pairs: Sequence[SupportPair],
+    *,
+    client: ChatClient | None = None,
+    model: str | None = None,
+    meaning: MeaningScorer | bool = True,
 ) -> SupportReport:
-    """Check every pair and compute the two shares (see the module docstring)."""
+    """Check every pair and compute the two shares, overall and per group (see the module docstring).
+
+    ``meaning``: the scorer for support by meaning; True uses the configured embedder's, False the
+    lexical rule alone.
+    """
+    scorer = default_scorer() if meaning is True else (meaning or None)
     results: list[PairResult] = []
     for pair in pairs:
-        check = check_support(pair.claim, "S1", pair.evidence, context=pair.question)
+        check = check_support(pair.claim, "S1", pair.evidence, context=pair.question, meaning=scorer or False)
         if client is not None and model:
             check = _judged(pair, check, client, model)
         passed = check.decision is Decision.SUPPORTED
@@ -178,6 +244,9 @@ def evaluate_support(
                 check.reason,
                 check.span,
                 check.judge,
+                pair.kind,
+                pair.split,
+                pair.set,
             )
         )
     unsupported = [r for r in results if r.label == "unsupported"]
@@ -190,7 +259,31 @@ def evaluate_support(
         supported_passed=_share(supported),
         judge=f"deterministic+{model}" if client is not None and model else "deterministic",
         results=tuple(results),
+        support=meaning_version(scorer),
+        groups=_groups(results),
     )
+
+
+def _groups(results: Sequence[PairResult]) -> tuple[GroupFigures, ...]:
+    groups: list[GroupFigures] = []
+    for grouping in GROUPINGS:
+        values = sorted({getattr(r, grouping) for r in results} - {""})
+        for value in values:
+            rows = [r for r in results if getattr(r, grouping) == value]
+            unsupported = [r for r in rows if r.label == "unsupported"]
+            supported = [r for r in rows if r.label == "supported"]
+            groups.append(
+                GroupFigures(
+                    grouping,
+                    value,
+                    len(rows),
+                    len(unsupported),
+                    len(supported),
+                    _share(unsupported),
+                    _share(supported),
+                )
+            )
+    return tuple(groups)
 
 
 def _share(rows: Sequence[PairResult]) -> float:

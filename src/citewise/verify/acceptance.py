@@ -21,12 +21,18 @@ from citewise.records.research import ReportStatus
 from citewise.records.runs import RunKind
 from citewise.records.verify import Acceptance, ClaimKind, Criterion, Decision, Gap, GapReason, LedgerEntry
 from citewise.store.runs import RunRecord
+from citewise.verify.meaning import default_scorer, rule_set
 
 __all__ = ["VERIFIER_VERSION", "decide_acceptance", "delivered_answer", "gap_reason"]
 
-VERIFIER_VERSION = "verify-2"
+VERIFIER_VERSION = "verify-4"
 """v2: acceptance needs every required sub-question answered by a supported claim of the delivered
-text; signposting is not a finding."""
+text; signposting is not a finding. v3: support is decided by meaning when an embedder is
+configured (:mod:`citewise.verify.meaning`), with new guards for swapped roles, contrasting terms,
+wrong articles and code names; without an embedder the rule set is recorded as ``verify-3-lexical``
+(:func:`citewise.verify.meaning.rule_set`). v4: a Korean clause joined by 하며, / 하고, that the span
+does not state is an unsupported addition (:mod:`citewise.verify.additions`), and a topic and a
+recipient that trade places are swapped roles; ``verify-4-lexical`` without an embedder."""
 
 _ANSWERED = {"model_answer_accepted", "deterministic_evidence_fallback"}
 
@@ -96,7 +102,7 @@ def decide_acceptance(
     return Acceptance(
         accepted=not unmet,
         reasons=tuple(reason for _, reason in unmet) or ("every criterion met",),
-        verifier_version=VERIFIER_VERSION,
+        verifier_version=rule_set(default_scorer()),
         decided_by=decided_by,
         counts=counts,
         unmet=tuple(dict.fromkeys(criterion for criterion, _ in unmet)),

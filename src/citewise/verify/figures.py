@@ -88,6 +88,9 @@ _UNIT_FAMILIES: Final[dict[str, tuple[str, float]]] = {
     "times": ("times", 1),
     "세": ("age", 1),
     "살": ("age", 1),
+    "회": ("occurrence", 1),
+    "번": ("occurrence", 1),
+    "차례": ("occurrence", 1),
 }
 _MULTIPLIERS: Final = {"천": 1e3, "백": 1e2, "만": 1e4, "억": 1e8, "조": 1e12}
 _SCALE_WORDS: Final = {"thousand": 1e3, "million": 1e6, "billion": 1e9, "trillion": 1e12, "hundred": 1e2}

@@ -8,7 +8,8 @@ and its figures, dates and names agree with the claim:
   not be affirmed by the claim. :func:`negated_keys` finds the negated predicates; "without"/없이
   and "not only"/뿐만 아니라 are not negations of a predicate.
 - :func:`scope_problem`: a claim that says all / always / every / anyone / 모든 / 항상 / 언제든지 /
-  누구나 while the span qualifies (some, only, unless, 일부, 경우, 다만, 이상 ...) overstates; so
+  누구나 while the span qualifies (some, only, unless, 일부, 경우, 다만, 이상 ...) or says no such
+  thing overstates; so
   does a claim that drops or changes the bound on a figure (the span's "5명 이상" as the claim's
   "5명", or "이상" as "미만").
 """
@@ -23,7 +24,7 @@ from citewise.text.analyze import analyze
 from citewise.verify.claims import NUMBER_PATTERN
 from citewise.verify.figures import Figure, as_digits, parse_figure
 
-__all__ = ["negated_keys", "negation_mismatch", "scope_problem"]
+__all__ = ["contrast_problem", "negated_keys", "negation_mismatch", "scope_problem"]
 
 # -- negation -----------------------------------------------------------------------------------------
 
@@ -115,14 +116,64 @@ def negation_mismatch(claim: str, sentence: str) -> str | None:
         # A predicate the span both negates and affirms ("notify ...; if not notified ...") is no evidence.
         if key in claim_pos and key not in claim_neg and key not in span_pos:
             return f"negation mismatch: the span negates '{key}…', the claim does not"
+    return _phrase_negated(claim, sentence)
+
+
+_NEGATED_PHRASE = re.compile(r"\b(?:not|never)\s+(\w+)\s+(\w+)", re.IGNORECASE)
+
+
+def _phrase_negated(claim: str, sentence: str) -> str | None:
+    """The span negates a two-word phrase ("not used directly") the claim states plainly ("used directly")."""
+    claim_words = [w.lower() for w in re.findall(r"[\w']+", claim)]
+    stems = [analyze(w)[:1] for w in claim_words]
+    for match in _NEGATED_PHRASE.finditer(sentence):
+        first, second = analyze(match.group(1))[:1], analyze(match.group(2))[:1]
+        if not first or not second:
+            continue
+        for i in range(len(stems) - 1):
+            if stems[i] == first and stems[i + 1] == second:
+                before = claim_words[max(0, i - 2) : i]
+                if not any(_NEG_EN.fullmatch(w) or w.endswith("n't") for w in before):
+                    phrase = f"{match.group(1)} {match.group(2)}"
+                    return f"negation mismatch: the span says 'not {phrase}', the claim does not"
     return None
+
+
+# -- contrasts ----------------------------------------------------------------------------------------
+
+_CONTRASTS: Final = (
+    ("서면", "구두"), ("유급", "무급"), ("최소", "최대"), ("written", "oral"), ("stdout", "stderr"),
+    ("true", "false"), ("client", "server"), ("minimum", "maximum"), ("input", "output"),
+    ("encode", "decode"), ("import", "export"), ("upper", "lower"), ("ipv4", "ipv6"),
+)  # fmt: skip
+
+
+def contrast_problem(claim: str, span: str) -> str | None:
+    """A claim that names one of a contrasting pair (written / oral, 서면 / 구두, stdout / stderr)
+    where the span names only the other one has changed a condition or a name."""
+    claim_terms = _contrast_terms(claim)
+    span_terms = _contrast_terms(span)
+    for a, b in _CONTRASTS:
+        for said, other in ((a, b), (b, a)):
+            if said in claim_terms and said not in span_terms and other in span_terms:
+                return f"changed condition: the claim says '{said}', the span '{other}'"
+    return None
+
+
+def _contrast_terms(text: str) -> frozenset[str]:
+    folded = unicodedata.normalize("NFKC", text).lower()
+    words = set(re.findall(r"[a-z0-9]+", folded))
+    hangul = "".join(re.findall(r"[가-힣]+", folded))
+    return frozenset(w for pair in _CONTRASTS for w in pair if (w in words if w.isascii() else w in hangul))
 
 
 # -- scope --------------------------------------------------------------------------------------------
 
 _UNIVERSAL = re.compile(
     r"\b(?:all|always|every|everyone|everybody|in all cases|without exception|regardless|whatever|at any time)\b"
-    r"|모든|항상|언제나|언제든지|누구나|무조건|어떠한 경우에도|어떤 경우에도|예외 없이|예외없이|전부|모두|반드시",
+    r"|\bunder any circumstances\b|\bno matter\b|\bin any case\b"
+    r"|모든|항상|언제나|언제든지|누구나|무조건|어떠한 경우에도|어떤 경우에도|어떤 이유로도|어떠한 이유로도|아무런"
+    r"|관계없이|상관없이|예외 없이|예외없이|전부|모두|반드시",
     re.IGNORECASE,
 )
 _QUALIFIER = re.compile(
@@ -131,8 +182,10 @@ _QUALIFIER = re.compile(
     re.IGNORECASE,
 )
 _BOUND_AFTER = re.compile(
-    r"^\s*(?:을|를|의)?\s?(이상|이하|초과|미만|이내|까지|넘|or more|or less|or fewer|and over|and above)"
+    r"^(?:\([^()]{0,80}\))?\s*(?:을|를|의)?\s?"
+    r"(이상|이하|초과|미만|이내|까지|넘|or more|or less|or fewer|and over|and above)"
 )
+"""A bound right after a figure, past a parenthetical: "45일(쌍둥이는 60일) 이상"."""
 _BOUND_BEFORE = re.compile(
     r"(at least|at most|no more than|no less than|more than|less than|fewer than|up to|over|under"
     r"|최소|최대|최소한|적어도)\s*$",
@@ -172,6 +225,8 @@ def scope_problem(claim: str, span: str) -> str | None:
             return (
                 f"overstated scope: the claim says '{universal.group()}', the span qualifies it ('{qualifier.group()}')"
             )
+        if not _UNIVERSAL.search(span):
+            return f"overstated scope: the claim says '{universal.group()}', the span says nothing of the kind"
     span_bounds = _bounds(span)
     for figure, bound in _bounds(claim):
         agreeing = [other_bound for other, other_bound in span_bounds if figure.matches(other)]

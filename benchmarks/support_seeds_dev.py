@@ -1,0 +1,355 @@
+# ruff: noqa: E501  (data: one claim or passage a line)
+"""Development seeds for ``make_support_pairs.py``: the split the meaning threshold is chosen on.
+
+Evidence: Python 3.11 documentation (urllib.parse, http.client; PSF License) and 근로기준법
+(public domain, 저작권법 제7조). Each claim: (set, kind, label, claim). ``human`` claims are short
+FEVER-like statements; ``model`` claims are answer-style sentences as a writer model phrases them.
+"""
+
+SEEDS = [
+    {
+        "origin": "python-docs library/urllib.parse.rst (Python 3.11.2, PSF License)",
+        "lang": "en",
+        "question": "What does urllib.parse do?",
+        "evidence": 'This module defines a standard interface to break Uniform Resource Locator (URL) strings up in components (addressing scheme, network location, path etc.), to combine the components back into a URL string, and to convert a "relative URL" to an absolute URL given a "base URL."',
+        "claims": [
+            ("human", "paraphrase", "supported", "urllib.parse splits URLs into named components."),
+            (
+                "model",
+                "paraphrase",
+                "supported",
+                "The module provides a standard way to split URL strings into parts such as the scheme, network location and path, and to join those parts back into a URL.",
+            ),
+            (
+                "model",
+                "paraphrase",
+                "supported",
+                "It can also turn a relative URL into an absolute one when given a base URL.",
+            ),
+            ("human", "negation", "unsupported", "urllib.parse cannot combine components back into a URL string."),
+            (
+                "model",
+                "negation",
+                "unsupported",
+                "The module does not convert a relative URL to an absolute URL, even when a base URL is given.",
+            ),
+            (
+                "human",
+                "role_swap",
+                "unsupported",
+                "urllib.parse converts an absolute URL to a relative URL given a base URL.",
+            ),
+            ("human", "scope", "unsupported", "urllib.parse breaks every string up in components."),
+        ],
+    },
+    {
+        "origin": "python-docs library/urllib.parse.rst (Python 3.11.2, PSF License)",
+        "lang": "en",
+        "question": "What does urlparse return?",
+        "evidence": "Parse a URL into six components, returning a 6-item named tuple. This corresponds to the general structure of a URL: scheme://netloc/path;parameters?query#fragment. Each tuple item is a string, possibly empty. The components are not broken up into smaller parts (for example, the network location is a single string), and % escapes are not expanded.",
+        "claims": [
+            ("human", "paraphrase", "supported", "urlparse splits a URL into six parts returned as a named tuple."),
+            (
+                "model",
+                "paraphrase",
+                "supported",
+                "urlparse returns a 6-item named tuple whose items are strings, some of which may be empty.",
+            ),
+            (
+                "model",
+                "paraphrase",
+                "supported",
+                "The network location stays a single string: the components are not split further, and percent escapes are left as they are.",
+            ),
+            ("human", "number", "unsupported", "urlparse splits a URL into five components."),
+            ("model", "number", "unsupported", "urlparse returns an 8-item named tuple describing the URL."),
+            ("human", "negation", "unsupported", "urlparse expands % escapes in the components."),
+            ("model", "scope", "unsupported", "Each tuple item is always a non-empty string."),
+        ],
+    },
+    {
+        "origin": "python-docs library/http.client.rst (Python 3.11.2, PSF License)",
+        "lang": "en",
+        "question": "What is http.client for?",
+        "evidence": "This module defines classes that implement the client side of the HTTP and HTTPS protocols. It is normally not used directly --- the module urllib.request uses it to handle URLs that use HTTP and HTTPS.",
+        "claims": [
+            ("human", "paraphrase", "supported", "http.client implements the client side of HTTP and HTTPS."),
+            (
+                "model",
+                "paraphrase",
+                "supported",
+                "Programs do not usually call http.client directly; urllib.request relies on it to handle HTTP and HTTPS URLs.",
+            ),
+            (
+                "human",
+                "role_swap",
+                "unsupported",
+                "http.client uses urllib.request to handle URLs that use HTTP and HTTPS.",
+            ),
+            ("human", "name", "unsupported", "The module urllib.response uses http.client to handle HTTP URLs."),
+            (
+                "model",
+                "negation",
+                "unsupported",
+                "http.client is normally used directly rather than through another module.",
+            ),
+            ("human", "scope", "unsupported", "http.client implements both the client and the server side of HTTP."),
+        ],
+    },
+    {
+        "origin": "python-docs library/http.client.rst (Python 3.11.2, PSF License)",
+        "lang": "en",
+        "question": "What is HTTPSConnection?",
+        "evidence": "A subclass of HTTPConnection that uses SSL for communication with secure servers. Default port is 443. If context is specified, it must be a ssl.SSLContext instance describing the various SSL options.",
+        "claims": [
+            (
+                "human",
+                "paraphrase",
+                "supported",
+                "HTTPSConnection talks to secure servers over SSL and defaults to port 443.",
+            ),
+            (
+                "model",
+                "paraphrase",
+                "supported",
+                "When a context is passed, it has to be an ssl.SSLContext instance that describes the SSL options.",
+            ),
+            ("human", "number", "unsupported", "HTTPSConnection uses port 8443 by default."),
+            (
+                "model",
+                "name",
+                "unsupported",
+                "If context is given, it must be an ssl.TLSConfig instance describing the SSL options.",
+            ),
+            ("human", "condition", "unsupported", "HTTPSConnection always requires an ssl.SSLContext instance."),
+            (
+                "human",
+                "negation",
+                "unsupported",
+                "HTTPSConnection does not use SSL to communicate with secure servers.",
+            ),
+        ],
+    },
+    {
+        "origin": "python-docs library/http.client.rst (Python 3.11.2, PSF License)",
+        "lang": "en",
+        "question": "What does set_debuglevel do?",
+        "evidence": "Set the debugging level. The default debug level is 0, meaning no debugging output is printed. Any value greater than 0 will cause all currently defined debug output to be printed to stdout.",
+        "claims": [
+            (
+                "human",
+                "paraphrase",
+                "supported",
+                "By default the debug level is 0, so nothing is printed for debugging.",
+            ),
+            (
+                "model",
+                "paraphrase",
+                "supported",
+                "Setting the level to any value above 0 prints all the currently defined debug output to stdout.",
+            ),
+            ("human", "number", "unsupported", "The default debug level is 1."),
+            (
+                "model",
+                "condition",
+                "unsupported",
+                "Any value greater than 2 will cause all currently defined debug output to be printed to stdout.",
+            ),
+            ("human", "name", "unsupported", "Debug output is printed to stderr."),
+        ],
+    },
+    {
+        "origin": "python-docs library/urllib.parse.rst (Python 3.11.2, PSF License)",
+        "lang": "en",
+        "question": "What does strict_parsing do?",
+        "evidence": "The optional argument strict_parsing is a flag indicating what to do with parsing errors. If false (the default), errors are silently ignored. If true, errors raise a ValueError exception.",
+        "claims": [
+            (
+                "human",
+                "paraphrase",
+                "supported",
+                "With strict_parsing left false, parsing errors are ignored silently.",
+            ),
+            (
+                "model",
+                "paraphrase",
+                "supported",
+                "If you set strict_parsing to true, a parsing error raises ValueError.",
+            ),
+            ("human", "name", "unsupported", "With strict_parsing set, errors raise a KeyError exception."),
+            (
+                "model",
+                "role_swap",
+                "unsupported",
+                "If strict_parsing is true, errors are silently ignored, and if it is false they raise a ValueError.",
+            ),
+            ("human", "negation", "unsupported", "strict_parsing is not optional."),
+        ],
+    },
+    {
+        "origin": "근로기준법 제43조 (법률, 2024-10-22, MST265959; public domain, 저작권법 제7조)",
+        "lang": "ko",
+        "question": "월급은 어떻게 줘야 하나요?",
+        "evidence": "제43조 (임금 지급)\n**①** 임금은 통화(通貨)로 직접 근로자에게 그 전액을 지급하여야 한다. 다만, 법령 또는 단체협약에 특별한 규정이 있는 경우에는 임금의 일부를 공제하거나 통화 이외의 것으로 지급할 수 있다.\n\n**②** 임금은 매월 1회 이상 일정한 날짜를 정하여 지급하여야 한다.",
+        "claims": [
+            ("human", "paraphrase", "supported", "임금은 근로자에게 직접 통화로 전액 지급해야 한다."),
+            (
+                "model",
+                "paraphrase",
+                "supported",
+                "근로기준법 제43조에 따르면 임금은 한 달에 한 번 이상 날짜를 정해 지급해야 합니다.",
+            ),
+            ("human", "number", "unsupported", "임금은 매월 2회 이상 일정한 날짜를 정하여 지급하여야 한다."),
+            ("human", "negation", "unsupported", "임금은 근로자에게 직접 지급하지 않아도 된다."),
+            (
+                "model",
+                "proviso",
+                "unsupported",
+                "임금은 어떤 경우에도 통화로만 지급해야 하고 일부를 공제할 수는 없습니다.",
+            ),
+            ("human", "article", "unsupported", "근로기준법 제44조에 따르면 임금은 매월 1회 이상 지급하여야 한다."),
+        ],
+    },
+    {
+        "origin": "근로기준법 제55조 (법률, 2024-10-22, MST265959; public domain, 저작권법 제7조)",
+        "lang": "ko",
+        "question": "쉬는 날에도 돈을 받나요?",
+        "evidence": "제55조 (휴일)\n**①** 사용자는 근로자에게 1주에 평균 1회 이상의 유급휴일을 보장하여야 한다.\n\n**②** 사용자는 근로자에게 대통령령으로 정하는 휴일을 유급으로 보장하여야 한다. 다만, 근로자대표와 서면으로 합의한 경우 특정한 근로일로 대체할 수 있다.",
+        "claims": [
+            ("human", "paraphrase", "supported", "사용자는 근로자에게 일주일에 평균 한 번 이상 유급휴일을 줘야 한다."),
+            (
+                "model",
+                "paraphrase",
+                "supported",
+                "근로자대표와 서면으로 합의하면 대통령령으로 정하는 휴일을 특정한 근로일로 대체할 수 있습니다.",
+            ),
+            ("human", "number", "unsupported", "사용자는 근로자에게 1주에 평균 2회 이상의 유급휴일을 보장하여야 한다."),
+            (
+                "human",
+                "role_swap",
+                "unsupported",
+                "근로자는 사용자에게 1주에 평균 1회 이상의 유급휴일을 보장하여야 한다.",
+            ),
+            (
+                "model",
+                "condition",
+                "unsupported",
+                "근로자대표와 구두로 합의한 경우 휴일을 특정한 근로일로 대체할 수 있습니다.",
+            ),
+            ("human", "negation", "unsupported", "대통령령으로 정하는 휴일은 유급으로 보장하지 않아도 된다."),
+        ],
+    },
+    {
+        "origin": "근로기준법 제56조 (법률, 2024-10-22, MST265959; public domain, 저작권법 제7조)",
+        "lang": "ko",
+        "question": "야근하면 수당을 더 받나요?",
+        "evidence": "제56조 (연장ㆍ야간 및 휴일 근로)\n**①** 사용자는 연장근로에 대하여는 통상임금의 100분의 50 이상을 가산하여 근로자에게 지급하여야 한다.\n\n**③** 사용자는 야간근로(오후 10시부터 다음 날 오전 6시 사이의 근로를 말한다)에 대하여는 통상임금의 100분의 50 이상을 가산하여 근로자에게 지급하여야 한다.",
+        "claims": [
+            ("human", "paraphrase", "supported", "연장근로에는 통상임금의 50% 이상을 더해 지급해야 한다."),
+            (
+                "model",
+                "paraphrase",
+                "supported",
+                "오후 10시부터 다음 날 오전 6시 사이에 일하면 통상임금의 100분의 50 이상을 가산해 받을 수 있습니다.",
+            ),
+            ("human", "number", "unsupported", "연장근로에는 통상임금의 100분의 30 이상을 가산하여 지급하여야 한다."),
+            ("model", "number", "unsupported", "야간근로는 오후 9시부터 다음 날 오전 6시 사이의 근로를 말합니다."),
+            (
+                "human",
+                "condition",
+                "unsupported",
+                "연장근로에는 통상임금의 100분의 50 이하를 가산하여 지급하여야 한다.",
+            ),
+            (
+                "human",
+                "role_swap",
+                "unsupported",
+                "근로자는 연장근로에 대하여 통상임금의 100분의 50 이상을 가산하여 사용자에게 지급하여야 한다.",
+            ),
+        ],
+    },
+    {
+        "origin": "근로기준법 제45조 (법률, 2024-10-22, MST265959; public domain, 저작권법 제7조)",
+        "lang": "ko",
+        "question": "급한 일이 생기면 월급을 미리 받을 수 있나요?",
+        "evidence": "제45조 (비상시 지급)\n사용자는 근로자가 출산, 질병, 재해, 그 밖에 대통령령으로 정하는 비상(非常)한 경우의 비용에 충당하기 위하여 임금 지급을 청구하면 지급기일 전이라도 이미 제공한 근로에 대한 임금을 지급하여야 한다.",
+        "claims": [
+            (
+                "human",
+                "paraphrase",
+                "supported",
+                "근로자가 출산이나 질병 같은 비상시 비용 때문에 청구하면 사용자는 지급일 전이라도 이미 일한 만큼의 임금을 줘야 한다.",
+            ),
+            (
+                "model",
+                "paraphrase",
+                "supported",
+                "질병이나 재해처럼 비상한 경우에는 지급기일 전이라도 이미 제공한 근로에 대한 임금을 청구할 수 있습니다.",
+            ),
+            (
+                "human",
+                "scope",
+                "unsupported",
+                "근로자가 청구하면 사용자는 언제든지 앞으로 제공할 근로에 대한 임금까지 미리 지급하여야 한다.",
+            ),
+            ("human", "negation", "unsupported", "사용자는 지급기일 전에는 임금을 지급하지 않아도 된다."),
+            (
+                "model",
+                "condition",
+                "unsupported",
+                "근로자가 청구하지 않더라도 사용자는 비상시에 임금을 미리 지급해야 합니다.",
+            ),
+        ],
+    },
+    {
+        "origin": "근로기준법 제17조 (법률, 2024-10-22, MST265959; public domain, 저작권법 제7조)",
+        "lang": "ko",
+        "question": "근로계약서에 무엇을 적어야 하나요?",
+        "evidence": "제17조 (근로조건의 명시)\n**①** 사용자는 근로계약을 체결할 때에 근로자에게 다음 각 호의 사항을 명시하여야 한다. 근로계약 체결 후 다음 각 호의 사항을 변경하는 경우에도 또한 같다.\n\n  1. 임금\n  2. 소정근로시간\n  3. 제55조에 따른 휴일\n  4. 제60조에 따른 연차 유급휴가\n  5. 그 밖에 대통령령으로 정하는 근로조건",
+        "claims": [
+            (
+                "human",
+                "paraphrase",
+                "supported",
+                "근로계약을 맺을 때 사용자는 임금과 소정근로시간, 휴일, 연차 유급휴가를 근로자에게 밝혀야 한다.",
+            ),
+            (
+                "model",
+                "paraphrase",
+                "supported",
+                "계약을 맺은 뒤 이런 사항을 바꿀 때에도 사용자는 근로자에게 명시해야 합니다.",
+            ),
+            (
+                "human",
+                "role_swap",
+                "unsupported",
+                "근로자는 근로계약을 체결할 때에 사용자에게 임금과 소정근로시간을 명시하여야 한다.",
+            ),
+            ("human", "article", "unsupported", "제60조에 따른 휴일은 근로계약을 체결할 때 명시하여야 한다."),
+            (
+                "model",
+                "negation",
+                "unsupported",
+                "근로계약 체결 후 근로조건을 변경하는 경우에는 명시하지 않아도 됩니다.",
+            ),
+        ],
+    },
+    {
+        "origin": "근로기준법 제74조 (법률, 2024-10-22, MST265959; public domain, 저작권법 제7조)",
+        "lang": "ko",
+        "question": "출산휴가는 며칠인가요?",
+        "evidence": "제74조 (임산부의 보호)\n**①** 사용자는 임신 중의 여성에게 출산 전과 출산 후를 통하여 90일(미숙아를 출산한 경우에는 100일, 한 번에 둘 이상 자녀를 임신한 경우에는 120일)의 출산전후휴가를 주어야 한다. 이 경우 휴가 기간의 배정은 출산 후에 45일(한 번에 둘 이상 자녀를 임신한 경우에는 60일) 이상이 되어야 한다.",
+        "claims": [
+            ("human", "paraphrase", "supported", "임신한 여성은 출산 전후를 합쳐 90일의 출산전후휴가를 받는다."),
+            (
+                "model",
+                "paraphrase",
+                "supported",
+                "쌍둥이처럼 한 번에 둘 이상 자녀를 임신했다면 출산전후휴가는 120일입니다.",
+            ),
+            ("human", "number", "unsupported", "미숙아를 출산한 경우 출산전후휴가는 110일이다."),
+            ("model", "condition", "unsupported", "휴가 기간 가운데 출산 후에 45일 이하가 배정되어야 합니다."),
+            ("human", "negation", "unsupported", "사용자는 임신 중의 여성에게 출산전후휴가를 주지 않아도 된다."),
+        ],
+    },
+]

@@ -1,0 +1,151 @@
+"""Swapped roles: a claim that gives the span's parties each other's parts.
+
+"임차인은 임대인에게 보증금을 돌려줘야 한다" shares every term with "임대인은 임차인에게 보증금을
+반환하여야 한다", and an embedder scores the two as nearly the same; the claim is false. Two checks:
+
+- **Korean** marks roles with particles: the subject (은/는/이/가), the recipient (에게/한테/에),
+  the source (에게서/로부터), the object (을/를), the possessor (의), the thing compared (보다).
+  Two nouns that both texts mark, each with the role the other has in the span, are swapped; so
+  are a topic (은/는) and a recipient (에게) that trade places, even where the span also names the
+  claim's topic as a clause's subject (이/가).
+- **English** marks roles by order: two words that both texts share, at most four words apart,
+  around a shared word between them ("the landlord *pays* the tenant" / "the tenant *pays* the
+  landlord"), in the reverse order, are swapped ("from A to B" / "from B to A" too) — unless
+  exactly one of the texts is passive ("is paid by"), which reverses the order on purpose.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from typing import Final
+
+__all__ = ["role_swap"]
+
+_KO_ROLE = re.compile(r"([가-힣]{2,}?)(에게서|으로부터|로부터|에게|한테|보다|은|는|이|가|을|를|의|에)(?=[\s,.)]|$)")
+_ROLES: Final = {
+    "은": "subject", "는": "subject", "이": "subject", "가": "subject",
+    "에게": "recipient", "한테": "recipient", "에": "recipient",
+    "에게서": "source", "으로부터": "source", "로부터": "source",
+    "을": "object", "를": "object",
+    "의": "possessor",
+    "보다": "compared",
+}  # fmt: skip
+_EN_WORD = re.compile(r"[a-z][a-z0-9_.-]*[a-z0-9]|[a-z]")
+_EN_STOP: Final = frozenset(
+    "a an the and or of to in on at for from with by as is are was were be been being it its this that these those "
+    "must may can shall will would should could not no any all some each every than then".split()
+)
+_NEAR: Final = 4
+"""English parties at most this many words apart in both texts: "the tenant pays the landlord"."""
+_DIRECTIONS: Final = frozenset({"to", "from", "into", "than", "over", "before", "after", "instead"})
+_PASSIVE = re.compile(r"\b(?:is|are|was|were|be|been|being|gets?|got)\s+(?:\w+ly\s+)?\w+(?:ed|en|id|wn|ld)\s+by\b")
+
+
+_PARENTHETICAL = re.compile(r"\([^()]*\)")
+
+
+def _korean_roles(text: str, *, topic: bool = False) -> dict[str, set[str]]:
+    """Each noun with the roles its particles give it; a parenthetical (양수인(讓受人)은) is skipped.
+    With ``topic``, 은/는 (the sentence's topic) is told apart from 이/가 (often a clause's subject)."""
+    roles: dict[str, set[str]] = {}
+    for match in _KO_ROLE.finditer(_PARENTHETICAL.sub("", text)):
+        particle = match.group(2)
+        role = "topic" if topic and particle in ("은", "는") else _ROLES[particle]
+        roles.setdefault(match.group(1), set()).add(role)
+    return roles
+
+
+def _korean_topic_swap(claim: str, span: str) -> tuple[str, str] | None:
+    """The sentence's topic and its recipient traded: "외국인은 법무부장관에게 … 명령을 할 수 있다"
+    against "법무부장관은 … 외국인이 … 그 외국인에게 … 명령을 할 수 있다". The span may mark the claim's
+    topic as a clause's subject (이/가) too, which the first-role check reads as the same role."""
+    mine, theirs = _korean_roles(claim, topic=True), _korean_roles(span, topic=True)
+    for a, roles_a in mine.items():
+        for b, roles_b in mine.items():
+            if a == b or a not in theirs or b not in theirs:
+                continue
+            if (
+                "topic" in roles_a
+                and "recipient" in roles_b
+                and "topic" in theirs[b]
+                and "recipient" in theirs[a]
+                and "topic" not in theirs[a]
+                and "recipient" not in theirs[b]
+            ):
+                return a, b
+    return None
+
+
+def _korean_swap(claim: str, span: str) -> tuple[str, str] | None:
+    # The claim's first role for a noun against every role the span gives it: a swap is two nouns
+    # each taking a role the span gives only the other.
+    mine = {noun: _first_role(claim, noun) for noun in _korean_roles(claim)}
+    theirs = _korean_roles(span)
+    shared = [n for n in mine if n in theirs]
+    for i, a in enumerate(shared):
+        for b in shared[i + 1 :]:
+            ra, rb = mine[a], mine[b]
+            if ra != rb and ra in theirs[b] and rb in theirs[a] and ra not in theirs[a] and rb not in theirs[b]:
+                return a, b
+    return None
+
+
+def _first_role(text: str, noun: str) -> str:
+    match = next(m for m in _KO_ROLE.finditer(_PARENTHETICAL.sub("", text)) if m.group(1) == noun)
+    return _ROLES[match.group(2)]
+
+
+def _positions(text: str) -> dict[str, list[int]]:
+    words = [w.rstrip(".") for w in _EN_WORD.findall(text.lower())]
+    seen: dict[str, list[int]] = {}
+    for n, word in enumerate(words):
+        key = word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word
+        seen.setdefault(key, []).append(n)
+    return seen
+
+
+def _between(places: list[int], low: int, high: int) -> bool:
+    return any(low < p < high for p in places)
+
+
+def _english_swap(claim: str, span: str) -> tuple[str, str] | None:
+    if bool(_PASSIVE.search(claim.lower())) != bool(_PASSIVE.search(span.lower())):
+        return None
+    mine, theirs = _positions(claim), _positions(span)
+    shared = [w for w in mine if w in theirs]
+    # Parties: content words said once in each text; what lies between: content or direction words.
+    parties = [
+        w
+        for w in shared
+        if w not in _EN_STOP and w not in _DIRECTIONS and len(w) > 2 and len(mine[w]) == len(theirs[w]) == 1
+    ]
+    parties.sort(key=lambda w: mine[w][0])
+    middles = [w for w in shared if w not in _EN_STOP or w in _DIRECTIONS]
+    for i, a in enumerate(parties):
+        for b in parties[i + 1 :]:
+            (ca,), (cb,), (ta,), (tb,) = mine[a], mine[b], theirs[a], theirs[b]
+            if not (tb < ta and cb - ca <= _NEAR and ta - tb <= _NEAR):
+                continue
+            if any(_between(mine[v], ca, cb) and _between(theirs[v], tb, ta) for v in middles):
+                return a, b
+    return None
+
+
+def role_swap(claim: str, span_sentence: str) -> str | None:
+    """The reason when ``claim`` swaps the roles of two parties of ``span_sentence``, else None.
+
+    >>> role_swap("임차인은 임대인에게 보증금을 반환하여야 한다.", "임대인은 임차인에게 보증금을 반환하여야 한다.")
+    'swapped roles: 임차인 and 임대인 change places'
+    >>> role_swap("The tenant pays the landlord.", "The landlord pays the tenant.")
+    'swapped roles: tenant and landlord change places'
+    >>> role_swap("The tenant is paid by the landlord.", "The landlord pays the tenant.") is None
+    True
+    """
+    claim, span_sentence = unicodedata.normalize("NFKC", claim), unicodedata.normalize("NFKC", span_sentence)
+    pair = (
+        _korean_swap(claim, span_sentence)
+        or _korean_topic_swap(claim, span_sentence)
+        or _english_swap(claim, span_sentence)
+    )
+    return f"swapped roles: {pair[0]} and {pair[1]} change places" if pair else None

@@ -1,0 +1,41 @@
+"""Swapped roles in Korean where the span names the claim's topic as a clause's subject too:
+출입국관리법 제17조 ③ and 개인정보 보호법 제35조 ① (public domain, 저작권법 제7조)."""
+
+from __future__ import annotations
+
+import pytest
+
+from citewise.records.verify import Decision
+from citewise.verify.roles import role_swap
+from citewise.verify.support import check_support
+
+ARTICLE_17 = (
+    "**③** 법무부장관은 대한민국에 체류하는 외국인이 정치활동을 하였을 때에는 그 외국인에게 서면으로 "
+    "그 활동의 중지명령이나 그 밖에 필요한 명령을 할 수 있다."
+)
+ARTICLE_35 = (
+    "**①** 정보주체는 개인정보처리자가 처리하는 자신의 개인정보에 대한 열람을 해당 개인정보처리자에게 요구할 수 있다."
+)
+
+
+@pytest.mark.unit
+def test_topic_and_recipient_traded_are_swapped_roles() -> None:
+    assert role_swap("외국인은 법무부장관에게 정치활동의 중지명령을 할 수 있다.", ARTICLE_17) == (
+        "swapped roles: 외국인 and 법무부장관 change places"
+    )
+    check = check_support(
+        "개인정보처리자는 정보주체가 처리하는 개인정보에 대한 열람을 정보주체에게 요구할 수 있다.",
+        "S1",
+        ARTICLE_35,
+        meaning=False,
+    )
+    assert check.decision is Decision.UNSUPPORTED and check.reason.startswith("swapped roles")
+
+
+@pytest.mark.unit
+def test_the_faithful_claims_keep_their_roles() -> None:
+    assert role_swap("법무부장관은 정치활동을 한 외국인에게 서면으로 중지명령을 할 수 있다.", ARTICLE_17) is None
+    check = check_support(
+        "정보주체는 개인정보처리자에게 자신의 개인정보 열람을 요구할 수 있다.", "S1", ARTICLE_35, meaning=False
+    )
+    assert check.decision is Decision.SUPPORTED, check.reason
