@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner
 
-from citewise.batch.embedding import enqueue_embedding, wait_for_vectors
+from citewise.batch.embedding import EmbeddingStalled, enqueue_embedding, wait_for_vectors
 from citewise.cli import app
 from citewise.ingest.pipeline import ingest_paths
 from citewise.search.embedders import EMBEDDERS
@@ -255,3 +255,49 @@ class socket_closed_port:
 
     def __exit__(self, *exc: object) -> None:
         return None
+
+
+def test_a_worker_of_another_model_refuses_and_the_wait_gives_up_in_one_line(
+    shared: dict[str, str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    url, store_url = shared["CITEWISE_BROKER_URL"], shared["CITEWISE_STORE"]
+    other = HashingEmbedder(model_id="citewise-testing/another-model")
+    monkeypatch.setitem(EMBEDDERS, NAME, lambda _arg: other)  # here; the worker's is the default model
+    with EvidenceStore.open(store_url) as store:
+        ingest_paths(store, [_corpus(tmp_path / "docs", files=1, sections=2)])
+        job = enqueue_embedding(url, store, NAME, other, per_task=8)
+    worker = _worker(shared, 1, tmp_path / "worker.log")
+    try:
+        with EvidenceStore.open(store_url) as store, pytest.raises(EmbeddingStalled) as stalled:
+            wait_for_vectors(url, store, job, quiet_s=1.0, requeues=1, poll_s=0.2)
+    finally:
+        _stop(worker)
+    assert "3 of 3 texts still have no vector after 1 re-queues" in str(stalled.value)
+    assert "\n" not in str(stalled.value)
+    assert "citewise-testing/hashing-bigrams 1, the job's citewise-testing/another-model" in (
+        tmp_path / "worker.log"
+    ).read_text(errors="replace")
+    with EvidenceStore.open(store_url) as store:
+        assert not store.embedding_sets()  # nothing stored under either model
+
+
+def test_the_wait_says_when_tasks_sit_in_the_queue_and_no_worker_takes_them(
+    shared: dict[str, str], tmp_path: Path
+) -> None:
+    url, store_url = shared["CITEWISE_BROKER_URL"], shared["CITEWISE_STORE"]
+    notes: list[str] = []
+
+    class Stop(Exception):
+        pass
+
+    def sleep(_s: float) -> None:
+        if notes:
+            raise Stop
+        time.sleep(0.1)
+
+    with EvidenceStore.open(store_url) as store:
+        ingest_paths(store, [_corpus(tmp_path / "docs", files=1, sections=2)])
+        job = enqueue_embedding(url, store, NAME, HashingEmbedder(), per_task=2)
+        with pytest.raises(Stop):
+            wait_for_vectors(url, store, job, note=notes.append, quiet_s=0.5, sleep=sleep)
+    assert len(notes) == 1 and "2 tasks wait in the queue" in notes[0] and "citewise worker" in notes[0]

@@ -143,6 +143,7 @@ def wait_for_vectors(
     job: EmbeddingJob,
     *,
     progress: Callable[[int, int], None] | None = None,
+    note: Callable[[str], None] | None = None,
     quiet_s: float = QUIET_S,
     requeues: int = REQUEUES,
     poll_s: float = POLL_S,
@@ -150,22 +151,30 @@ def wait_for_vectors(
     sleep: Callable[[float], None] = time.sleep,
 ) -> JobProgress:
     """Wait until every hash of ``job`` has a vector, re-queueing the missing ones when the queue
-    is empty and nothing arrived for ``quiet_s`` (see the module docstring)."""
+    is empty and nothing arrived for ``quiet_s`` (see the module docstring). ``note`` is told once
+    per quiet spell when tasks wait in the queue and nothing arrives (no worker running?)."""
     started = clock()
     state = JobProgress(0, len(job.hashes), 0.0)
-    last_change, last_done = started, -1
+    last_change, last_done, noted = started, -1, False
     while True:
         done = store.vectors_among(job.model_id, job.model_version, job.hashes)
         now = clock()
         state.done, state.seconds = done, now - started
         if done != last_done:
-            last_change, last_done = now, done
+            last_change, last_done, noted = now, done, False
             state.history.append((round(state.seconds, 2), done))
             if progress is not None:
                 progress(done, state.total)
         if done >= state.total:
             return state
-        if now - last_change >= quiet_s and queued(url) == 0:
+        waiting = queued(url) if now - last_change >= quiet_s else -1
+        if waiting > 0 and not noted and note is not None:
+            noted = True
+            note(
+                f"no vector arrived for {now - last_change:.0f} s and {waiting} tasks wait in the queue: "
+                "is a `citewise worker` running on this broker?"
+            )
+        if waiting == 0:
             if state.requeued >= requeues:
                 raise EmbeddingStalled(
                     f"{state.total - done} of {state.total} texts still have no vector after {requeues} re-queues "

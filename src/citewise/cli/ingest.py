@@ -224,13 +224,19 @@ def _embed_distributed(api, broker: str, embedder: str | None, per_task: int, *,
         say.print("not waiting: `citewise worker` processes store the vectors as they go", highlight=False)
         return
     piped = PipedProgress("embedding on workers", "section texts")
+
+    def note(line: str) -> None:
+        err_console.print(shown(line), highlight=False)
+
     if err_console.is_terminal:
         columns = (TextColumn("embedding on workers"), BarColumn(), MofNCompleteColumn(), TextColumn("sections"))
         with Progress(*columns, console=err_console, transient=True) as bar:
             task = bar.add_task("", total=len(job.hashes))
-            state = wait_for_vectors(broker, api.store, job, progress=lambda d, t: bar.update(task, completed=d))
+            state = wait_for_vectors(
+                broker, api.store, job, progress=lambda d, t: bar.update(task, completed=d), note=note
+            )
     else:
-        state = wait_for_vectors(broker, api.store, job, progress=piped)
+        state = wait_for_vectors(broker, api.store, job, progress=piped, note=note)
     say.print(
         f"{state.done} section texts embedded on the workers with {job.model_id} in {state.seconds:.1f} s "
         f"({state.texts_per_second:.1f}/s)" + (f", {state.requeued} re-queues" if state.requeued else ""),
