@@ -1,4 +1,5 @@
-"""Batch research on Celery with a Redis broker, over a shared (PostgreSQL) store.
+"""Batch research (and ingest's embedding, :mod:`citewise.batch.embedding`) on Celery with a Redis
+broker, over a shared (PostgreSQL) store.
 
 With ``CITEWISE_BROKER_URL=redis://…`` set, ``citewise batch FILE`` records the batch and queues one
 task per line instead of starting local workers; ``citewise worker`` (no ``--batch``) starts a Celery
@@ -35,7 +36,17 @@ from citewise.config import env, resolve_store_url
 from citewise.errors import ConfigError
 from citewise.records.batch import BatchItem, BatchRecord, ItemStatus
 
-__all__ = ["BROKER_ENV", "RECHECK_S", "Takeover", "broker_url", "celery_app", "enqueue", "queued", "start_worker"]
+__all__ = [
+    "BROKER_ENV",
+    "EMBED_TASK",
+    "RECHECK_S",
+    "Takeover",
+    "broker_url",
+    "celery_app",
+    "enqueue",
+    "queued",
+    "start_worker",
+]
 
 BROKER_ENV = "CITEWISE_BROKER_URL"
 """The Celery broker for distributed batches (``redis://HOST:PORT/DB``)."""
@@ -52,6 +63,8 @@ QUEUE = "celery"
 RECHECK_S = 15
 """A task whose line is held by a live worker looks again after this many seconds."""
 TASK = "citewise.batch.research_line"
+EMBED_TASK = "citewise.batch.embed_texts"
+"""Embed the texts of some content hashes (``citewise ingest --distributed``, :mod:`citewise.batch.embedding`)."""
 
 
 def broker_url() -> str | None:
@@ -86,6 +99,12 @@ def celery_app(url: str) -> Any:
         if outcome == "held":
             raise task.retry(countdown=RECHECK_S)
         return outcome
+
+    @app.task(name=EMBED_TASK)  # type: ignore[untyped-decorator]
+    def embed_texts(name: str, model_id: str, model_version: str, hashes: list[str]) -> int:
+        from citewise.batch.embed_tasks import run_embed_task
+
+        return run_embed_task(name, model_id, model_version, hashes)
 
     return app
 

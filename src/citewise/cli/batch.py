@@ -156,7 +156,8 @@ def worker(
     store: StoreOpt = None,
 ) -> None:
     """Work on a batch: claim lines, research them, record outcomes, until none is left. Without
-    --batch, with CITEWISE_BROKER_URL set: a Celery worker taking any batch's queued lines."""
+    --batch, with CITEWISE_BROKER_URL set: a Celery worker taking any batch's queued lines and the
+    embedding tasks of `ingest --distributed`."""
     from citewise.batch.distributed import BROKER_ENV, broker_url, start_worker
     from citewise.batch.worker import work
 

@@ -57,6 +57,20 @@ def ingest(
             "hash match, the rest computed.",
         ),
     ] = None,
+    distributed: Annotated[
+        bool,
+        typer.Option(
+            "--distributed",
+            help="Embed on the Celery workers (`citewise worker`) of CITEWISE_BROKER_URL, over a shared "
+            "PostgreSQL store, instead of here.",
+        ),
+    ] = False,
+    no_wait: Annotated[
+        bool, typer.Option("--no-wait", help="With --distributed: queue the embedding and return.")
+    ] = False,
+    per_task: Annotated[
+        int, typer.Option("--per-task", min=1, help="With --distributed: section texts per worker task.")
+    ] = 16,
     store: StoreOpt = None,
     json_out: JsonOpt = False,
 ) -> None:
@@ -74,26 +88,39 @@ def ingest(
         format=fmt,
         encoding=encoding,
     )
-    if vectors is not None and not vectors.is_file():
-        raise InputError(f"--vectors {vectors}: no such file")  # said before anything is ingested
+    _check_flags(vectors, distributed=distributed, no_wait=no_wait, no_embed=no_embed)
     total = sum(1 for _path, problem in discover(paths, manifest.parent if manifest else None) if problem is None)
     with open_api(store) as api:
+        broker = _distributed_broker(api) if distributed else None  # said before anything is ingested
         if json_out:
             results = _nonempty(api.ingest(*paths, options=options, manifest=manifest, embed=False), paths)
-            if not no_embed:
-                if vectors is not None:
-                    api.use_shipped_vectors(vectors, embedder)
-                api.embed(embedder)
-            emit_json(results)
         else:
             results = _nonempty(_ingest_with_progress(api, paths, options, manifest, total), paths)
             _print_results(results)
-            if not no_embed:
-                if vectors is not None:
-                    _report_shipped(api.use_shipped_vectors(vectors, embedder))
+        if not no_embed:
+            shipped = api.use_shipped_vectors(vectors, embedder) if vectors is not None else None
+            if not json_out:
+                _report_shipped(shipped)
+            if broker is not None:
+                _embed_distributed(api, broker, embedder, per_task, wait=not no_wait, json_out=json_out)
+            elif json_out:
+                api.embed(embedder)
+            else:
                 _embed_with_progress(api, embedder)
+        if json_out:
+            emit_json(results)
     if any(r.outcome is IngestOutcome.FAILED for r in results):
         raise typer.Exit(1)
+
+
+def _check_flags(vectors: Path | None, *, distributed: bool, no_wait: bool, no_embed: bool) -> None:
+    """Options that cannot work, said before anything is ingested."""
+    if vectors is not None and not vectors.is_file():
+        raise InputError(f"--vectors {vectors}: no such file")
+    if no_wait and not distributed:
+        raise InputError("--no-wait goes with --distributed")
+    if distributed and no_embed:
+        raise InputError("--distributed embeds on workers; it cannot go with --no-embed")
 
 
 def _nonempty(results: list[IngestResult], paths: list[Path]) -> list[IngestResult]:
@@ -168,6 +195,53 @@ def _embed_with_progress(api, embedder: str | None) -> None:  # type: ignore[no-
         task = bar.add_task("", total=None)
         report = api.embed(embedder, progress=lambda done, total: bar.update(task, completed=done, total=total))
     _report_embedding(report)
+
+
+def _distributed_broker(api) -> str:  # type: ignore[no-untyped-def]
+    from citewise.batch.embedding import check_distributed
+
+    return check_distributed(api.store)
+
+
+def _embed_distributed(api, broker: str, embedder: str | None, per_task: int, *, wait: bool, json_out: bool) -> None:  # type: ignore[no-untyped-def]
+    """Queue the store's texts without a vector on the workers; wait for them (with progress)."""
+    from citewise.batch.embedding import enqueue_embedding, wait_for_vectors
+    from citewise.search.embedders import configured_embedder_name, get_embedder
+
+    name = embedder or configured_embedder_name()
+    if name is None:
+        raise InputError("--distributed: CITEWISE_EMBEDDER is none, so there is nothing to embed with")
+    job = enqueue_embedding(broker, api.store, name, get_embedder(name), per_task=per_task)
+    say = err_console if json_out else console
+    if not job.hashes:
+        say.print("every section text has a vector already: nothing queued", highlight=False)
+        return
+    say.print(
+        f"{len(job.hashes)} section texts queued for the workers in {job.tasks} tasks ({shown(name)})",
+        highlight=False,
+    )
+    if not wait:
+        say.print("not waiting: `citewise worker` processes store the vectors as they go", highlight=False)
+        return
+    piped = PipedProgress("embedding on workers", "section texts")
+
+    def note(line: str) -> None:
+        err_console.print(shown(line), highlight=False)
+
+    if err_console.is_terminal:
+        columns = (TextColumn("embedding on workers"), BarColumn(), MofNCompleteColumn(), TextColumn("sections"))
+        with Progress(*columns, console=err_console, transient=True) as bar:
+            task = bar.add_task("", total=len(job.hashes))
+            state = wait_for_vectors(
+                broker, api.store, job, progress=lambda d, t: bar.update(task, completed=d), note=note
+            )
+    else:
+        state = wait_for_vectors(broker, api.store, job, progress=piped, note=note)
+    say.print(
+        f"{state.done} section texts embedded on the workers with {job.model_id} in {state.seconds:.1f} s "
+        f"({state.texts_per_second:.1f}/s)" + (f", {state.requeued} re-queues" if state.requeued else ""),
+        highlight=False,
+    )
 
 
 def _report_shipped(shipped: ShippedVectors | None) -> None:

@@ -23,6 +23,7 @@ __all__ = [
     "embedding_sets",
     "texts_to_embed",
     "vectors",
+    "vectors_among",
     "vectors_marker",
 ]
 
@@ -59,9 +60,11 @@ def _of_model(model_id: str, model_version: str) -> sa.ColumnElement[bool]:
     return sa.and_(section_embeddings.c.model_id == model_id, section_embeddings.c.model_version == model_version)
 
 
-def texts_to_embed(conn: Connection, model_id: str, model_version: str) -> list[tuple[str, str]]:
+def texts_to_embed(
+    conn: Connection, model_id: str, model_version: str, among: Sequence[str] | None = None
+) -> list[tuple[str, str]]:
     """(content hash, heading + text) of every distinct, not deleted section text without a vector
-    of this model, in storage order."""
+    of this model, in storage order; only those whose hash is ``among`` the given ones when given."""
     has_vector = (
         sa.select(section_embeddings.c.id)
         .where(_of_model(model_id, model_version), section_embeddings.c.content_hash == sections.c.content_hash)
@@ -72,6 +75,8 @@ def texts_to_embed(conn: Connection, model_id: str, model_version: str) -> list[
         .where(sections.c.deleted.is_(False), ~has_vector)
         .order_by(sections.c.id)
     )
+    if among is not None:
+        query = query.where(sections.c.content_hash.in_(list(among)))
     seen: dict[str, str] = {}
     for content_hash, heading, text in conn.execute(query):
         if content_hash not in seen:
@@ -96,8 +101,10 @@ def add_vectors(
     )
     fresh = {h: data for h, data in rows if h not in present}
     if fresh:
+        # A concurrent writer (another embedding worker, a redelivered task) may store the same
+        # hash between the read above and this insert: the unique key keeps its row, not a second.
         conn.execute(
-            sa.insert(section_embeddings),
+            _insert_new(conn),
             [
                 {
                     "model_id": model_id,
@@ -111,6 +118,32 @@ def add_vectors(
             ],
         )
     return len(fresh)
+
+
+def _insert_new(conn: Connection) -> sa.Insert:
+    if conn.dialect.name == "postgresql":
+        from sqlalchemy.dialects import postgresql
+
+        return postgresql.insert(section_embeddings).on_conflict_do_nothing()
+    if conn.dialect.name == "sqlite":
+        from sqlalchemy.dialects import sqlite
+
+        return sqlite.insert(section_embeddings).on_conflict_do_nothing()
+    return sa.insert(section_embeddings)
+
+
+def vectors_among(conn: Connection, model_id: str, model_version: str, hashes: Sequence[str]) -> int:
+    """How many of ``hashes`` have a vector of this model (asked in chunks: a long list of bound
+    values is refused by some drivers)."""
+    found = 0
+    unique = list(dict.fromkeys(hashes))
+    for start in range(0, len(unique), 500):
+        chunk = unique[start : start + 500]
+        query = sa.select(sa.func.count()).where(
+            _of_model(model_id, model_version), section_embeddings.c.content_hash.in_(chunk)
+        )
+        found += int(conn.execute(query).scalar_one())
+    return found
 
 
 def vectors_marker(conn: Connection, model_id: str, model_version: str) -> int:

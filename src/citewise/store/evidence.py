@@ -301,10 +301,18 @@ class EvidenceStore:
 
     # -- dense vectors -----------------------------------------------------------------------
 
-    def texts_to_embed(self, model_id: str, model_version: str) -> list[tuple[str, str]]:
-        """(content hash, text) of every distinct section text this model has no vector for."""
+    def texts_to_embed(
+        self, model_id: str, model_version: str, among: Sequence[str] | None = None
+    ) -> list[tuple[str, str]]:
+        """(content hash, text) of every distinct section text this model has no vector for (only
+        hashes ``among`` the given ones, when given)."""
         with self.engine.connect() as conn:
-            return embeddings.texts_to_embed(conn, model_id, model_version)
+            return embeddings.texts_to_embed(conn, model_id, model_version, among)
+
+    def vectors_among(self, model_id: str, model_version: str, hashes: Sequence[str]) -> int:
+        """How many of ``hashes`` have a vector of this model."""
+        with self.engine.connect() as conn:
+            return embeddings.vectors_among(conn, model_id, model_version, hashes)
 
     def add_vectors(self, model_id: str, model_version: str, dim: int, rows: Sequence[tuple[str, bytes]]) -> int:
         """Store (content hash, float32 bytes) vectors of one model; return how many were new."""
