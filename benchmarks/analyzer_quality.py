@@ -6,8 +6,10 @@ For every analyzer of :data:`citewise.text.analyze.ANALYZERS` (or those named), 
 store is built with it and evaluated by ``citewise eval retrieval`` (BM25 only: nothing is
 embedded), on
 
-* the 49 questions of benchmarks/data/kr_statute_questions.jsonl and the 242 of
-  benchmarks/data/kr_user_questions.jsonl, over every file of ../shared/corpora/kr-statutes;
+* the 49 questions of benchmarks/data/kr_statute_questions.jsonl, the 242 of
+  benchmarks/data/kr_user_questions.jsonl and the dev halves of kr_ruling_questions.jsonl and
+  kr_hard_questions.jsonl, over every file of ../shared/corpora/kr-statutes (lexical search,
+  부칙 demoted as search does);
 * ARES NQ (2,000 queries; English, so every analyzer should score the same there).
 
 Also prints each analyzer's ingestion rate on the statute corpus. The analyzer's caches are emptied
@@ -29,16 +31,24 @@ sys.path.insert(0, str(ROOT))
 from benchmarks import ares_nq, baselines  # noqa: E402
 
 from citewise import Citewise  # noqa: E402
+from citewise.eval.retrieval import evaluate, load_queries  # noqa: E402
+from citewise.search.local import search  # noqa: E402
 from citewise.text import analyze  # noqa: E402
 
-KR_SETS = {
-    "kr 49 (kr_statute_questions)": baselines.KR_QUESTIONS,
-    "kr 242 (kr_user_questions)": ROOT / "benchmarks" / "data" / "kr_user_questions.jsonl",
+KR_SETS: dict[str, tuple[Path, str | None]] = {
+    "kr 49 (kr_statute_questions)": (baselines.KR_QUESTIONS, None),
+    "kr 242 (kr_user_questions)": (ROOT / "benchmarks" / "data" / "kr_user_questions.jsonl", None),
+    "kr ruling, dev half": (baselines.KR_RULINGS, "dev"),
+    "kr hard, dev half": (baselines.KR_HARD, "dev"),
 }
+"""The development sets (file, split); the held-out halves are reported by retrieval_quality.py."""
 
 
-def _figures(cw: Citewise, queries: Path) -> dict[str, float]:
-    report = cw.eval_retrieval(queries, k=10)
+def _figures(cw: Citewise, queries: Path, split: str | None = None) -> dict[str, float]:
+    titles: dict[str, set[str]] = {}
+    for v in cw.store.versions():
+        titles.setdefault(v.doc_id, set()).add(v.title)
+    report = evaluate(load_queries(queries, split), lambda q, k: search(cw.store, q, k, embedder=None), titles, 10)
     return {
         "recall@1": report.recall_at_1,
         "recall@5": report.recall_at_5,
@@ -56,7 +66,8 @@ def korean(name: str, tmp: Path) -> tuple[dict[str, dict[str, float]], float]:
         cw.ingest(baselines.KR_CORPUS_DIR, embed=False)
         elapsed = time.perf_counter() - started
         sections = sum(len(cw.store.sections(v.doc_id, v.version)) for v in cw.store.versions())
-        return {label: _figures(cw, path) for label, path in KR_SETS.items()}, sections / elapsed
+        figures = {label: _figures(cw, path, split) for label, (path, split) in KR_SETS.items() if path.exists()}
+        return figures, sections / elapsed
 
 
 def ares(name: str, tmp: Path) -> dict[str, float]:

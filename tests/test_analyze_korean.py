@@ -13,7 +13,17 @@ from citewise.ingest.pipeline import IngestOptions, store_document
 from citewise.search.local import search
 from citewise.store.evidence import EvidenceStore
 from citewise.text import analyze as analyzer
-from citewise.text.analyze import ANALYZERS, analyze, analyze_many, analyzer_id, query_terms, use_analyzer
+from citewise.text.analyze import (
+    ANALYZERS,
+    RUN_BIGRAM_MARK,
+    analyze,
+    analyze_many,
+    analyzer_id,
+    index_terms,
+    query_terms,
+    search_terms,
+    use_analyzer,
+)
 from tests.conftest import make_doc
 
 pytestmark = pytest.mark.unit
@@ -104,12 +114,27 @@ def test_the_index_is_rebuilt_when_the_analyzer_changes(tmp_path: Path, default_
             stored = conn.execute(sa.text("SELECT value FROM store_meta WHERE key = 'index_analyzer'")).scalar_one()
         assert stored == "cw-bigram-1"
         assert [h.section_id for h in search(store, "청할", k=1)] == ["제3조의3"]  # a cross-ending bigram
+    use_analyzer("cw-kiwi-nbigram-1")
+    with EvidenceStore.open(url) as store:
+        assert search(store, "청할", k=1) == []  # Kiwi's morphemes have no bigram across 신청+할
     use_analyzer(next(iter(ANALYZERS)))
     with EvidenceStore.open(url) as store:
         with store.transaction() as conn:
             stored = conn.execute(sa.text("SELECT value FROM store_meta WHERE key = 'index_analyzer'")).scalar_one()
         assert stored == analyzer_id()
-        assert search(store, "청할", k=1) == []  # Kiwi's index has no bigram across 신청+할
+        assert [h.section_id for h in search(store, "청할", k=1)] == ["제3조의3"]  # the bigram field's
+
+
+def test_the_index_and_the_search_add_a_bigram_field_beside_the_morphemes(default_analyzer: None) -> None:
+    text = "임차인은 신청할 수"
+    fields = index_terms(text)
+    assert fields[: len(analyze(text))] == analyze(text)  # the morphemes, as every ranker sees them
+    bigrams = fields[len(analyze(text)) :]
+    assert bigrams == [RUN_BIGRAM_MARK + b for b in ("임차", "차인", "인은", "신청", "청할", "수")]
+    assert search_terms("것은?") == ["것은", RUN_BIGRAM_MARK + "것은"]  # the query gets the field too
+    assert query_terms("것은?") == ["것은"]
+    use_analyzer("cw-kiwi-nbigram-1")  # an analyzer without the field: the index holds the morphemes
+    assert index_terms(text) == analyze(text) and search_terms(text) == query_terms(text)
 
 
 def test_runs_are_analysed_once_and_cached() -> None:

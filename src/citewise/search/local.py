@@ -44,7 +44,7 @@ from citewise.store.index import COLUMN_WEIGHTS
 from citewise.store.known_versions import known_versions
 from citewise.store.protocol import EvidenceStoreProtocol
 from citewise.store.records import IndexMatch
-from citewise.text.analyze import query_terms
+from citewise.text.analyze import query_terms, search_terms
 from citewise.text.articles import asks_about_addenda
 from citewise.text.sentences import split_answer_sentences
 
@@ -114,7 +114,7 @@ def search(
     chosen = active_embedder(store) if isinstance(embedder, _Auto) else embedder
     if chosen is None:
         terms = _query_terms(query)
-        lexical = demote_addenda(store.search(terms, k * _CANDIDATE_FACTOR), query)
+        lexical = demote_addenda(store.search(_index_lookup(query), k * _CANDIDATE_FACTOR), query)
         hits = _collapse(lexical, terms, k)
     else:
         # The question is embedded on a second core from the start (the embedding is most of a
@@ -125,7 +125,7 @@ def search(
         with ThreadPoolExecutor(max_workers=1, thread_name_prefix="citewise-embed") as pool:
             embedding = pool.submit(query_vector, chosen, query)
             terms = _query_terms(query)
-            lexical = store.search(terms, k * _CANDIDATE_FACTOR)
+            lexical = store.search(_index_lookup(query), k * _CANDIDATE_FACTOR)
             vectors = vector_index(store, model.model_id, model.version)
             vector = embedding.result()
         dense = nearest_sections(store, vectors, vector, k * _CANDIDATE_FACTOR)
@@ -138,6 +138,12 @@ def _query_terms(query: str) -> list[str]:
     if not terms:
         raise InputError(f"the query {query!r} has no searchable words")
     return terms
+
+
+def _index_lookup(query: str) -> list[str]:
+    """The terms the index is searched by: the query's terms and the bigram field's."""
+    _query_terms(query)
+    return search_terms(query)
 
 
 def demote_addenda(matches: Sequence[IndexMatch], query: str, *, by: float | None = None) -> list[IndexMatch]:

@@ -30,7 +30,7 @@ from citewise.store.index import (
     TermHits,
     staged_match,
 )
-from citewise.text.analyze import analyze_many
+from citewise.text.analyze import index_terms_many
 
 __all__ = ["Fts5Index", "varints"]
 
@@ -82,7 +82,7 @@ class Fts5Index:
     def add(self, conn: Connection, rows: Iterable[IndexRow]) -> int:
         """Index ``rows`` in the caller's transaction; return how many."""
         rows = list(rows)
-        fields = analyze_many([text for r in rows for text in (r.title, r.heading, r.text)])
+        fields = index_terms_many([text for r in rows for text in (r.title, r.heading, r.text)])
         batch = [
             {
                 "rowid": r.rowid,

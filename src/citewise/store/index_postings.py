@@ -34,7 +34,8 @@ from citewise.store.index import (
     TermHits,
     staged_match,
 )
-from citewise.text.analyze import analyze, analyze_many
+from citewise.text.analyze import analyze_many
+from citewise.text.analyze import index_terms as indexed_terms
 
 __all__ = ["PostingsIndex"]
 
@@ -93,7 +94,7 @@ _MATCH_QUERY = sa.text(_MATCH).bindparams(*(sa.bindparam(name, type_=sa.Double()
 
 def _postings(row: IndexRow) -> tuple[list[tuple[str, int, int, int, int]], tuple[int, int]]:
     """One section's postings (term, row, title tf, heading tf, body tf) and its (row, length)."""
-    fields = (Counter(analyze(row.title)), Counter(analyze(row.heading)), Counter(analyze(row.text)))
+    fields = (Counter(indexed_terms(row.title)), Counter(indexed_terms(row.heading)), Counter(indexed_terms(row.text)))
     title, heading, body = fields
     postings = [(t, row.rowid, title[t], heading[t], body[t]) for t in sorted(set().union(*fields))]
     return postings, (row.rowid, sum(sum(c.values()) for c in fields))

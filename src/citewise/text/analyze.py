@@ -11,8 +11,15 @@ splits text into script runs and treats each script its own way:
   them (임차, 차권, 권등, ...). The bigrams are the classic CJK fallback (Lucene's CJKAnalyzer): Kiwi
   tags a word it does not know as a noun, and its bigrams still match a question that splits or
   spells the compound differently. Bigrams never cross a stem and its ending (신청할 → no 청할), and
-  a run of function words only (수, 것, 하였다) yields nothing. The variants measured against it
-  are in ``docs/retrieval-notes.md``.
+  a run of function words only (수, 것, 하였다) yields nothing. These are the terms of
+  :func:`analyze` and :func:`query_terms`, which the rankers and checks compare texts by.
+* **The bigram field.** The search index and the query add, beside those terms, every Hangul run's
+  plain character bigrams, marked with a leading ``q`` so they are a field of their own (임차인은
+  → q임차, q차인, q인은: across the ending, as bigram BM25 indexes it), and BM25 adds a bigram match
+  to a morpheme match (:func:`index_terms_many`, :func:`search_terms`; analyzer
+  ``cw-kiwi-fused-1``). Bigram BM25 (bm25s) had beaten the morphological terms alone on every
+  development set; the fused index beats it on each (``benchmarks/analyzer_quality.py``). The
+  variants measured are in ``docs/retrieval-notes.md``.
 * **Latin** words are lower-cased, English stop words dropped, and Snowball-stemmed.
 * **Digits** stay whole tokens; **Han** characters (hanja) are indexed as bigrams.
 
@@ -37,13 +44,17 @@ from typing import Any
 
 __all__ = [
     "ANALYZERS",
+    "RUN_BIGRAM_MARK",
     "analyze",
     "analyze_many",
     "analyzer_id",
     "clear_caches",
     "english_stems",
+    "index_terms",
+    "index_terms_many",
     "kiwi_morphemes",
     "query_terms",
+    "search_terms",
     "strip_particle",
     "use_analyzer",
 ]
@@ -272,13 +283,17 @@ class _Analyzer:
     name: str
     hangul: Callable[[str, tuple[str, ...]], list[str]] | None
     """Terms of a Hangul run from its Kiwi morphemes; None: no Kiwi (particle-stripped bigrams)."""
+    run_bigrams: bool = False
+    """Whether the index and the search add the bigram field (:func:`index_terms_many`)."""
 
 
-#: The analyzers by name: the default first. ``cw-bigram-1`` is the analyzer before Kiwi, kept so
-#: that benchmarks can compare against it.
+#: The analyzers by name: the default first (``cw-kiwi-fused-1``; ``cw-kiwi-nbigram-1`` was the
+#: default before it). ``cw-bigram-1`` is the analyzer before Kiwi, kept so that benchmarks can
+#: compare against it.
 ANALYZERS: dict[str, _Analyzer] = {
     a.name: a
     for a in (
+        _Analyzer("cw-kiwi-fused-1", _kiwi_noun_bigram_terms, run_bigrams=True),
         _Analyzer("cw-kiwi-nbigram-1", _kiwi_noun_bigram_terms),
         _Analyzer("cw-kiwi-stem-1", _kiwi_stem_terms),
         _Analyzer("cw-kiwi-bigram-1", _kiwi_bigram_terms),
@@ -298,13 +313,14 @@ def use_analyzer(name: str) -> None:
     if ANALYZERS[name] is not _active:
         _run_terms.clear()
         _query_terms.cache_clear()
+        _search_terms.cache_clear()
     _active = ANALYZERS[name]
 
 
 def analyzer_id() -> str:
     """The id stored with the index: the analyzer's name and, for Kiwi, the Kiwi and model versions.
 
-    >>> analyzer_id().startswith("cw-kiwi-nbigram-1/kiwipiepy-")
+    >>> analyzer_id().startswith("cw-kiwi-fused-1/kiwipiepy-")
     True
     """
     if _active.hangul is None:
@@ -325,6 +341,7 @@ def clear_caches() -> None:
     _run_terms.clear()
     _word_stems.clear()
     _query_terms.cache_clear()
+    _search_terms.cache_clear()
 
 
 def _learn_runs(runs: Iterable[str]) -> None:
@@ -405,6 +422,53 @@ def query_terms(text: str) -> list[str]:
     """Distinct terms of a query, in first-seen order. A question or query is analysed once: the
     stages that read the same text (search, the rankers, passage selection) share the analysis."""
     return list(_query_terms(text))
+
+
+RUN_BIGRAM_MARK = "q"
+"""Prefix of the bigram field's terms: a Latin letter glued to Hangul, which no English stem and no
+morpheme is spelled as, so the field's terms never meet the morphemes'."""
+
+
+def _run_bigrams(pieces: Pieces) -> list[str]:
+    out: list[str] = []
+    for hangul, _latin, _digit, _han in pieces:
+        if hangul:
+            pairs = [hangul] if len(hangul) == 1 else _bigrams(hangul)
+            out.extend(RUN_BIGRAM_MARK + pair for pair in pairs)
+    return out
+
+
+def index_terms_many(texts: Sequence[str]) -> list[list[str]]:
+    """What the search index holds for each text: :func:`analyze_many`'s terms, then (when the active
+    analyzer has the bigram field) the marked character bigrams of every Hangul run, function words
+    included (할 수 → q할, q수: without them the development figures fell).
+
+    >>> index_terms_many(["임차인은 신청할"])[0]
+    ['임차인', '임차', '차인', '신청', 'q임차', 'q차인', 'q인은', 'q신청', 'q청할']
+    """
+    analysed = analyze_many(texts)
+    if not _active.run_bigrams:
+        return analysed
+    return [terms + _run_bigrams(_pieces(text)) for terms, text in zip(analysed, texts, strict=True)]
+
+
+def index_terms(text: str) -> list[str]:
+    """:func:`index_terms_many` of one text."""
+    return index_terms_many([text])[0]
+
+
+def search_terms(text: str) -> list[str]:
+    """The distinct terms a search looks up in the index: :func:`query_terms`, then the bigram
+    field's terms not among them (an empty list when the query has no searchable word)."""
+    return list(_search_terms(text))
+
+
+@lru_cache(maxsize=1024)
+def _search_terms(text: str) -> tuple[str, ...]:
+    terms = _query_terms(text)
+    if not _active.run_bigrams:
+        return terms
+    return tuple(dict.fromkeys((*terms, *_run_bigrams(_pieces(text)))))
 
 
 @lru_cache(maxsize=1024)
