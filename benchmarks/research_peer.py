@@ -69,6 +69,13 @@ from citewise.testing import FakeOpenAIServer, FakeReply  # noqa: E402
 
 DRIVER = Path(__file__).resolve().parent / "research_peer_driver.py"
 QUERIES = ["deposit protection 2024", "landlord fee", "tenant rules"]
+AGENT = json.dumps(
+    {
+        "server": "🏠 Housing Policy Agent",
+        "agent_role_prompt": "You are a housing policy analyst AI assistant. You write objective, "
+        "well-structured reports on tenancy law and its costs.",
+    }
+)
 
 GUARD = '''"""Refuse every connection to anything but this machine (the peer benchmark's network guard)."""
 import ipaddress, socket, sys
@@ -225,13 +232,7 @@ class PeerModel:
         system = next((m["content"] for m in messages if m.get("role") == "system"), "")
         user = str(messages[-1].get("content", "")) if messages else ""
         if "This task involves researching a given topic" in system:
-            kind, reply = "agent choice", json.dumps(
-                {
-                    "server": "🏠 Housing Policy Agent",
-                    "agent_role_prompt": "You are a housing policy analyst AI assistant. You write objective, "
-                    "well-structured reports on tenancy law and its costs.",
-                }
-            )
+            kind, reply = "agent choice", AGENT
         elif re.match(r"\s*Write \d+ search queries", user):
             kind, reply = "sub-queries", json.dumps(QUERIES)
         elif user.lstrip().startswith("Information:"):
@@ -339,7 +340,8 @@ def _print(peer: Sequence[dict[str, Any]], ours: Sequence[dict[str, Any]], scale
     print(f"scale {scale}, {len(peer)} runs each, load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}\n")
     print(
         f"peer (gpt-researcher): {first['calls']} model calls, {first['searches']} searches, {first['pages']} pages "
-        f"fetched, {first['sources']} sources, report {first['report_words']} words (~{first['report_tokens']} tokens), "
+        f"fetched, {first['sources']} sources, report {first['report_words']} words "
+        f"(~{first['report_tokens']} tokens), "
         f"model paths {first['model_paths']}, refused connections {sum(p['refused'] for p in peer)}"
     )
     out = today.get("review_out", 0) + today.get("writer_out", 0)
