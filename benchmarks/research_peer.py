@@ -34,12 +34,28 @@ asks for (a title, a section per topic, in-text hyperlink citations, a reference
 same facts citewise's writer states. The peer's prompt asks for "at least 1200 words"; the scripted
 report is the same content as citewise's, so the two output the same order of tokens, and
 ``--peer-words N`` pads it with the pages' other sentences to N words to show what a longer report
-costs (about 0.027 s a word at 50 tokens a second).
+costs (about 1.7 tokens a word, so 0.033 s a word at 50 tokens a second).
 
 What each side does in that time differs, and is printed: the peer makes 3 model calls (agent
 choice, sub-queries, report), 5 searches and fetches every result page (20); it reviews nothing and
 verifies nothing. Today's loop plans, searches, extracts one page a site, reviews each round's
-evidence, drafts, verifies every sentence against its stored source and revises what fails.
+evidence, drafts, verifies every sentence against its stored source and revises what fails; in this
+world the scripted reviewer always leaves one topic missing, so it uses all three rounds (7 model
+calls, a critical-path floor of 31.5 s at scale 1) and its report is not accepted (2 of 3 topics).
+
+Figures of 2026-12-02, GPT Researcher 0.15.1 (2 shared cores; load average before the runs):
+
+=========================================================  =====  ==========  ========  ============
+run                                                        load   peer, s     today, s  today / peer
+=========================================================  =====  ==========  ========  ============
+``--runs 3 --scale 1`` (the shipped profile), medians      0.85   21.74       31.64     1.46
+``--runs 5 --scale 0.2``, medians                          0.65   5.23        6.49      1.24
+``--runs 1 --scale 1 --peer-words 1200`` (1209 words)      0.61   57.15       31.70     0.55
+=========================================================  =====  ==========  ========  ============
+
+The peer's figure is its in-process time from ``GPTResearcher(...)`` to the written report (its
+interpreter start and imports, about 1.5 s more, are printed as "peer process s"); today's is the
+time of ``research(...)``.
 """
 
 from __future__ import annotations
@@ -210,7 +226,7 @@ def _report(context: str, words: int) -> str:
         lines += [f"{fact} ([source]({source(fact)}))" for fact in facts if source(fact)]
         lines.append("")
     filler = list(FILLER)
-    padding = []
+    padding: list[str] = []
     while filler and len(" ".join(lines + padding).split()) < words:
         padding.append(filler[len(padding) % len(filler)])
     if padding:
@@ -327,17 +343,21 @@ def main(argv: Sequence[str] | None = None) -> None:
         print(f"no gpt-researcher at {args.peer_python}: install it into a venv of its own and name its python")
         raise SystemExit(2)
     latencies = Latencies().scaled(args.scale)
+    load = os.getloadavg()
     peer, ours = [], []
     with tempfile.TemporaryDirectory() as tmp:
         for n in range(args.runs):
             peer.append(run_peer(args.peer_python, latencies, Path(tmp), args.peer_words))
             ours.append(run_once(True, Path(tmp), store_url=str(Path(tmp) / f"today-{n}.sqlite"), latencies=latencies))
-    _print(peer, ours, args.scale)
+    _print(peer, ours, args.scale, load)
 
 
-def _print(peer: Sequence[dict[str, Any]], ours: Sequence[dict[str, Any]], scale: float) -> None:
+def _print(
+    peer: Sequence[dict[str, Any]], ours: Sequence[dict[str, Any]], scale: float, load: tuple[float, float, float]
+) -> None:
     first, today = peer[0], ours[0]
-    print(f"scale {scale}, {len(peer)} runs each, load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}\n")
+    before, after = (" ".join(f"{x:.2f}" for x in avg) for avg in (load, os.getloadavg()))
+    print(f"scale {scale}, {len(peer)} runs each, load average {before} before, {after} after\n")
     print(
         f"peer (gpt-researcher): {first['calls']} model calls, {first['searches']} searches, {first['pages']} pages "
         f"fetched, {first['sources']} sources, report {first['report_words']} words "
