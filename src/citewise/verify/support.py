@@ -67,6 +67,7 @@ from citewise.text.quotes import normalise_for_match, quote_occurs
 from citewise.text.sentences import split_answer_sentences
 from citewise.verify.additions import unsupported_addition
 from citewise.verify.claims import DATE_PATTERN, PARAGRAPH_MARKS, claim_scope
+from citewise.verify.conditions import changed_condition
 from citewise.verify.figures import Figure, as_digits, date_parts, date_supported, figures
 from citewise.verify.judge import JUDGE_PROMPT_VERSION, judge_failure, judge_with_model
 from citewise.verify.meaning import (
@@ -285,6 +286,7 @@ def check_support(
         or _unmatched_negation(text, span)
         or role_swap(text, span)
         or contrast_problem(text, span)
+        or changed_condition(text, span, context)
         or scope_problem(text, span)
         or unsupported_addition(_BOILERPLATE.sub("", text), span, context)
     ):
