@@ -288,7 +288,7 @@ def check_support(
         or contrast_problem(text, span)
         or changed_condition(text, span, context)
         or scope_problem(text, span)
-        or unsupported_addition(_BOILERPLATE.sub("", text), span, context)
+        or unsupported_addition(_BOILERPLATE.sub("", text), span, context, page_text)
     ):
         return _unsupported(source_id, span, True, reason)
     return SupportCheck(source_id, span, True, (), Decision.SUPPORTED, f"{how}; figures, dates, names agree")
