@@ -9,6 +9,9 @@ Three checks, each on the claim against the span it was matched to:
 - **An event on the other side**: "경매신청의 등기 후에" against "경매신청의 등기 전에", "체류기간이
   끝난 뒤에" against "체류기간이 끝나기 전에": the same word before 전 / 이전 in one text and 후 / 이후 /
   뒤 in the other, and never on the same side.
+- **A requirement dropped**: "노동위원회의 승인 없이도 … 지급할 수 있다" against a span that asks
+  for 노동위원회의 승인: a permissive claim that does without a noun the span names, where the span
+  never says it may be done without it.
 - **A public body swapped for another**: "법원에 구제를 신청" against "노동위원회에 구제를 신청". A body
   of the claim (…장관, …위원회, 법원, …공단, …청장, …서장) that the span does not name, where the span
   names another body, is not what the span says; the question (``context``) may name it.
@@ -106,6 +109,24 @@ def _event_side(claim: str, span: str) -> str | None:
     return None
 
 
+_WITHOUT = re.compile(r"([가-힣]{1,10})(?:을|를|이|가)?\s+없이(?:도|는)?(?=\s)")
+_PERMITS = re.compile(r"(?:수\s+있|된다|됩니다|되며|생긴다|생깁니다|가능)[가-힣]*[.\s]*$")
+_FORBIDS = re.compile(r"없다|없습니다|아니|못|안\s*된|금지")
+
+
+def _dropped_requirement(claim: str, span: str) -> str | None:
+    """ "노동위원회의 승인 없이도 … 지급할 수 있다" where the span asks for that 승인: a claim that
+    permits something without what the span names (and never says it may be done without)."""
+    claim, span = unicodedata.normalize("NFKC", claim), unicodedata.normalize("NFKC", span)
+    if not _PERMITS.search(claim) or _FORBIDS.search(claim):
+        return None
+    for match in _WITHOUT.finditer(claim):
+        noun = match.group(1)
+        if noun in span and not re.search(rf"{re.escape(noun)}(?:을|를|이|가)?\s+없이", span):
+            return f"dropped requirement: the claim permits it without {noun}, the span does not"
+    return None
+
+
 def _bodies(text: str) -> set[str]:
     return set(_BODY.findall(unicodedata.normalize("NFKC", text)))
 
@@ -154,6 +175,7 @@ def changed_condition(claim: str, span: str, context: str = "") -> str | None:
     return (
         _figure_direction(claim, span)
         or _event_side(claim, span)
+        or _dropped_requirement(claim, span)
         or _swapped_body(claim, span, context)
         or _swapped_code_name(claim, span, context)
     )
