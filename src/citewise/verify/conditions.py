@@ -38,7 +38,7 @@ _DIRECTION_AFTER = re.compile(
     r"|(?P<after>이후|후에|후|뒤에|뒤|지난\s?후|지난\s?뒤|지나서|지나면|지난|경과|초과))"
 )
 """A direction right after a figure and its particle: "15일 이내", "3개월이 지나면"."""
-_DIRECTION_BEFORE = re.compile(r"\b(?:(?P<within>within|before|by)|(?P<after>after|later than))\s+$", re.IGNORECASE)
+_DIRECTION_BEFORE = re.compile(r"\b(?:(?P<within>within|before|by)|(?P<after>after|later than))\s*$", re.IGNORECASE)
 """A direction written before a figure: "within 30 days", "after 2 years"."""
 
 _BODY = re.compile(
@@ -95,14 +95,19 @@ def _sides(text: str) -> dict[str, set[str]]:
     sides: dict[str, set[str]] = {}
     for match in _SIDE_WORD.finditer(unicodedata.normalize("NFKC", text)):
         side = _WITHIN if match.group(2) in _BEFORE_SIDE else _AFTER
-        sides.setdefault(_stem(match.group(1)), set()).add(side)
+        sides.setdefault(match.group(1), set()).add(side)
     return sides
+
+
+def _same_event(a: str, b: str) -> bool:
+    """The same word, or the same verb in two forms (끝나기 / 끝난); 등기 is not 등."""
+    return a == b or (a != b and _stem(a) == _stem(b) and len(_stem(a)) > 1)
 
 
 def _event_side(claim: str, span: str) -> str | None:
     theirs = _sides(span)
     for event, sides in _sides(claim).items():
-        span_sides = theirs.get(event, set())
+        span_sides = {s for word, found in theirs.items() if _same_event(event, word) for s in found}
         if span_sides and not sides & span_sides:
             said = "before" if _WITHIN in sides else "after"
             return f"changed condition: the claim puts it {said} {event}, the span on the other side"
@@ -153,7 +158,7 @@ def _swapped_code_name(claim: str, span: str, context: str) -> str | None:
     theirs = _code_names(span)
     said = (span + " " + context).lower()
     for name in sorted(mine):
-        if re.search(rf"(?<![\w.]){re.escape(name)}(?![\w])", said):
+        if re.search(rf"(?<!\w){re.escape(name)}(?!\w)", said):
             continue
         others = sorted(theirs - mine)
         if others:
