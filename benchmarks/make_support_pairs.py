@@ -4,8 +4,8 @@
 
 Each seed (``support_seeds_dev.py``, ``support_seeds_dev2.py`` (more dev claims, ids ``dev2-…``),
 ``support_seeds_heldout.py``, ``support_seeds_heldout2.py``, ``support_seeds_heldout3.py``,
-``support_seeds_heldout4.py``) is one evidence passage copied from a shared corpus, with hand-
-written claims: faithful paraphrases and perturbations, each with its ``kind``. Every passage also
+``support_seeds_heldout4.py``) is one evidence passage copied from a shared corpus, with
+hand-written claims: faithful paraphrases and perturbations, each with its ``kind``. Every passage also
 gets one ``unrelated`` claim: the first paraphrase of the next seed of the same split and language
 (a claim another passage supports, this one does not).
 

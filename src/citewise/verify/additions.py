@@ -59,7 +59,7 @@ _EN_CLAUSE_BREAK = re.compile(
 )
 """Where an English answer joins a second statement: ", and …", "; …", "and it / and they / and is …"."""
 EN_CLAUSE_MIN_OVERLAP: Final = 0.34
-"""Share of an English clause's own terms that must occur in the span (chosen on the dev splits)."""
+"""Share of an English clause's own terms that must occur in the span (chosen on the dev and seen splits)."""
 EN_MIN_NEW_TERMS: Final = 4
 """An English clause is an addition only when this many of its own terms occur nowhere on the page:
 a faithful clause in other words ("a channel is removed from its map once it is closed" for "as
