@@ -3,14 +3,14 @@
     .venv/bin/python benchmarks/make_support_pairs.py
 
 Each seed (``support_seeds_dev.py``, ``support_seeds_dev2.py`` (more dev claims, ids ``dev2-…``),
-``support_seeds_heldout.py``, ``support_seeds_heldout2.py``, ``support_seeds_heldout3.py``) is one
-evidence passage copied from a shared corpus, with hand-written claims: faithful paraphrases and
-perturbations, each with its ``kind``. Every passage also gets one ``unrelated`` claim: the first
-paraphrase of the next seed of the same split and language (a claim another passage supports, this
-one does not).
+``support_seeds_heldout.py``, ``support_seeds_heldout2.py``, ``support_seeds_heldout3.py``,
+``support_seeds_heldout4.py``) is one evidence passage copied from a shared corpus, with
+hand-written claims: faithful paraphrases and perturbations, each with its ``kind``. Every passage also
+gets one ``unrelated`` claim: the first paraphrase of the next seed of the same split and language
+(a claim another passage supports, this one does not).
 
-Rows: ``id``, ``split`` (dev / heldout / heldout2 / heldout3), ``set`` (human: short FEVER-like claims; model:
-answer-style sentences), ``lang``, ``kind``, ``label``, ``question``, ``claim``, ``evidence``,
+Rows: ``id``, ``split`` (dev / heldout / heldout2 / heldout3 / heldout4), ``set`` (human: short
+FEVER-like claims; model: answer-style sentences), ``lang``, ``kind``, ``label``, ``question``, ``claim``, ``evidence``,
 ``origin`` (where the evidence comes from, and its licence).
 """
 
@@ -27,6 +27,7 @@ import support_seeds_dev2  # noqa: E402
 import support_seeds_heldout  # noqa: E402
 import support_seeds_heldout2  # noqa: E402
 import support_seeds_heldout3  # noqa: E402
+import support_seeds_heldout4  # noqa: E402
 
 OUT = Path(__file__).resolve().parent / "data" / "support_pairs.jsonl"
 
@@ -64,6 +65,7 @@ def main() -> int:
         + rows("heldout", support_seeds_heldout.SEEDS)
         + rows("heldout2", support_seeds_heldout2.SEEDS)
         + rows("heldout3", support_seeds_heldout3.SEEDS)
+        + rows("heldout4", support_seeds_heldout4.SEEDS)
     )
     with OUT.open("w", encoding="utf-8") as fh:
         for row in written:

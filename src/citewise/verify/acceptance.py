@@ -25,14 +25,18 @@ from citewise.verify.meaning import default_scorer, rule_set
 
 __all__ = ["VERIFIER_VERSION", "decide_acceptance", "delivered_answer", "gap_reason"]
 
-VERIFIER_VERSION = "verify-4"
+VERIFIER_VERSION = "verify-5"
 """v2: acceptance needs every required sub-question answered by a supported claim of the delivered
 text; signposting is not a finding. v3: support is decided by meaning when an embedder is
 configured (:mod:`citewise.verify.meaning`), with new guards for swapped roles, contrasting terms,
 wrong articles and code names; without an embedder the rule set is recorded as ``verify-3-lexical``
 (:func:`citewise.verify.meaning.rule_set`). v4: a Korean clause joined by 하며, / 하고, that the span
 does not state is an unsupported addition (:mod:`citewise.verify.additions`), and a topic and a
-recipient that trade places are swapped roles; ``verify-4-lexical`` without an embedder."""
+recipient that trade places are swapped roles; ``verify-4-lexical`` without an embedder. v5: a time
+condition on the other side of a figure or an event, a dropped requirement (동의 없이), a public body
+or code name swapped for another (:mod:`citewise.verify.conditions`), an English clause the span does
+not state, more Korean role swaps (a topic traded with a subject, a thing given to another owner) and
+English parties up to five words apart; ``verify-5-lexical`` without an embedder."""
 
 _ANSWERED = {"model_answer_accepted", "deterministic_evidence_fallback"}
 

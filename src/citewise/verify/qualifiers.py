@@ -145,6 +145,7 @@ _CONTRASTS: Final = (
     ("서면", "구두"), ("유급", "무급"), ("최소", "최대"), ("written", "oral"), ("stdout", "stderr"),
     ("true", "false"), ("client", "server"), ("minimum", "maximum"), ("input", "output"),
     ("encode", "decode"), ("import", "export"), ("upper", "lower"), ("ipv4", "ipv6"),
+    ("before", "after"), ("이전", "이후"), ("required", "optional"),
 )  # fmt: skip
 
 

@@ -36,14 +36,20 @@ first rule that fails decides, and its reason names what failed:
    only"/뿐만 아니라 are not negations of a predicate, nor is "is not stated in the document".
 6b. **Roles** (:mod:`citewise.verify.roles`): the claim must not swap two parties of the span, and
    (:func:`citewise.verify.qualifiers.contrast_problem`) must not trade a term for its opposite
-   (서면 / 구두, stdout / stderr).
+   (서면 / 구두, stdout / stderr, before / after).
+6c. **Conditions and names** (:mod:`citewise.verify.conditions`): no time condition moved to the
+   other side of a figure or event (15일 이내 / 15일이 지난 후, 등기 전 / 등기 후), no requirement of the
+   span done without (동의 없이 … 할 수 있다), no public body or code name swapped for another the
+   span names.
 7. **Scope** (:mod:`citewise.verify.qualifiers`). A claim that says all / always / every / anyone /
    모든 / 항상 / 언제든지 / 누구나 while the span qualifies (some, only, unless, 일부, 경우, 다만,
    이상 ...) or says nothing of the kind overstates; so does a claim that drops or changes the
    condition on a figure (the span's "5명 이상" as the claim's "5명", or "이상" as "미만").
 7b. **Additions** (:mod:`citewise.verify.additions`). Each clause a Korean claim joins with a
    connective ending and a comma (하며, / 하고,) must share half of its own terms with the span: an
-   answer that restates the provision and adds a detail it does not state is unsupported.
+   answer that restates the provision and adds a detail it does not state is unsupported. An
+   English clause joined by ", and …" must share a third of its terms with the span unless it
+   brings fewer than four terms the page never uses.
 8. Otherwise the claim is *supported* by this source.
 
 :func:`judge_with_model` (:mod:`citewise.verify.judge`, re-exported here) asks a model for the same
@@ -67,6 +73,7 @@ from citewise.text.quotes import normalise_for_match, quote_occurs
 from citewise.text.sentences import split_answer_sentences
 from citewise.verify.additions import unsupported_addition
 from citewise.verify.claims import DATE_PATTERN, PARAGRAPH_MARKS, claim_scope
+from citewise.verify.conditions import changed_condition
 from citewise.verify.figures import Figure, as_digits, date_parts, date_supported, figures
 from citewise.verify.judge import JUDGE_PROMPT_VERSION, judge_failure, judge_with_model
 from citewise.verify.meaning import (
@@ -285,8 +292,9 @@ def check_support(
         or _unmatched_negation(text, span)
         or role_swap(text, span)
         or contrast_problem(text, span)
+        or changed_condition(text, span, context)
         or scope_problem(text, span)
-        or unsupported_addition(_BOILERPLATE.sub("", text), span, context)
+        or unsupported_addition(_BOILERPLATE.sub("", text), span, context, page_text)
     ):
         return _unsupported(source_id, span, True, reason)
     return SupportCheck(source_id, span, True, (), Decision.SUPPORTED, f"{how}; figures, dates, names agree")

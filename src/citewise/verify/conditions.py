@@ -1,0 +1,186 @@
+"""Changed conditions and swapped names that share every other word with the span.
+
+Three checks, each on the claim against the span it was matched to:
+
+- **Time on the other side of a figure**: "15일 이내에 신고" against "15일이 지난 후에 신고", "within 30
+  days" against "after 30 days". A figure of the claim with a direction word next to it (이내, 안에,
+  전까지, within, before / 후, 뒤, 이후, 지나면, 경과, after) is changed when the span writes the same
+  figure only with the opposite direction.
+- **An event on the other side**: "경매신청의 등기 후에" against "경매신청의 등기 전에", "체류기간이
+  끝난 뒤에" against "체류기간이 끝나기 전에": the same word before 전 / 이전 in one text and 후 / 이후 /
+  뒤 in the other, and never on the same side.
+- **A requirement dropped**: "노동위원회의 승인 없이도 … 지급할 수 있다" against a span that asks
+  for 노동위원회의 승인: a permissive claim that does without a noun the span names, where the span
+  never says it may be done without it.
+- **A public body swapped for another**: "법원에 구제를 신청" against "노동위원회에 구제를 신청". A body
+  of the claim (…장관, …위원회, 법원, …공단, …청장, …서장) that the span does not name, where the span
+  names another body, is not what the span says; the question (``context``) may name it.
+- **A code name swapped for another**: "the source_address parameter sets the buffer size" against
+  "the blocksize parameter sets the buffer size". A name written as code (snake_case, CamelCase
+  inside a word, a call with ``()``) that neither the span nor the question has, where the span
+  has another such name, is a name the span does not support.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from typing import Final
+
+from citewise.verify.figures import NUMBER_PATTERN, as_digits, parse_figure
+
+__all__ = ["changed_condition"]
+
+_WITHIN: Final = "within"
+_AFTER: Final = "after"
+_DIRECTION_AFTER = re.compile(
+    r"^\s*(?:이|가|을|를)?\s?(?:(?P<within>이내|안에|안으로|내에|이전|전까지|전에|전)"
+    r"|(?P<after>이후|후에|후|뒤에|뒤|지난\s?후|지난\s?뒤|지나서|지나면|지난|경과|초과))"
+)
+"""A direction right after a figure and its particle: "15일 이내", "3개월이 지나면"."""
+_DIRECTION_BEFORE = re.compile(r"\b(?:(?P<within>within|before|by)|(?P<after>after|later than))\s*$", re.IGNORECASE)
+"""A direction written before a figure: "within 30 days", "after 2 years"."""
+
+_BODY = re.compile(
+    r"(?<![가-힣])(?:[가-힣]{1,12}?(?:장관|위원회|공단|청장|세무서장|공사)|[가-힣]{0,6}?법원)(?=[가-힣]{0,3}(?:[\s,.)]|$))"
+)
+_SIDE_WORD = re.compile(r"([가-힣]{1,8})\s+(전|이전|후|이후|뒤)(?:에|까지|부터|에는)?(?=[\s,.]|$)")
+"""An event and the side of it a condition is on: "경매신청의 등기 전에", "체류기간이 끝난 뒤에"."""
+_BEFORE_SIDE: Final = frozenset({"전", "이전"})
+_CODE_NAME = re.compile(
+    r"\b[A-Za-z][A-Za-z0-9]*_[A-Za-z0-9_]+\b"  # snake_case
+    r"|\b[a-z]+[A-Z][A-Za-z0-9]*\b|\b[A-Z][a-z0-9]+[A-Z][A-Za-z0-9]*\b"  # camelCase, CamelCase
+    r"|\b[A-Za-z_][A-Za-z0-9_.]*\(\)"  # a call
+)
+
+
+def _directions(text: str) -> list[tuple[str, str]]:
+    """Each figure of ``text`` (its digits) with the direction written next to it, when there is one."""
+    text = as_digits(unicodedata.normalize("NFKC", text))
+    found: list[tuple[str, str]] = []
+    for match in NUMBER_PATTERN.finditer(text):
+        figure = parse_figure(match.group())
+        if figure is None:
+            continue
+        after = _DIRECTION_AFTER.match(text[match.end() : match.end() + 12])
+        before = _DIRECTION_BEFORE.search(text[max(0, match.start() - 14) : match.start()])
+        hit = after or before
+        if hit:
+            found.append((figure.text, _WITHIN if hit.group("within") else _AFTER))
+    return found
+
+
+def _figure_direction(claim: str, span: str) -> str | None:
+    theirs: dict[str, set[str]] = {}
+    for figure, direction in _directions(span):
+        theirs.setdefault(figure, set()).add(direction)
+    for figure, direction in _directions(claim):
+        span_sides = theirs.get(figure, set())
+        if span_sides and direction not in span_sides:
+            other = next(iter(span_sides))
+            return f"changed condition: the claim puts {figure} {direction}, the span {other}"
+    return None
+
+
+def _stem(word: str) -> str:
+    """A verb form down to its stem's syllables: 끝나기 / 끝난 / 끝날 → 끝나; a noun is kept."""
+    word = word.removesuffix("기")
+    last = ord(word[-1]) - 0xAC00
+    if len(word) > 1 and 0 <= last < 11172 and last % 28 in (4, 8):  # a final ㄴ or ㄹ: 끝난, 끝날
+        return word[:-1] + chr(0xAC00 + last - last % 28)
+    return word
+
+
+def _sides(text: str) -> dict[str, set[str]]:
+    sides: dict[str, set[str]] = {}
+    for match in _SIDE_WORD.finditer(unicodedata.normalize("NFKC", text)):
+        side = _WITHIN if match.group(2) in _BEFORE_SIDE else _AFTER
+        sides.setdefault(match.group(1), set()).add(side)
+    return sides
+
+
+def _same_event(a: str, b: str) -> bool:
+    """The same word, or the same verb in two forms (끝나기 / 끝난); 등기 is not 등."""
+    return a == b or (a != b and _stem(a) == _stem(b) and len(_stem(a)) > 1)
+
+
+def _event_side(claim: str, span: str) -> str | None:
+    theirs = _sides(span)
+    for event, sides in _sides(claim).items():
+        span_sides = {s for word, found in theirs.items() if _same_event(event, word) for s in found}
+        if span_sides and not sides & span_sides:
+            said = "before" if _WITHIN in sides else "after"
+            return f"changed condition: the claim puts it {said} {event}, the span on the other side"
+    return None
+
+
+_WITHOUT = re.compile(r"([가-힣]{1,10})(?:을|를|이|가)?\s+없이(?:도|는)?(?=\s)")
+_PERMITS = re.compile(r"(?:수\s+있|된다|됩니다|되며|생긴다|생깁니다|가능)[가-힣]*[.\s]*$")
+_FORBIDS = re.compile(r"없다|없습니다|아니|못|안\s*된|금지")
+
+
+def _dropped_requirement(claim: str, span: str) -> str | None:
+    """ "노동위원회의 승인 없이도 … 지급할 수 있다" where the span asks for that 승인: a claim that
+    permits something without what the span names (and never says it may be done without)."""
+    claim, span = unicodedata.normalize("NFKC", claim), unicodedata.normalize("NFKC", span)
+    if not _PERMITS.search(claim) or _FORBIDS.search(claim):
+        return None
+    for match in _WITHOUT.finditer(claim):
+        noun = match.group(1)
+        if noun in span and not re.search(rf"{re.escape(noun)}(?:을|를|이|가)?\s+없이", span):
+            return f"dropped requirement: the claim permits it without {noun}, the span does not"
+    return None
+
+
+def _bodies(text: str) -> set[str]:
+    return set(_BODY.findall(unicodedata.normalize("NFKC", text)))
+
+
+def _swapped_body(claim: str, span: str, context: str) -> str | None:
+    mine = _bodies(claim)
+    theirs = _bodies(span)
+    given = unicodedata.normalize("NFKC", span + " " + context)
+    for body in sorted(mine):
+        if body in given:
+            continue
+        others = sorted(b for b in theirs if b not in mine and b not in body and body not in b)
+        if others:
+            return f"swapped name: the claim names {body}, the span {others[0]}"
+    return None
+
+
+def _code_names(text: str) -> set[str]:
+    return {name.removesuffix("()").lower() for name in _CODE_NAME.findall(text)}
+
+
+def _swapped_code_name(claim: str, span: str, context: str) -> str | None:
+    mine = _code_names(claim)
+    theirs = _code_names(span)
+    said = (span + " " + context).lower()
+    for name in sorted(mine):
+        if re.search(rf"(?<!\w){re.escape(name)}(?!\w)", said):
+            continue
+        others = sorted(theirs - mine)
+        if others:
+            return f"swapped name: the claim names {name}, the span {others[0]}"
+    return None
+
+
+def changed_condition(claim: str, span: str, context: str = "") -> str | None:
+    """The reason ``claim`` changes a time condition or swaps a name of ``span``, else None.
+
+    >>> changed_condition("외국인은 15일이 지난 후에 신고하여야 한다.", "외국인은 15일 이내에 신고하여야 한다.")
+    'changed condition: the claim puts 15일 after, the span within'
+    >>> changed_condition("근로자는 법원에 구제를 신청할 수 있다.", "근로자는 노동위원회에 구제를 신청할 수 있다.")
+    'swapped name: the claim names 법원, the span 노동위원회'
+    >>> changed_condition("source_address sets the buffer size.", "The blocksize parameter sets the buffer size.")
+    >>> changed_condition("source_address sets the buffer size.", "The block_size parameter sets the buffer size.")
+    'swapped name: the claim names source_address, the span block_size'
+    """
+    return (
+        _figure_direction(claim, span)
+        or _event_side(claim, span)
+        or _dropped_requirement(claim, span)
+        or _swapped_body(claim, span, context)
+        or _swapped_code_name(claim, span, context)
+    )
