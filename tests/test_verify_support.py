@@ -283,3 +283,14 @@ def test_model_supported_without_span_is_discarded(server: FakeOpenAIServer, cli
     server.enqueue_reply(reply("supported", ""))
     check = judge_with_model(client, "judge-1", "해고 예고는 30일 전이다", ARTICLE_26)
     assert check.decision is Decision.UNREVIEWED and check.reason == "judgement discarded: no span"
+
+
+@pytest.mark.unit
+def test_branch_article_numbers_are_not_figures() -> None:
+    # 제6조의2 names an article; its 2 is not a count the span must repeat.
+    assert figures("임차인은 주택임대차보호법 제6조의2에 따라 계약을 해지할 수 있다.") == []
+    assert figures("제10조의2제1항, 6조의2") == []
+    assert [f.value for f in figures("보증금 2억원, 2조 원의 예산")] == [2e8, 2e12]
+    page = "제6조의2(묵시적 갱신의 경우 계약의 해지) ① 임차인은 언제든지 임대인에게 계약해지를 통지할 수 있다."
+    claim = "제6조의2에 따르면 임차인은 언제든지 임대인에게 계약해지를 통지할 수 있다."
+    assert decide(claim, page).decision is Decision.SUPPORTED, decide(claim, page).reason

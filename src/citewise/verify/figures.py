@@ -225,6 +225,10 @@ def _figure_strings(text: str) -> Iterator[tuple[int, str]]:
             continue
         if re.search(r"제\s?$", text[max(0, start - 2) : start]) or re.match(r"\s?(?:조|항|호|장|절|목)", text[end:]):
             continue  # article references (제3조, 2항) are not figures
+        if re.search(r"조\s?의\s?$", text[max(0, start - 4) : start]) or (
+            match.group().endswith("조") and re.match(r"\s?의\s?\d", text[end:])
+        ):
+            continue  # nor is a branch article's number (제6조의2, 6조의2)
         if re.match(r"[.)]\s", text[end : end + 2]) and re.search(r"(?:^|\n)\s*$", text[:start]):
             continue  # list numbering
 
