@@ -28,6 +28,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT.parent / "shared"
@@ -100,14 +101,7 @@ def bm25s_default(units: Sequence[Unit], queries: Sequence[str], k: int) -> list
     retriever.index(bm25s.tokenize([text for _key, text in units], show_progress=False), show_progress=False)
     query_tokens = bm25s.tokenize(list(queries), show_progress=False)
     docs, scores = retriever.retrieve(query_tokens, k=min(k, len(units)), show_progress=False)
-    results: list[list[str]] = []
-    for row_docs, row_scores in zip(docs.tolist(), scores.tolist(), strict=True):
-        hits = sorted(
-            ((int(d), float(s)) for d, s in zip(row_docs, row_scores, strict=True) if s > 0.0),
-            key=lambda hit: (-hit[1], hit[0]),
-        )
-        results.append([units[d][0] for d, _s in hits])
-    return results
+    return _ranked_keys(units, docs, scores)
 
 
 # ---------------------------------------------------------------------------
@@ -139,14 +133,7 @@ def bm25s_bigrams(units: Sequence[Unit], queries: Sequence[str], k: int) -> list
     retriever.index([char_bigrams(text) or ["\x00"] for _key, text in units], show_progress=False)
     query_tokens = [char_bigrams(q) or ["\x00"] for q in queries]
     docs, scores = retriever.retrieve(query_tokens, k=min(k, len(units)), show_progress=False)
-    results: list[list[str]] = []
-    for row_docs, row_scores in zip(docs.tolist(), scores.tolist(), strict=True):
-        hits = sorted(
-            ((int(d), float(s)) for d, s in zip(row_docs, row_scores, strict=True) if s > 0.0),
-            key=lambda hit: (-hit[1], hit[0]),
-        )
-        results.append([units[d][0] for d, _s in hits])
-    return results
+    return _ranked_keys(units, docs, scores)
 
 
 # ---------------------------------------------------------------------------
@@ -358,3 +345,15 @@ def main() -> None:
 
 if __name__ == "__main__":
     main()
+
+
+def _ranked_keys(units: Sequence[Unit], docs: Any, scores: Any) -> list[list[str]]:
+    """Per query, the keys of the units bm25s retrieved: zero-score hits dropped, ties by unit order."""
+    results: list[list[str]] = []
+    for row_docs, row_scores in zip(docs.tolist(), scores.tolist(), strict=True):
+        hits = sorted(
+            ((int(d), float(s)) for d, s in zip(row_docs, row_scores, strict=True) if s > 0.0),
+            key=lambda hit: (-hit[1], hit[0]),
+        )
+        results.append([units[d][0] for d, _s in hits])
+    return results
