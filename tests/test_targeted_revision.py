@@ -34,15 +34,20 @@ def _quote_fact(data: dict[str, Any]) -> str:
     return revision_lines(revisions)
 
 
+def _script_draft(env: Env) -> None:
+    """Two pages, a plan, a review that covers every topic, and DRAFT with its one bad sentence."""
+    two_pages(env)
+    env.brain.script("plan", plan_reply())
+    env.brain.script("review", covered)
+    env.brain.script("write", DRAFT)
+
+
 def _completion_tokens(env: Env, run_id: str, purpose: str) -> int:
     return sum(e.completion_tokens or 0 for e in env.record(run_id).of(ModelCallEnded) if e.purpose == purpose)
 
 
 def test_the_revision_replaces_only_the_failed_sentence_and_the_replacement_is_verified(env: Env) -> None:
-    two_pages(env)
-    env.brain.script("plan", plan_reply())
-    env.brain.script("review", covered)
-    env.brain.script("write", DRAFT)
+    _script_draft(env)
     env.brain.script("revise", _quote_fact)
 
     result = env.run()
@@ -59,10 +64,7 @@ def test_the_revision_replaces_only_the_failed_sentence_and_the_replacement_is_v
 
 
 def test_a_removal_or_a_replacement_citing_an_unknown_source_takes_the_sentence_out(env: Env) -> None:
-    two_pages(env)
-    env.brain.script("plan", plan_reply())
-    env.brain.script("review", covered)
-    env.brain.script("write", DRAFT)
+    _script_draft(env)
     env.brain.script("revise", revise_by(lambda sentence: "Deposits come back within a day [S9]."))
 
     result = env.run()
@@ -91,10 +93,7 @@ def _fact_of(item: dict[str, Any]) -> str:
     ids=["invented-id", "twice", "empty", "json", "commentary"],
 )
 def test_a_revision_reply_that_is_not_one_valid_line_per_sentence_is_rejected_whole(env: Env, reply: Any) -> None:
-    two_pages(env)
-    env.brain.script("plan", plan_reply())
-    env.brain.script("review", covered)
-    env.brain.script("write", DRAFT)
+    _script_draft(env)
     env.brain.script("revise", reply)
 
     result = env.run()
@@ -118,10 +117,7 @@ def test_a_revision_reply_that_is_not_one_valid_line_per_sentence_is_rejected_wh
 def test_a_replacement_that_says_more_than_one_sentence_of_its_evidence_is_a_removal(
     env: Env, replacement: Any
 ) -> None:
-    two_pages(env)
-    env.brain.script("plan", plan_reply())
-    env.brain.script("review", covered)
-    env.brain.script("write", DRAFT)
+    _script_draft(env)
     env.brain.script(
         "revise", lambda data: revision_lines([(i["id"], replacement(_fact_of(i))) for i in data["sentences"]])
     )
@@ -135,10 +131,7 @@ def test_a_replacement_that_says_more_than_one_sentence_of_its_evidence_is_a_rem
 
 
 def test_the_revision_reply_is_a_line_per_sentence_far_shorter_than_the_json_envelope(env: Env) -> None:
-    two_pages(env)
-    env.brain.script("plan", plan_reply())
-    env.brain.script("review", covered)
-    env.brain.script("write", DRAFT)
+    _script_draft(env)
     env.brain.script("revise", _quote_fact)
 
     result = env.run()
