@@ -88,6 +88,30 @@ def test_a_name_the_question_gives_is_not_a_swap() -> None:
     assert (changed_condition(claim, span) or "").startswith("swapped name: the claim names set_tunnel")
 
 
+@pytest.mark.parametrize(
+    ("swapped", "faithful", "span", "reason"),
+    [
+        (
+            "고용노동부장관은 해고된 근로자에게 재취업 등 필요한 조치를 우선적으로 취하여야 한다.",
+            "정부는 해고된 근로자를 위하여 재취업 등 필요한 조치를 우선적으로 취하여야 한다.",
+            "정부는 해고된 근로자에 대하여 재취업 등 필요한 조치를 우선적으로 취하여야 한다.",
+            "swapped name: the claim names 고용노동부장관, the span 정부",
+        ),
+        (
+            "외국인을 고용한 자는 외국인이 퇴직하면 15일 이내에 법무부장관에게 신고하여야 한다.",
+            "외국인을 고용한 자는 외국인이 퇴직하면 15일 안에 지방출입국·외국인관서의 장에게 신고해야 한다.",
+            REPORT,
+            "swapped name: the claim names 법무부장관, the span 외국인관서의 장",
+        ),
+    ],
+)
+def test_a_body_the_span_calls_by_another_kind_of_name(swapped: str, faithful: str, span: str, reason: str) -> None:
+    # 정부 and the head of an office (…관서의 장) are bodies too: a minister in their place is not the span's.
+    assert changed_condition(swapped, span) == reason
+    assert _decision(swapped, span) == (Decision.UNSUPPORTED, reason)
+    assert _decision(faithful, span)[0] is Decision.SUPPORTED
+
+
 def test_a_requirement_the_span_also_waives_is_not_dropped() -> None:
     span = "법정대리인의 동의를 받기 위하여 필요한 최소한의 정보는 법정대리인의 동의 없이 해당 아동으로부터 직접 수집할 수 있다."
     assert changed_condition("최소한의 정보는 법정대리인의 동의 없이 아동으로부터 수집할 수 있다.", span) is None

@@ -132,6 +132,30 @@ def test_negation_mismatch_either_way_is_unsupported() -> None:
 
 
 @pytest.mark.unit
+@pytest.mark.parametrize(
+    ("faithful", "opposite"),
+    [
+        (
+            "누구든지 허가를 받지 않은 외국인의 고용을 알선해서는 안 된다.",
+            "누구든지 허가 없는 외국인의 고용을 알선할 수 있다.",
+        ),
+        (
+            "허가를 받지 않은 외국인의 고용을 알선하는 것은 금지됩니다.",
+            "허가를 받지 않은 외국인의 고용은 알선해도 됩니다.",
+        ),
+    ],
+)
+def test_a_prohibition_in_other_words_is_the_spans_prohibition(faithful: str, opposite: str) -> None:
+    # 해서는 안 된다 and 금지된다 forbid the act as 하여서는 아니 된다 does: the same negation, not a mismatch.
+    page = "누구든지 허가를 받지 아니한 외국인의 고용을 알선하여서는 아니 된다."
+    kept = decide(faithful, page)
+    assert kept.decision is Decision.SUPPORTED, kept.reason
+    changed = decide(opposite, page)
+    assert changed.decision is Decision.UNSUPPORTED
+    assert changed.reason.startswith("negation mismatch: the span negates '알선")
+
+
+@pytest.mark.unit
 def test_low_term_overlap_is_unsupported() -> None:
     check = decide("임대인은 주택을 매각하기 전에 임차인에게 서면으로 알려야 하며 위반하면 과태료를 낸다.", ARTICLE_4)
     assert check.decision is Decision.UNSUPPORTED and check.reason.startswith("low term overlap")

@@ -42,8 +42,10 @@ _DIRECTION_BEFORE = re.compile(r"\b(?:(?P<within>within|before|by)|(?P<after>aft
 """A direction written before a figure: "within 30 days", "after 2 years"."""
 
 _BODY = re.compile(
-    r"(?<![가-힣])(?:[가-힣]{1,12}?(?:장관|위원회|공단|청장|세무서장|공사)|[가-힣]{0,6}?법원)(?=[가-힣]{0,3}(?:[\s,.)]|$))"
+    r"(?<![가-힣])(?:[가-힣]{1,12}?(?:장관|위원회|공단|청장|세무서장|공사)|[가-힣]{0,6}?법원|정부|지방자치단체"
+    r"|[가-힣]{1,12}?(?:관서|기관|단체)의\s?장)(?=[가-힣]{0,3}(?:[\s,.)]|$))"
 )
+"""A public body: …장관, …위원회, 법원, 정부, 지방자치단체, and a head of an office named by it (…관서의 장)."""
 _SIDE_WORD = re.compile(r"([가-힣]{1,8})\s+(전|이전|후|이후|뒤)(?:에|까지|부터|에는)?(?=[\s,.]|$)")
 """An event and the side of it a condition is on: "경매신청의 등기 전에", "체류기간이 끝난 뒤에"."""
 _BEFORE_SIDE: Final = frozenset({"전", "이전"})

@@ -33,7 +33,11 @@ _NOT_NEG_EN = re.compile(r"\bnot only\b|\bno\.\s*\d|\bno (?:longer|more than|les
 _NEG_KO = re.compile(r"않|없(?!이)|(?<!잘)못(?!지않)|아니(?!라)")
 _KO_WORD = re.compile(r"[가-힣]+")
 _LIGHT_VERBS: Final = frozenset({"하지", "하지는", "되지", "되지는"})
-_BOUND_NOUNS: Final = frozenset({"수", "수가", "것", "것이", "바", "적", "필요가", "필요는"})
+_BOUND_NOUNS: Final = frozenset({"수", "수가", "것", "것이", "것은", "것을", "바", "적", "필요가", "필요는"})
+_PROHIBITION = re.compile(r"금지(?:되|된|됩|될|돼|하|한|함|합|할)")
+"""금지된다 / 금지한다: a prohibition negates the act it names, as 하여서는 아니 된다 does."""
+_BECOMES: Final = ("되", "된", "됩", "될", "돼")
+"""안 된다 / 안 됩니다 after 해서는: a prohibition, not the short negation of 된다."""
 
 
 def _key(word: str) -> str | None:
@@ -80,6 +84,8 @@ def _negation_target(words: list[str], i: int) -> tuple[int, str] | None:
             if words[j].lower() not in {"be", "been", "to", "a", "an", "the", "have", "has", "any"}:
                 return j, words[j]
         return None
+    if _PROHIBITION.match(word) or (word == "안" and i + 1 < len(words) and words[i + 1].startswith(_BECOMES)):
+        return _prohibited(words, i)
     found = _NEG_KO.search(word) if _KO_WORD.match(word) else None
     if found is None:
         return None
@@ -95,6 +101,15 @@ def _negation_target(words: list[str], i: int) -> tuple[int, str] | None:
     elif words[j] in _LIGHT_VERBS and j > 0 and words[j - 1].endswith(("을", "를")):
         j -= 1  # 예고를 하지 아니하다: the predicate is 예고 (its object), not 하
     return j, words[j]
+
+
+def _prohibited(words: list[str], i: int) -> tuple[int, str] | None:
+    """The act a prohibition forbids: 알선해서는 안 된다 (as 알선하여서는 아니 된다), 처우하는 것은 금지된다,
+    차별을 금지한다 — the word before it, past a bound noun (것은)."""
+    j = i - 1
+    if j > 0 and words[j] in _BOUND_NOUNS:
+        j -= 1
+    return (j, words[j]) if j >= 0 else None
 
 
 def negation_mismatch(claim: str, sentence: str) -> str | None:
@@ -184,11 +199,11 @@ _QUALIFIER = re.compile(
 )
 _BOUND_AFTER = re.compile(
     r"^(?:\([^()]{0,80}\))?\s*(?:을|를|의)?\s?"
-    r"(이상|이하|초과|미만|이내|까지|넘|or more|or less|or fewer|and over|and above)"
+    r"(이상|이하|초과|미만|이내|안에|안으로|내에|까지|넘|or more|or less|or fewer|and over|and above)"
 )
-"""A bound right after a figure, past a parenthetical: "45일(쌍둥이는 60일) 이상"."""
+"""A bound right after a figure, past a parenthetical: "45일(쌍둥이는 60일) 이상", "15일 안에" (이내)."""
 _BOUND_BEFORE = re.compile(
-    r"(at least|at most|no more than|no less than|more than|less than|fewer than|up to|over|under"
+    r"(at least|at most|no more than|no less than|more than|less than|fewer than|up to|within|over|under"
     r"|최소|최대|최소한|적어도)\s*$",
     re.IGNORECASE,
 )
@@ -196,7 +211,7 @@ _BOUND_CLASS: Final = {
     "이상": "≥", "at least": "≥", "or more": "≥", "no less than": "≥", "최소": "≥", "최소한": "≥", "적어도": "≥",
     "and over": "≥", "and above": "≥",
     "이하": "≤", "at most": "≤", "or less": "≤", "or fewer": "≤", "no more than": "≤", "up to": "≤",
-    "최대": "≤", "이내": "≤", "까지": "≤",
+    "최대": "≤", "이내": "≤", "안에": "≤", "안으로": "≤", "내에": "≤", "within": "≤", "까지": "≤",
     "초과": ">", "넘": ">", "more than": ">", "over": ">",
     "미만": "<", "less than": "<", "fewer than": "<", "under": "<",
 }  # fmt: skip

@@ -82,6 +82,7 @@ from citewise.verify.meaning import (
     MeaningScorer,
     default_scorer,
 )
+from citewise.verify.names import section_name, traded_name
 from citewise.verify.qualifiers import contrast_problem, negated_keys, negation_mismatch, scope_problem
 from citewise.verify.roles import role_swap
 
@@ -291,6 +292,8 @@ def check_support(
         negation_mismatch(text, closest)
         or _unmatched_negation(text, span)
         or role_swap(text, span)
+        or traded_name(_BOILERPLATE.sub("", text), span, page_text)
+        or section_name(text, closest, page_text)
         or contrast_problem(text, span)
         or changed_condition(text, span, context)
         or scope_problem(text, span)
