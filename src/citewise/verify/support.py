@@ -116,6 +116,12 @@ _BOILERPLATE = re.compile(
 
 
 _LEADING_MARKER = re.compile(r"(?:\*\*[^*\n]{1,6}\*\*|[-*+•]|\d{1,3}\\?[.)]|[①-⑳])\s+")
+_ITEM_MARKER = re.compile(r"[ \t]*(?:\d{1,3}|[가-하])\\?[.)][ \t]*")
+"""A numbered item at the start of its line ("  1. 외국인을 해고한 경우")."""
+_NOTE = re.compile(r"\s*<[^<>]{1,80}>\s*")
+"""An amendment note between a sentence and its items: "<개정 2010.6.4>"."""
+_LEADS_ITEMS = re.compile(r"다음\s*각\s*(?:호|목)")
+"""A sentence that leads a list of items: "다음 각 호의 어느 하나에 해당하는 경우"."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,6 +129,8 @@ class _Sentence:
     start: int
     end: int
     terms: frozenset[str]
+    item: bool = False
+    """A numbered item of a list (a statute's 1. 2. 3. under "다음 각 호")."""
 
 
 def _terms(text: str) -> list[str]:
@@ -142,8 +150,29 @@ def _page_sentences(page_text: str) -> list[_Sentence]:
         # A paragraph or list marker (**②**, 1\., -) is layout, not part of what the sentence says.
         if marker := _LEADING_MARKER.match(sentence):
             start += marker.end()
-        sentences.append(_Sentence(start, cursor, frozenset(_terms(page_text[start:cursor]))))
+        item = bool(_ITEM_MARKER.fullmatch(page_text[page_text.rfind("\n", 0, start) + 1 : start]))
+        sentences.append(_Sentence(start, cursor, frozenset(_terms(page_text[start:cursor])), item))
     return sentences
+
+
+def _with_items(page_text: str, sentences: list[_Sentence], first: int, last: int) -> tuple[int, int]:
+    """A numbered item is read with the sentence that leads its list ("다음 각 호의 어느 하나에 해당하는
+    경우에는 그러하지 아니하다"), and that sentence with its items: neither says the rule alone."""
+    lead = first
+
+    def note(i: int) -> bool:
+        return bool(_NOTE.fullmatch(page_text[sentences[i].start : sentences[i].end]))
+
+    while lead > 0 and (sentences[lead].item or note(lead)):
+        lead -= 1
+    if lead < first and _LEADS_ITEMS.search(page_text[sentences[lead].start : sentences[lead].end]):
+        first = lead
+    if _LEADS_ITEMS.search(page_text[sentences[last].start : sentences[last].end]):
+        following = last
+        while following + 1 < len(sentences) and (sentences[following + 1].item or note(following + 1)):
+            following += 1
+            last = following if sentences[following].item else last
+    return first, last
 
 
 def _claim_terms(text: str) -> frozenset[str]:
@@ -198,7 +227,7 @@ def _locate(claim_text: str, page_text: str, context: str) -> tuple[list[_Senten
             first, last = i, i + 1
     if last + 1 < len(sentences) and _PROVISO.match(page_text[sentences[last + 1].start : sentences[last + 1].end]):
         last += 1
-    return sentences, first, last
+    return sentences, *_with_items(page_text, sentences, first, last)
 
 
 def _cover(page_text: str, start: int, end: int) -> tuple[list[_Sentence], int, int] | None:
@@ -281,6 +310,7 @@ def check_support(
         if isinstance(found, str):
             return _unsupported(source_id, span, True, f"{reason}{found}")
         first, last, similarity = found
+        first, last = _with_items(page_text, sentences, first, last)
         span = page_text[sentences[first].start : sentences[last].end]
         how = f"span found by meaning (similarity {similarity:.2f})"
     around = page_text[sentences[max(0, first - 1)].start : sentences[min(len(sentences) - 1, last + 1)].end]
@@ -366,10 +396,13 @@ def _predicate_terms(text: str, context: str) -> frozenset[str]:
 
 def _unmatched_negation(claim: str, span: str) -> str | None:
     """A claim that negates something where the span negates nothing at all ("need not", 않아도 된다
-    against "must", 하여야 한다) says the opposite of the span, whatever word it negates."""
+    against "must", 하여야 한다) says the opposite of the span, whatever word it negates. A negation
+    both share ("소재를 알 수 없게 된 경우") is part of what they say alike, not a negation of the span."""
     negated = negated_keys(_META_NEGATION.sub(" ", _BOILERPLATE.sub("", claim)))[0]
-    if negated and not negated_keys(span)[0]:
-        return f"negation mismatch: the claim negates '{sorted(negated)[0]}…', the span negates nothing"
+    theirs = negated_keys(span)[0]
+    if negated and theirs <= negated and (extra := sorted(negated - theirs)):
+        what = "negates nothing" if not theirs else f"negates only '{sorted(theirs)[0]}…'"
+        return f"negation mismatch: the claim negates '{extra[0]}…', the span {what}"
     return None
 
 
