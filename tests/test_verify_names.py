@@ -80,9 +80,11 @@ def test_a_name_the_page_never_uses_is_left_to_the_name_rules() -> None:
 def test_a_pep_credited_under_another_peps_section_is_flagged() -> None:
     decision, reason = _decision("PEP 100 introduces the new frozen record type.", SECTION)
     assert decision is Decision.UNSUPPORTED
-    assert reason == "wrong section: the claim credits PEP 100, the span stands under PEP 999"
-    sentence = "The new frozen record type gives rows that cannot be changed."
-    assert section_name("PEP 999 introduces the new frozen record type.", sentence, SECTION) is None
-    # The sentence that names the older PEP supports what the claim says of it.
-    older = "It replaces the tuple pattern of PEP 100 with one declaration."
-    assert section_name("The tuple pattern of PEP 100 is replaced.", older, SECTION) is None
+    assert reason == "wrong PEP: the claim credits PEP 100 with what the span says of PEP 999"
+    assert section_name("PEP 999 introduces the new frozen record type.", SECTION, SECTION) is None
+    # The sentence that names the older PEP supports what the claim says of it, and nothing else.
+    assert section_name("The tuple pattern of PEP 100 is replaced with one declaration.", SECTION, SECTION) is None
+    swapped = "The tuple pattern of PEP 999 is replaced with one declaration."
+    assert section_name(swapped, SECTION, SECTION) == (
+        "wrong PEP: the claim credits PEP 999 with what the span says of PEP 100"
+    )

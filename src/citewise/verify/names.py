@@ -12,10 +12,11 @@ before; "임대인이 임차인의 권리와 의무를 승계한다" where the s
   (a name of the page: a parameter, a component, a party, a body), not one of the span's clause.
   A paraphrase rewords a clause: it rarely keeps every other word in place and brings, in the
   one slot it changes, a word of another sentence of the same page.
-- :func:`section_name`: a PEP the claim credits that the sentence it rests on does not name, where
-  the section that sentence stands in is headed by another PEP ("PEP 484 introduces the new Self
-  annotation" against "The new Self annotation provides …" in the section "PEP 673: Self type",
-  where PEP 484 is named, in the next sentence, as the older way).
+- :func:`section_name`: a PEP a clause of the claim credits where the sentence it rests on names
+  another ("PEP 646 introduced TypeVar" against "PEP 484 previously introduced TypeVar") or, naming
+  none, stands in a section headed by another ("PEP 484 introduces the new Self annotation"
+  against "The new Self annotation provides …" under "PEP 673: Self type", where PEP 484 is named,
+  in the next sentence, as the older way).
 """
 
 from __future__ import annotations
@@ -143,21 +144,42 @@ def traded_name(claim: str, span: str, page: str = "") -> str | None:
     return None
 
 
-def section_name(claim: str, span: str, page: str) -> str | None:
-    """The reason a PEP ``claim`` credits is not the one the section of ``span`` (the sentence the
-    claim rests on) is about, or None.
+def _peps(text: str) -> set[str]:
+    return {m.group(1) for m in _PEP.finditer(text)}
 
-    >>> page = "PEP 673: Self type. The new Self annotation is simpler. PEP 484 used a TypeVar."
-    >>> section_name("PEP 484 introduces the new Self annotation.", "The new Self annotation is simpler.", page)
-    'wrong section: the claim credits PEP 484, the span stands under PEP 673'
-    >>> section_name("PEP 673 introduces the new Self annotation.", "The new Self annotation is simpler.", page) is None
+
+def _pep_of(part: str, span: str, page: str) -> str | None:
+    """The PEP the sentence of ``span`` closest to ``part`` speaks of: the one it names, else the
+    one its section is headed by; None when there is none."""
+    own = frozenset(_keys(_PEP.sub(" ", part))) - _GENERIC
+    sentences = split_answer_sentences(span) or [span]
+    sentence = max(sentences, key=lambda s: len(own & frozenset(_keys(_PEP.sub(" ", s)))))
+    if len(own & frozenset(_keys(_PEP.sub(" ", sentence)))) < MIN_SHARED_WORDS - 1:
+        return None
+    if named := _peps(sentence):
+        return None if _peps(part) & named else sorted(named)[0]
+    start = page.find(sentence)
+    heading = [m.group(1) for m in _PEP_HEADING.finditer(page[: max(0, start)])]
+    return heading[-1] if start >= 0 and heading else None
+
+
+def section_name(claim: str, span: str, page: str) -> str | None:
+    """The reason a PEP a clause of ``claim`` credits is not the one the sentence of ``span`` it
+    rests on speaks of — by name, or by the heading of its section — or None.
+
+    >>> page = "PEP 673: Self type. The new Self annotation is simpler. PEP 484 used a TypeVar for it."
+    >>> section_name("PEP 484 introduces the new Self annotation.", page, page)
+    'wrong PEP: the claim credits PEP 484 with what the span says of PEP 673'
+    >>> section_name("PEP 673 used a TypeVar for it.", page, page)
+    'wrong PEP: the claim credits PEP 673 with what the span says of PEP 484'
+    >>> section_name("PEP 673 introduces the new Self annotation.", page, page) is None
     True
     """
-    named = {m.group(1) for m in _PEP.finditer(claim)}
-    if not named or _PEP.search(span):
-        return None
-    start = page.find(span)
-    heading = [m.group(1) for m in _PEP_HEADING.finditer(page[: max(0, start)])]
-    if start < 0 or not heading or heading[-1] in named:
-        return None
-    return f"wrong section: the claim credits PEP {sorted(named)[0]}, the span stands under PEP {heading[-1]}"
+    for part in _clauses(claim):
+        named = _peps(part)
+        if not named:
+            continue
+        spoken = _pep_of(part, span, page)
+        if spoken is not None and spoken not in named:
+            return f"wrong PEP: the claim credits PEP {sorted(named)[0]} with what the span says of PEP {spoken}"
+    return None

@@ -323,7 +323,7 @@ def check_support(
         or _unmatched_negation(text, span)
         or role_swap(text, span)
         or traded_name(_BOILERPLATE.sub("", text), span, page_text)
-        or section_name(text, closest, page_text)
+        or section_name(text, span, page_text)
         or contrast_problem(text, span)
         or changed_condition(text, span, context)
         or scope_problem(text, span)
