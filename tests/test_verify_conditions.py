@@ -167,3 +167,26 @@ def test_english_addition_flags_a_clause_of_new_words_and_passes_one_in_other_wo
     reworded = "If the body is a string, it is encoded as ISO-8859-1, and its length goes in the Content-Length header."
     assert unsupported_addition(reworded, BODY, page=BODY) is None
     assert _decision(reworded, BODY)[0] is Decision.SUPPORTED
+
+
+@pytest.mark.parametrize(
+    ("changed", "faithful", "span", "reason"),
+    [
+        (
+            "The size is taken from the Content-Length header only when a size argument is given.",
+            "When no size argument is given, the size is taken from the Content-Length header.",
+            "If no size argument is given, the size is taken from the Content-Length header.",
+            "changed condition: the claim's condition is 'size argument' present, the span's the opposite",
+        ),
+        (
+            "근로자가 근로계약의 사소한 내용을 바꾼 경우에도 사용자는 신고하여야 한다.",
+            "근로계약의 중요한 내용을 바꾼 경우 사용자는 신고해야 한다.",
+            "사용자는 근로계약의 중요한 내용을 변경한 경우에는 신고하여야 한다.",
+            "changed condition: the claim says '사소한', the span '중요한'",
+        ),
+    ],
+)
+def test_a_condition_changed_in_words(changed: str, faithful: str, span: str, reason: str) -> None:
+    # The presence of a thing for its absence, or a word for its opposite (사소한 / 중요한).
+    assert _decision(changed, span) == (Decision.UNSUPPORTED, reason)
+    assert _decision(faithful, span)[0] is Decision.SUPPORTED

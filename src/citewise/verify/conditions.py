@@ -168,6 +168,33 @@ def _swapped_code_name(claim: str, span: str, context: str) -> str | None:
     return None
 
 
+_EN_CONDITION = re.compile(
+    r"\b(?P<word>if|when|whenever|unless)\s+(?P<no>no\s+|not\s+)?(?:an?\s+|the\s+)?(?P<noun>[a-z][\w-]*(?:\s+[a-z][\w-]*)?)",
+    re.IGNORECASE,
+)
+"""An English condition on a thing, met by its presence or absence: "if no port number", "when a port number"."""
+
+
+def _en_conditions(text: str) -> dict[str, set[bool]]:
+    """Each noun phrase an English condition is on, with whether the condition is its absence."""
+    found: dict[str, set[bool]] = {}
+    for match in _EN_CONDITION.finditer(text):
+        absent = bool(match.group("no")) != (match.group("word").lower() == "unless")
+        found.setdefault(match.group("noun").lower(), set()).add(absent)
+    return found
+
+
+def _inverted_condition(claim: str, span: str) -> str | None:
+    """ "only when a port number is passed" against "If no port number is passed": the same thing,
+    the condition met by its presence in one text and by its absence in the other."""
+    theirs = _en_conditions(span)
+    for noun, absent in _en_conditions(claim).items():
+        if (other := theirs.get(noun)) and not absent & other:
+            side = "absent" if True in absent else "present"
+            return f"changed condition: the claim's condition is '{noun}' {side}, the span's the opposite"
+    return None
+
+
 def changed_condition(claim: str, span: str, context: str = "") -> str | None:
     """The reason ``claim`` changes a time condition or swaps a name of ``span``, else None.
 
@@ -185,4 +212,5 @@ def changed_condition(claim: str, span: str, context: str = "") -> str | None:
         or _dropped_requirement(claim, span)
         or _swapped_body(claim, span, context)
         or _swapped_code_name(claim, span, context)
+        or _inverted_condition(claim, span)
     )

@@ -161,7 +161,11 @@ _CONTRASTS: Final = (
     ("true", "false"), ("client", "server"), ("minimum", "maximum"), ("input", "output"),
     ("encode", "decode"), ("import", "export"), ("upper", "lower"), ("ipv4", "ipv6"),
     ("before", "after"), ("이전", "이후"), ("required", "optional"),
+    ("같은", "다른"), ("중요한", "사소한"), ("same", "different"), ("public", "private"),
+    ("absolute", "relative"), ("synchronous", "asynchronous"), ("increase", "decrease"), ("증액", "감액"),
+    ("증가", "감소"), ("상한", "하한"), ("인상", "인하"),
 )  # fmt: skip
+"""Words of opposite meaning: a condition or a property changed in words ("다른 업무" for "같은 업무")."""
 
 
 def contrast_problem(claim: str, span: str) -> str | None:
