@@ -190,3 +190,14 @@ def test_a_condition_changed_in_words(changed: str, faithful: str, span: str, re
     # The presence of a thing for its absence, or a word for its opposite (사소한 / 중요한).
     assert _decision(changed, span) == (Decision.UNSUPPORTED, reason)
     assert _decision(faithful, span)[0] is Decision.SUPPORTED
+
+
+def test_a_degree_turned_around_is_a_changed_condition() -> None:
+    span = "Calling the constructors directly gives more detailed error reporting than the convenience functions."
+    changed = "Calling the constructors directly gives less detailed error reporting than the convenience functions."
+    assert _decision(changed, span) == (
+        Decision.UNSUPPORTED,
+        "changed condition: the claim says 'less detail…', the span 'more detail…'",
+    )
+    faithful = "The constructors, called directly, give more detailed error reporting than the convenience functions."
+    assert _decision(faithful, span)[0] is Decision.SUPPORTED

@@ -163,20 +163,39 @@ _CONTRASTS: Final = (
     ("before", "after"), ("이전", "이후"), ("required", "optional"),
     ("같은", "다른"), ("중요한", "사소한"), ("same", "different"), ("public", "private"),
     ("absolute", "relative"), ("synchronous", "asynchronous"), ("increase", "decrease"), ("증액", "감액"),
-    ("증가", "감소"), ("상한", "하한"), ("인상", "인하"),
+    ("증가", "감소"), ("상한", "하한"), ("인상", "인하"), ("verbose", "concise"), ("differently", "same"),
 )  # fmt: skip
 """Words of opposite meaning: a condition or a property changed in words ("다른 업무" for "같은 업무")."""
 
 
+_COMPARATIVE = re.compile(r"\b(more|less|fewer)\s+([a-z][\w-]+)", re.IGNORECASE)
+_OPPOSITE_DEGREE: Final = {"more": "less", "less": "more", "fewer": "more"}
+
+
+def _comparatives(text: str) -> set[tuple[str, str]]:
+    """Each degree word of ``text`` (more / less / fewer) with the stem of the word it grades."""
+    found: set[tuple[str, str]] = set()
+    for match in _COMPARATIVE.finditer(text):
+        stems = analyze(match.group(2))
+        found.add((match.group(1).lower(), stems[0] if stems else match.group(2).lower()))
+    return found
+
+
 def contrast_problem(claim: str, span: str) -> str | None:
     """A claim that names one of a contrasting pair (written / oral, 서면 / 구두, stdout / stderr)
-    where the span names only the other one has changed a condition or a name."""
+    where the span names only the other one has changed a condition or a name; so has one that turns
+    the span's degree around ("less detailed" where the span says "more detailed")."""
     claim_terms = _contrast_terms(claim)
     span_terms = _contrast_terms(span)
     for a, b in _CONTRASTS:
         for said, other in ((a, b), (b, a)):
             if said in claim_terms and said not in span_terms and other in span_terms:
                 return f"changed condition: the claim says '{said}', the span '{other}'"
+    theirs = _comparatives(span)
+    for degree, word in sorted(_comparatives(claim)):
+        if (degree, word) not in theirs and (_OPPOSITE_DEGREE[degree], word) in theirs:
+            other = _OPPOSITE_DEGREE[degree]
+            return f"changed condition: the claim says '{degree} {word}…', the span '{other} {word}…'"
     return None
 
 
