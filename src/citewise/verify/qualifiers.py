@@ -24,7 +24,7 @@ from citewise.text.analyze import analyze
 from citewise.verify.claims import NUMBER_PATTERN
 from citewise.verify.figures import Figure, as_digits, parse_figure
 
-__all__ = ["contrast_problem", "negated_keys", "negation_mismatch", "scope_problem"]
+__all__ = ["contrast_problem", "negated_keys", "negation_mismatch", "scope_problem", "unmatched_negation"]
 
 # -- negation -----------------------------------------------------------------------------------------
 
@@ -152,6 +152,26 @@ def _phrase_negated(claim: str, sentence: str) -> str | None:
                     phrase = f"{match.group(1)} {match.group(2)}"
                     return f"negation mismatch: the span says 'not {phrase}', the claim does not"
     return None
+
+
+def unmatched_negation(claim: str, span: str) -> str | None:
+    """A claim that negates something where the span negates nothing at all ("need not", 않아도 된다
+    against "must", 하여야 한다) says the opposite of the span, whatever word it negates. A negation
+    both share ("소재를 알 수 없게 된 경우") is part of what they say alike, not a negation of the span."""
+    negated = negated_keys(_META_NEGATION.sub(" ", claim))[0]
+    theirs = negated_keys(span)[0]
+    if negated and theirs <= negated and (extra := sorted(negated - theirs)):
+        what = "negates nothing" if not theirs else f"negates only '{sorted(theirs)[0]}…'"
+        return f"negation mismatch: the claim negates '{extra[0]}…', the span {what}"
+    return None
+
+
+_META_NEGATION = re.compile(
+    r"\b(?:is|are|was|were|does|do|did)\s+not\s+(?:\w+ly\s+)?"
+    r"(?:mention|mentioned|state|stated|specify|specified|describe|described|given|provided|say|said)\b",
+    re.IGNORECASE,
+)
+"""What a writer says of the document ("is not explicitly stated"), not of the subject."""
 
 
 # -- contrasts ----------------------------------------------------------------------------------------

@@ -83,7 +83,13 @@ from citewise.verify.meaning import (
     default_scorer,
 )
 from citewise.verify.names import section_name, traded_name
-from citewise.verify.qualifiers import contrast_problem, negated_keys, negation_mismatch, scope_problem
+from citewise.verify.qualifiers import (
+    contrast_problem,
+    negated_keys,
+    negation_mismatch,
+    scope_problem,
+    unmatched_negation,
+)
 from citewise.verify.roles import role_swap
 
 __all__ = [
@@ -317,20 +323,26 @@ def check_support(
     missing, reason = _missing_facts(text, span, around, page_text, context)
     if reason:
         return _unsupported(source_id, span, True, reason, missing)
-    closest = _closest_sentence(text, span)
-    if reason := (
-        negation_mismatch(text, closest)
-        or _unmatched_negation(text, span)
+    if reason := _says_otherwise(text, span, page_text, context):
+        return _unsupported(source_id, span, True, reason)
+    return SupportCheck(source_id, span, True, (), Decision.SUPPORTED, f"{how}; figures, dates, names agree")
+
+
+def _says_otherwise(text: str, span: str, page_text: str, context: str) -> str | None:
+    """Rules 6 and on: why the span, whose figures, dates and names agree, still does not say what
+    the claim says (a negation, a role, a name, a contrast, a condition, a scope, an addition)."""
+    body = _BOILERPLATE.sub("", text)
+    return (
+        negation_mismatch(text, _closest_sentence(text, span))
+        or unmatched_negation(body, span)
         or role_swap(text, span)
-        or traded_name(_BOILERPLATE.sub("", text), span, page_text)
+        or traded_name(body, span, page_text)
         or section_name(text, span, page_text)
         or contrast_problem(text, span)
         or changed_condition(text, span, context)
         or scope_problem(text, span)
-        or unsupported_addition(_BOILERPLATE.sub("", text), span, context, page_text)
-    ):
-        return _unsupported(source_id, span, True, reason)
-    return SupportCheck(source_id, span, True, (), Decision.SUPPORTED, f"{how}; figures, dates, names agree")
+        or unsupported_addition(body, span, context, page_text)
+    )
 
 
 def _by_meaning(
@@ -394,24 +406,6 @@ def _predicate_terms(text: str, context: str) -> frozenset[str]:
     return own - named or own
 
 
-def _unmatched_negation(claim: str, span: str) -> str | None:
-    """A claim that negates something where the span negates nothing at all ("need not", 않아도 된다
-    against "must", 하여야 한다) says the opposite of the span, whatever word it negates. A negation
-    both share ("소재를 알 수 없게 된 경우") is part of what they say alike, not a negation of the span."""
-    negated = negated_keys(_META_NEGATION.sub(" ", _BOILERPLATE.sub("", claim)))[0]
-    theirs = negated_keys(span)[0]
-    if negated and theirs <= negated and (extra := sorted(negated - theirs)):
-        what = "negates nothing" if not theirs else f"negates only '{sorted(theirs)[0]}…'"
-        return f"negation mismatch: the claim negates '{extra[0]}…', the span {what}"
-    return None
-
-
-_META_NEGATION = re.compile(
-    r"\b(?:is|are|was|were|does|do|did)\s+not\s+(?:\w+ly\s+)?"
-    r"(?:mention|mentioned|state|stated|specify|specified|describe|described|given|provided|say|said)\b",
-    re.IGNORECASE,
-)
-"""What a writer says of the document ("is not explicitly stated"), not of the subject."""
 _ARTICLE = re.compile(r"제\s*\d+\s*조(?:\s*의\s*\d+)?")
 _CODE_NAME = re.compile(r"\b[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+\b|\b[A-Z]+[a-z0-9]+[A-Z]\w*\b")
 
