@@ -22,7 +22,12 @@ from typing import Final
 
 __all__ = ["role_swap"]
 
-_KO_ROLE = re.compile(r"([가-힣]{2,}?)(에게서|으로부터|로부터|에게|한테|보다|은|는|이|가|을|를|의|에)(?=[\s,.)]|$)")
+_KO_ROLE = re.compile(
+    r"((?<![가-힣])[가-힣]{2,}(?:의|한|하는)\s(?:장|자)|[가-힣]{2,}?)"
+    r"(에게서|으로부터|로부터|에게|한테|보다|은|는|이|가|을|를|의|에)(?=[\s,.)]|$)"
+)
+"""A noun and its particle; a party of one syllable is named with the word before it (관서의 장은,
+고용한 자에게)."""
 _ROLES: Final = {
     "은": "subject", "는": "subject", "이": "subject", "가": "subject",
     "에게": "recipient", "한테": "recipient", "에": "recipient",
