@@ -74,7 +74,7 @@ from citewise.text.sentences import split_answer_sentences
 from citewise.verify.additions import unsupported_addition
 from citewise.verify.claims import DATE_PATTERN, PARAGRAPH_MARKS, claim_scope
 from citewise.verify.conditions import changed_condition
-from citewise.verify.figures import Figure, as_digits, date_parts, date_supported, figures
+from citewise.verify.figures import Figure, as_digits, date_parts, date_supported, figures, page_versions
 from citewise.verify.judge import JUDGE_PROMPT_VERSION, judge_failure, judge_with_model
 from citewise.verify.meaning import (
     MAX_CANDIDATES,
@@ -275,6 +275,7 @@ def check_support(
     context: str = "",
     cited: tuple[int, int] | None = None,
     meaning: MeaningScorer | bool = True,
+    source: str = "",
 ) -> SupportCheck:
     """The deterministic verdict on ``claim`` against the stored text of ``source_id``.
 
@@ -289,7 +290,8 @@ def check_support(
 
     ``meaning`` is the :class:`~citewise.verify.meaning.MeaningScorer` that may find the span by
     meaning when the term overlap is too low (rule 2b); True (the default) uses the configured
-    embedder's, False the lexical rule alone.
+    embedder's, False the lexical rule alone. ``source`` is the page's address or origin: a version
+    it names (docs.python.org/3.11/…) is the page's own context, given like the question's terms.
 
     >>> page = "임차인은 임대차가 끝나기 6개월 전부터 2개월 전까지 갱신을 요구할 수 있다."
     >>> check_support("임차인은 계약 만료 6개월 전부터 2개월 전까지 갱신을 요구할 수 있다.", "S1", page).decision.value
@@ -308,19 +310,20 @@ def check_support(
     if not quote_occurs(span, page_text):
         return _unsupported(source_id, span, False, "the span does not occur in the page text")
     how = "span found"
-    if (reason := _overlap_problem(text, span, context)) and not reason.startswith("low term overlap"):
+    versions = page_versions(source)
+    given = f"{context} {versions}".strip()
+    if (reason := _overlap_problem(text, span, given)) and not reason.startswith("low term overlap"):
         return _unsupported(source_id, span, True, reason)
     if reason:
         scorer = default_scorer() if meaning is True else (meaning or None)
-        found = _by_meaning(text, page_text, sentences, (first, last), context, scorer, cited is not None)
+        found = _by_meaning(text, page_text, sentences, (first, last), given, scorer, cited is not None)
         if isinstance(found, str):
             return _unsupported(source_id, span, True, f"{reason}{found}")
-        first, last, similarity = found
-        first, last = _with_items(page_text, sentences, first, last)
+        first, last = _with_items(page_text, sentences, found[0], found[1])
         span = page_text[sentences[first].start : sentences[last].end]
-        how = f"span found by meaning (similarity {similarity:.2f})"
+        how = f"span found by meaning (similarity {found[2]:.2f})"
     around = page_text[sentences[max(0, first - 1)].start : sentences[min(len(sentences) - 1, last + 1)].end]
-    missing, reason = _missing_facts(text, span, around, page_text, context)
+    missing, reason = _missing_facts(text, span, around, f"{page_text}\n{versions}", given)
     if reason:
         return _unsupported(source_id, span, True, reason, missing)
     if reason := _says_otherwise(text, span, page_text, context):
