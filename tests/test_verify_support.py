@@ -180,6 +180,15 @@ def test_a_numbered_item_is_read_with_the_sentence_that_leads_it() -> None:
 
 
 @pytest.mark.unit
+def test_below_bounds_a_figure_as_less_than_does_and_an_opening_preposition_is_no_name() -> None:
+    page = "PEP 999: integers less than 2**32 are considered IPv4 addresses by default."
+    kept = decide("Under PEP 999, integers below 2**32 are considered IPv4 addresses by default.", page)
+    assert kept.decision is Decision.SUPPORTED, kept.reason
+    changed = decide("Under PEP 999, integers above 2**32 are considered IPv4 addresses by default.", page)
+    assert changed.decision is Decision.UNSUPPORTED and changed.reason.startswith("overstated scope")
+
+
+@pytest.mark.unit
 def test_low_term_overlap_is_unsupported() -> None:
     check = decide("임대인은 주택을 매각하기 전에 임차인에게 서면으로 알려야 하며 위반하면 과태료를 낸다.", ARTICLE_4)
     assert check.decision is Decision.UNSUPPORTED and check.reason.startswith("low term overlap")

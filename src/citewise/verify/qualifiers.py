@@ -246,7 +246,7 @@ _BOUND_AFTER = re.compile(
 )
 """A bound right after a figure, past a parenthetical: "45일(쌍둥이는 60일) 이상", "15일 안에" (이내)."""
 _BOUND_BEFORE = re.compile(
-    r"(at least|at most|no more than|no less than|more than|less than|fewer than|up to|within|over|under"
+    r"(at least|at most|no more than|no less than|more than|less than|fewer than|up to|within|over|under|below|above"
     r"|최소|최대|최소한|적어도)\s*$",
     re.IGNORECASE,
 )
@@ -256,7 +256,7 @@ _BOUND_CLASS: Final = {
     "이하": "≤", "at most": "≤", "or less": "≤", "or fewer": "≤", "no more than": "≤", "up to": "≤",
     "최대": "≤", "이내": "≤", "안에": "≤", "안으로": "≤", "내에": "≤", "within": "≤", "까지": "≤",
     "초과": ">", "넘": ">", "more than": ">", "over": ">",
-    "미만": "<", "less than": "<", "fewer than": "<", "under": "<",
+    "미만": "<", "less than": "<", "fewer than": "<", "under": "<", "below": "<", "above": ">",
 }  # fmt: skip
 
 
