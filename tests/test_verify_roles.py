@@ -50,3 +50,13 @@ def test_parties_of_one_syllable_are_read_with_the_word_before_them() -> None:
     faithful = "외국인을 고용한 자는 외국인이 퇴직한 때부터 15일 이내에 출입국관서의 장에게 신고해야 한다."
     assert role_swap(faithful, span) is None
     assert check_support(faithful, "S1", span, meaning=False).decision is Decision.SUPPORTED
+
+
+@pytest.mark.unit
+def test_a_direction_turned_around_is_a_role_swap() -> None:
+    span = "The optional source_address parameter is the address the HTTP connection is made from."
+    swapped = "source_address is the address the HTTP connection is made to."
+    assert role_swap(swapped, span) == "swapped roles: the claim says 'made to', the span 'made from'"
+    faithful = "source_address is the address the HTTP connection is made from."
+    assert role_swap(faithful, span) is None
+    assert check_support(faithful, "S1", span, meaning=False).decision is Decision.SUPPORTED

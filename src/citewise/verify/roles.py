@@ -158,6 +158,22 @@ def _english_swap(claim: str, span: str) -> tuple[str, str] | None:
     return None
 
 
+_DIRECTED = re.compile(r"\b([a-z]{4,})\s+(to|from|into|onto)\b")
+"""A word and the direction it points: "made from", "sent to", "copied into"."""
+_OPPOSITE_WAY: Final = {"to": "from", "into": "from", "onto": "from", "from": "to"}
+
+
+def _turned_around(claim: str, span: str) -> tuple[str, str] | None:
+    """ "the address the connection is made to" against "… is made from": the same participle
+    pointing the other way, where the span never points it the claim's way."""
+    theirs = set(_DIRECTED.findall(span.lower()))
+    for verb, way in _DIRECTED.findall(claim.lower()):
+        other = _OPPOSITE_WAY[way]
+        if (verb, other) in theirs and (verb, way) not in theirs and (other != "to" or (verb, "into") not in theirs):
+            return f"{verb} {way}", f"{verb} {other}"
+    return None
+
+
 def role_swap(claim: str, span_sentence: str) -> str | None:
     """The reason when ``claim`` swaps the roles of two parties of ``span_sentence``, else None.
 
@@ -175,4 +191,7 @@ def role_swap(claim: str, span_sentence: str) -> str | None:
         or _possessor_swap(claim, span_sentence)
         or _english_swap(claim, span_sentence)
     )
-    return f"swapped roles: {pair[0]} and {pair[1]} change places" if pair else None
+    if pair:
+        return f"swapped roles: {pair[0]} and {pair[1]} change places"
+    turned = _turned_around(claim, span_sentence)
+    return f"swapped roles: the claim says '{turned[0]}', the span '{turned[1]}'" if turned else None
