@@ -284,14 +284,12 @@ def check_support(
 
     ``context`` (e.g. the question the claim answers) helps find the span; terms, figures, dates and
     names the claim repeats from it are "given": they must occur in the page but not necessarily in
-    the span, and they do not count towards the overlap rule. Names are looked up in the span and
-    its neighbouring sentences, where "the strike" or "it" in the span is named. See the module
-    docstring for every rule.
-
-    ``meaning`` is the :class:`~citewise.verify.meaning.MeaningScorer` that may find the span by
-    meaning when the term overlap is too low (rule 2b); True (the default) uses the configured
-    embedder's, False the lexical rule alone. ``source`` is the page's address or origin: a version
-    it names (docs.python.org/3.11/…) is the page's own context, given like the question's terms.
+    the span, and they do not count towards the overlap rule; so is a version ``source`` (the page's
+    address or origin: docs.python.org/3.11/…) names. Names are looked up in the span and its
+    neighbouring sentences, where "the strike" or "it" in the span is named. See the module docstring
+    for every rule. ``meaning`` is the :class:`~citewise.verify.meaning.MeaningScorer` that may find
+    the span by meaning when the term overlap is too low (rule 2b); True (the default) uses the
+    configured embedder's, False the lexical rule alone.
 
     >>> page = "임차인은 임대차가 끝나기 6개월 전부터 2개월 전까지 갱신을 요구할 수 있다."
     >>> check_support("임차인은 계약 만료 6개월 전부터 2개월 전까지 갱신을 요구할 수 있다.", "S1", page).decision.value
