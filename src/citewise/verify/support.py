@@ -281,7 +281,6 @@ def check_support(
 
     ``cited`` is the character range of the sentences the claim cites by id (``[S1.3]``): the span is
     then exactly those sentences, with a proviso that follows them, instead of the best-scoring ones.
-
     ``context`` (e.g. the question the claim answers) helps find the span; terms, figures, dates and
     names the claim repeats from it are "given": they must occur in the page but not necessarily in
     the span, and they do not count towards the overlap rule; so is a version ``source`` (the page's
