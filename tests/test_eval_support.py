@@ -93,6 +93,27 @@ def test_bad_line_is_a_clear_input_error_naming_the_line(tmp_path: Path, line: s
 
 
 @pytest.mark.unit
+def test_the_version_a_pairs_origin_names_is_the_pages_context(tmp_path: Path) -> None:
+    # The page never says "3.11"; its address does. A version it does not name is still flagged.
+    evidence = "The new Self annotation provides a simple way to annotate methods that return an instance."
+    rows = [
+        {"id": n, "claim": f"Python {v} adds the Self annotation for methods that return an instance.",
+         "evidence": evidence, "label": label, "origin": "https://docs.python.org/3.11/whatsnew/3.11.html"}
+        for n, v, label in (("a", "3.11", "supported"), ("b", "3.10", "unsupported"))
+    ] + [{"id": "c", "claim": "Python 3.11 adds the Self annotation for methods that return an instance.",
+          "evidence": evidence, "label": "supported"}]  # fmt: skip
+    pairs = load_pairs(write(tmp_path / "pairs.jsonl", rows))
+    assert [p.origin for p in pairs] == ["https://docs.python.org/3.11/whatsnew/3.11.html"] * 2 + [""]
+    report = evaluate_support(pairs, meaning=False)
+    assert [(r.id, r.decision) for r in report.results] == [
+        ("a", Decision.SUPPORTED),
+        ("b", Decision.UNSUPPORTED),
+        ("c", Decision.UNSUPPORTED),
+    ]
+    assert report.results[1].reason == "number not in the span: 3.10"
+
+
+@pytest.mark.unit
 def test_missing_or_empty_file_is_an_input_error(tmp_path: Path) -> None:
     with pytest.raises(InputError, match="cannot read"):
         load_pairs(tmp_path / "absent.jsonl")

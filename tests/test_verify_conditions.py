@@ -88,6 +88,30 @@ def test_a_name_the_question_gives_is_not_a_swap() -> None:
     assert (changed_condition(claim, span) or "").startswith("swapped name: the claim names set_tunnel")
 
 
+@pytest.mark.parametrize(
+    ("swapped", "faithful", "span", "reason"),
+    [
+        (
+            "고용노동부장관은 해고된 근로자에게 재취업 등 필요한 조치를 우선적으로 취하여야 한다.",
+            "정부는 해고된 근로자를 위하여 재취업 등 필요한 조치를 우선적으로 취하여야 한다.",
+            "정부는 해고된 근로자에 대하여 재취업 등 필요한 조치를 우선적으로 취하여야 한다.",
+            "swapped name: the claim names 고용노동부장관, the span 정부",
+        ),
+        (
+            "외국인을 고용한 자는 외국인이 퇴직하면 15일 이내에 법무부장관에게 신고하여야 한다.",
+            "외국인을 고용한 자는 외국인이 퇴직하면 15일 안에 지방출입국·외국인관서의 장에게 신고해야 한다.",
+            REPORT,
+            "swapped name: the claim names 법무부장관, the span 외국인관서의 장",
+        ),
+    ],
+)
+def test_a_body_the_span_calls_by_another_kind_of_name(swapped: str, faithful: str, span: str, reason: str) -> None:
+    # 정부 and the head of an office (…관서의 장) are bodies too: a minister in their place is not the span's.
+    assert changed_condition(swapped, span) == reason
+    assert _decision(swapped, span) == (Decision.UNSUPPORTED, reason)
+    assert _decision(faithful, span)[0] is Decision.SUPPORTED
+
+
 def test_a_requirement_the_span_also_waives_is_not_dropped() -> None:
     span = "법정대리인의 동의를 받기 위하여 필요한 최소한의 정보는 법정대리인의 동의 없이 해당 아동으로부터 직접 수집할 수 있다."
     assert changed_condition("최소한의 정보는 법정대리인의 동의 없이 아동으로부터 수집할 수 있다.", span) is None
@@ -143,3 +167,37 @@ def test_english_addition_flags_a_clause_of_new_words_and_passes_one_in_other_wo
     reworded = "If the body is a string, it is encoded as ISO-8859-1, and its length goes in the Content-Length header."
     assert unsupported_addition(reworded, BODY, page=BODY) is None
     assert _decision(reworded, BODY)[0] is Decision.SUPPORTED
+
+
+@pytest.mark.parametrize(
+    ("changed", "faithful", "span", "reason"),
+    [
+        (
+            "The size is taken from the Content-Length header only when a size argument is given.",
+            "When no size argument is given, the size is taken from the Content-Length header.",
+            "If no size argument is given, the size is taken from the Content-Length header.",
+            "changed condition: the claim's condition is 'size argument' present, the span's the opposite",
+        ),
+        (
+            "근로자가 근로계약의 사소한 내용을 바꾼 경우에도 사용자는 신고하여야 한다.",
+            "근로계약의 중요한 내용을 바꾼 경우 사용자는 신고해야 한다.",
+            "사용자는 근로계약의 중요한 내용을 변경한 경우에는 신고하여야 한다.",
+            "changed condition: the claim says '사소한', the span '중요한'",
+        ),
+    ],
+)
+def test_a_condition_changed_in_words(changed: str, faithful: str, span: str, reason: str) -> None:
+    # The presence of a thing for its absence, or a word for its opposite (사소한 / 중요한).
+    assert _decision(changed, span) == (Decision.UNSUPPORTED, reason)
+    assert _decision(faithful, span)[0] is Decision.SUPPORTED
+
+
+def test_a_degree_turned_around_is_a_changed_condition() -> None:
+    span = "Calling the constructors directly gives more detailed error reporting than the convenience functions."
+    changed = "Calling the constructors directly gives less detailed error reporting than the convenience functions."
+    assert _decision(changed, span) == (
+        Decision.UNSUPPORTED,
+        "changed condition: the claim says 'less detail…', the span 'more detail…'",
+    )
+    faithful = "The constructors, called directly, give more detailed error reporting than the convenience functions."
+    assert _decision(faithful, span)[0] is Decision.SUPPORTED

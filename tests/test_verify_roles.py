@@ -39,3 +39,24 @@ def test_the_faithful_claims_keep_their_roles() -> None:
         "정보주체는 개인정보처리자에게 자신의 개인정보 열람을 요구할 수 있다.", "S1", ARTICLE_35, meaning=False
     )
     assert check.decision is Decision.SUPPORTED, check.reason
+
+
+@pytest.mark.unit
+def test_parties_of_one_syllable_are_read_with_the_word_before_them() -> None:
+    # 자 and 장 are parties too: "외국인을 고용한 자는 … 관서의 장에게" traded for "관서의 장은 … 고용한 자에게".
+    span = "외국인을 고용한 자는 외국인이 퇴직하면 15일 이내에 출입국관서의 장에게 신고하여야 한다."
+    swapped = "출입국관서의 장은 외국인이 퇴직하면 15일 이내에 외국인을 고용한 자에게 신고하여야 한다."
+    assert role_swap(swapped, span) == "swapped roles: 출입국관서의 장 and 고용한 자 change places"
+    faithful = "외국인을 고용한 자는 외국인이 퇴직한 때부터 15일 이내에 출입국관서의 장에게 신고해야 한다."
+    assert role_swap(faithful, span) is None
+    assert check_support(faithful, "S1", span, meaning=False).decision is Decision.SUPPORTED
+
+
+@pytest.mark.unit
+def test_a_direction_turned_around_is_a_role_swap() -> None:
+    span = "The optional source_address parameter is the address the HTTP connection is made from."
+    swapped = "source_address is the address the HTTP connection is made to."
+    assert role_swap(swapped, span) == "swapped roles: the claim says 'made to', the span 'made from'"
+    faithful = "source_address is the address the HTTP connection is made from."
+    assert role_swap(faithful, span) is None
+    assert check_support(faithful, "S1", span, meaning=False).decision is Decision.SUPPORTED

@@ -132,6 +132,63 @@ def test_negation_mismatch_either_way_is_unsupported() -> None:
 
 
 @pytest.mark.unit
+@pytest.mark.parametrize(
+    ("faithful", "opposite"),
+    [
+        (
+            "누구든지 허가를 받지 않은 외국인의 고용을 알선해서는 안 된다.",
+            "누구든지 허가 없는 외국인의 고용을 알선할 수 있다.",
+        ),
+        (
+            "허가를 받지 않은 외국인의 고용을 알선하는 것은 금지됩니다.",
+            "허가를 받지 않은 외국인의 고용은 알선해도 됩니다.",
+        ),
+    ],
+)
+def test_a_prohibition_in_other_words_is_the_spans_prohibition(faithful: str, opposite: str) -> None:
+    # 해서는 안 된다 and 금지된다 forbid the act as 하여서는 아니 된다 does: the same negation, not a mismatch.
+    page = "누구든지 허가를 받지 아니한 외국인의 고용을 알선하여서는 아니 된다."
+    kept = decide(faithful, page)
+    assert kept.decision is Decision.SUPPORTED, kept.reason
+    changed = decide(opposite, page)
+    assert changed.decision is Decision.UNSUPPORTED
+    assert changed.reason.startswith("negation mismatch: the span negates '알선")
+
+
+@pytest.mark.unit
+def test_a_numbered_item_is_read_with_the_sentence_that_leads_it() -> None:
+    # Neither the lead ("다음 각 호 … 그러하지 아니하다") nor an item says the rule alone.
+    page = (
+        "제9조 (예고)\n사용자는 해고하려면 30일 전에 예고하여야 한다. "
+        "다만, 다음 각 호의 어느 하나에 해당하는 경우에는 그러하지 아니하다. <개정 2019.1.15>\n\n"
+        "  1. 계속 근로한 기간이 3개월 미만인 경우\n  2. 사업을 계속할 수 없는 경우"
+    )
+    kept = decide("계속 근로한 기간이 3개월 미만인 근로자에게는 예고하지 않아도 된다.", page)
+    assert kept.decision is Decision.SUPPORTED, kept.reason
+    assert kept.span is not None
+    assert kept.span.startswith("다만, 다음 각 호") and kept.span.endswith("3개월 미만인 경우")
+    changed = decide("계속 근로한 기간이 6개월 미만인 근로자에게는 예고하지 않아도 된다.", page)
+    assert changed.decision is Decision.UNSUPPORTED
+    report = (
+        "외국인을 고용한 자는 다음 각 호의 사유가 발생하면 15일 이내에 신고하여야 한다.\n"
+        "  1. 외국인의 소재를 알 수 없게 된 경우"
+    )
+    lead = decide("고용된 외국인의 소재를 알 수 없게 된 경우 고용주는 15일 안에 신고해야 한다.", report)
+    assert lead.decision is Decision.SUPPORTED, lead.reason
+    opposite = decide("고용된 외국인의 소재를 알 수 없게 된 경우 고용주는 신고하지 않아도 된다.", report)
+    assert opposite.decision is Decision.UNSUPPORTED and opposite.reason.startswith("negation mismatch")
+
+
+@pytest.mark.unit
+def test_below_bounds_a_figure_as_less_than_does_and_an_opening_preposition_is_no_name() -> None:
+    page = "PEP 999: integers less than 2**32 are considered IPv4 addresses by default."
+    kept = decide("Under PEP 999, integers below 2**32 are considered IPv4 addresses by default.", page)
+    assert kept.decision is Decision.SUPPORTED, kept.reason
+    changed = decide("Under PEP 999, integers above 2**32 are considered IPv4 addresses by default.", page)
+    assert changed.decision is Decision.UNSUPPORTED and changed.reason.startswith("overstated scope")
+
+
+@pytest.mark.unit
 def test_low_term_overlap_is_unsupported() -> None:
     check = decide("임대인은 주택을 매각하기 전에 임차인에게 서면으로 알려야 하며 위반하면 과태료를 낸다.", ARTICLE_4)
     assert check.decision is Decision.UNSUPPORTED and check.reason.startswith("low term overlap")

@@ -5,7 +5,9 @@ Pair file: JSONL, one object per line::
     {"id": "kr-s01", "question": "...", "claim": "...", "evidence": "...", "label": "supported",
      "kind": "paraphrase", "split": "dev", "set": "human"}
 
-``question`` is optional; ``label`` is ``supported`` or ``unsupported``. ``kind`` (paraphrase,
+``question`` is optional; ``label`` is ``supported`` or ``unsupported``; ``origin`` (or ``url``) is
+optional: where the evidence comes from, whose version (Python 3.11.2, docs.python.org/3.11/) a
+claim may repeat though the evidence does not say it. ``kind`` (paraphrase,
 negation, number, date, name, role_swap, proviso, condition, article, scope, unrelated, ...),
 ``split`` (dev / heldout) and ``set`` (e.g. human / model) are optional labels: the report gives
 both shares per kind, per split and per set as well as overall. Each claim is checked with
@@ -79,6 +81,9 @@ class SupportPair:
     """dev / heldout, possibly empty."""
     set: str = ""
     """Which set the pair belongs to (human / model ...), possibly empty."""
+    origin: str = ""
+    """Where the evidence comes from (a URL or a document's origin line), possibly empty: a version
+    it names is the page's own context (see :func:`citewise.verify.support.check_support`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -197,6 +202,7 @@ def load_pairs(path: Path) -> list[SupportPair]:
                 _field(obj, "kind", where, required=False),
                 _field(obj, "split", where, required=False),
                 _field(obj, "set", where, required=False),
+                _field(obj, "origin", where, required=False) or _field(obj, "url", where, required=False),
             )
         )
     if not pairs:
@@ -231,7 +237,9 @@ def evaluate_support(
     scorer = default_scorer() if meaning is True else (meaning or None)
     results: list[PairResult] = []
     for pair in pairs:
-        check = check_support(pair.claim, "S1", pair.evidence, context=pair.question, meaning=scorer or False)
+        check = check_support(
+            pair.claim, "S1", pair.evidence, context=pair.question, meaning=scorer or False, source=pair.origin
+        )
         if client is not None and model:
             check = _judged(pair, check, client, model)
         passed = check.decision is Decision.SUPPORTED

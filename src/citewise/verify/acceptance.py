@@ -25,7 +25,7 @@ from citewise.verify.meaning import default_scorer, rule_set
 
 __all__ = ["VERIFIER_VERSION", "decide_acceptance", "delivered_answer", "gap_reason"]
 
-VERIFIER_VERSION = "verify-5"
+VERIFIER_VERSION = "verify-6"
 """v2: acceptance needs every required sub-question answered by a supported claim of the delivered
 text; signposting is not a finding. v3: support is decided by meaning when an embedder is
 configured (:mod:`citewise.verify.meaning`), with new guards for swapped roles, contrasting terms,
@@ -36,7 +36,12 @@ recipient that trade places are swapped roles; ``verify-4-lexical`` without an e
 condition on the other side of a figure or an event, a dropped requirement (동의 없이), a public body
 or code name swapped for another (:mod:`citewise.verify.conditions`), an English clause the span does
 not state, more Korean role swaps (a topic traded with a subject, a thing given to another owner) and
-English parties up to five words apart; ``verify-5-lexical`` without an embedder."""
+English parties up to five words apart; ``verify-5-lexical`` without an embedder. v6: a name traded
+for another name of the same page in an otherwise unchanged clause, a PEP credited for another's
+statement (:mod:`citewise.verify.names`), 정부 and the head of an office as bodies, prohibitions in
+other words (해서는 안 된다, 금지된다), a statute's numbered items read with the sentence that leads
+them, and conditions changed in words (a thing's absence for its presence, 다른 for 같은);
+``verify-6-lexical`` without an embedder."""
 
 _ANSWERED = {"model_answer_accepted", "deterministic_evidence_fallback"}
 

@@ -377,8 +377,9 @@ _CONDITION = re.compile(
 )
 _SENTENCE_START_WORDS = frozenset(
     "The A An In On At For If When While Since After Before This That These Those It He She They We Its Their"
-    " But And Or However Therefore Thus Also".split()
+    " But And Or However Therefore Thus Also Under From With By Per Via Unless Until Without Within".split()
 )
+"""Words capitalised because they open a sentence, not as part of a name ("Under PEP 594, …")."""
 
 
 def _distinct(values: list[str]) -> tuple[str, ...]:

@@ -42,8 +42,10 @@ _DIRECTION_BEFORE = re.compile(r"\b(?:(?P<within>within|before|by)|(?P<after>aft
 """A direction written before a figure: "within 30 days", "after 2 years"."""
 
 _BODY = re.compile(
-    r"(?<![가-힣])(?:[가-힣]{1,12}?(?:장관|위원회|공단|청장|세무서장|공사)|[가-힣]{0,6}?법원)(?=[가-힣]{0,3}(?:[\s,.)]|$))"
+    r"(?<![가-힣])(?:[가-힣]{1,12}?(?:장관|위원회|공단|청장|세무서장|공사)|[가-힣]{0,6}?법원|정부|지방자치단체"
+    r"|[가-힣]{1,12}?(?:관서|기관|단체)의\s?장)(?=[가-힣]{0,3}(?:[\s,.)]|$))"
 )
+"""A public body: …장관, …위원회, 법원, 정부, 지방자치단체, and a head of an office named by it (…관서의 장)."""
 _SIDE_WORD = re.compile(r"([가-힣]{1,8})\s+(전|이전|후|이후|뒤)(?:에|까지|부터|에는)?(?=[\s,.]|$)")
 """An event and the side of it a condition is on: "경매신청의 등기 전에", "체류기간이 끝난 뒤에"."""
 _BEFORE_SIDE: Final = frozenset({"전", "이전"})
@@ -166,6 +168,33 @@ def _swapped_code_name(claim: str, span: str, context: str) -> str | None:
     return None
 
 
+_EN_CONDITION = re.compile(
+    r"\b(?P<word>if|when|whenever|unless)\s+(?P<no>no\s+|not\s+)?(?:an?\s+|the\s+)?(?P<noun>[a-z][\w-]*(?:\s+[a-z][\w-]*)?)",
+    re.IGNORECASE,
+)
+"""An English condition on a thing, met by its presence or absence: "if no port number", "when a port number"."""
+
+
+def _en_conditions(text: str) -> dict[str, set[bool]]:
+    """Each noun phrase an English condition is on, with whether the condition is its absence."""
+    found: dict[str, set[bool]] = {}
+    for match in _EN_CONDITION.finditer(text):
+        absent = bool(match.group("no")) != (match.group("word").lower() == "unless")
+        found.setdefault(match.group("noun").lower(), set()).add(absent)
+    return found
+
+
+def _inverted_condition(claim: str, span: str) -> str | None:
+    """ "only when a port number is passed" against "If no port number is passed": the same thing,
+    the condition met by its presence in one text and by its absence in the other."""
+    theirs = _en_conditions(span)
+    for noun, absent in _en_conditions(claim).items():
+        if (other := theirs.get(noun)) and not absent & other:
+            side = "absent" if True in absent else "present"
+            return f"changed condition: the claim's condition is '{noun}' {side}, the span's the opposite"
+    return None
+
+
 def changed_condition(claim: str, span: str, context: str = "") -> str | None:
     """The reason ``claim`` changes a time condition or swaps a name of ``span``, else None.
 
@@ -183,4 +212,5 @@ def changed_condition(claim: str, span: str, context: str = "") -> str | None:
         or _dropped_requirement(claim, span)
         or _swapped_body(claim, span, context)
         or _swapped_code_name(claim, span, context)
+        or _inverted_condition(claim, span)
     )

@@ -23,7 +23,7 @@ from typing import Final
 
 from citewise.verify.claims import DATE_PATTERN, NUMBER_PATTERN, PARAGRAPH_MARKS
 
-__all__ = ["Figure", "as_digits", "date_parts", "date_supported", "figures", "parse_figure"]
+__all__ = ["Figure", "as_digits", "date_parts", "date_supported", "figures", "page_versions", "parse_figure"]
 
 _NUMBER_WORDS: Final = {
     word: str(i)
@@ -289,3 +289,30 @@ def date_supported(claim_date: str, span_dates: list[str]) -> bool:
         if all(w is None or w == h for w, h in zip(wanted, have, strict=True)):
             return True
     return False
+
+
+_VERSION = re.compile(
+    r"(?<![\w./-])(?:([A-Z][A-Za-z]+)\s)?v?(\d{1,2}\.\d{1,2})(\.\d{1,3})?(?![\d.]*\d)|/(\d{1,2}\.\d{1,2})/"
+)
+"""A version a page's address or origin names: "Python 3.11.2", "docs.python.org/3.11/"."""
+
+
+def page_versions(source: str) -> str:
+    """The versions ``source`` (a page's URL or a document's origin) names, as text a claim may
+    repeat though the page's text does not: the product with its major.minor version and that
+    version alone ("Python 3.11 3.11"); empty when it names none. A patch number is left out: its
+    digits ("3.11.2") would read as the figure 2.
+
+    >>> page_versions("python-docs whatsnew/3.11.rst (Python 3.11.2, PSF License)")
+    'Python 3.11 3.11'
+    >>> page_versions("https://docs.python.org/3.11/library/http.client.html")
+    '3.11'
+    >>> page_versions("근로기준법 제24조 (법률, 2024-10-22, MST265959)")
+    ''
+    """
+    found: list[str] = []
+    for match in _VERSION.finditer(source):
+        product, version, _patch, in_path = match.groups()
+        version = version or in_path
+        found += [f"{product} {version}", version] if product else [version]
+    return " ".join(dict.fromkeys(found))

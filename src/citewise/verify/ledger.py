@@ -116,7 +116,7 @@ def _checks(claim: Claim, cited: CitedText) -> tuple[SupportCheck, ...]:
     sentences = [i for i in claim.cited_sentences if source_of(i) == cited.ident]
     if sentences:
         return check_cited_sentences(claim, cited.ident, cited.excerpt, sentences)
-    return (check_support(claim, cited.ident, cited.page_text),)
+    return (check_support(claim, cited.ident, cited.page_text, source=cited.url or ""),)
 
 
 def _cited_checks(claim: Claim, texts: Mapping[str, CitedText]) -> tuple[SupportCheck, ...]:

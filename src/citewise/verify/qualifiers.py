@@ -24,7 +24,7 @@ from citewise.text.analyze import analyze
 from citewise.verify.claims import NUMBER_PATTERN
 from citewise.verify.figures import Figure, as_digits, parse_figure
 
-__all__ = ["contrast_problem", "negated_keys", "negation_mismatch", "scope_problem"]
+__all__ = ["contrast_problem", "negated_keys", "negation_mismatch", "scope_problem", "unmatched_negation"]
 
 # -- negation -----------------------------------------------------------------------------------------
 
@@ -33,7 +33,11 @@ _NOT_NEG_EN = re.compile(r"\bnot only\b|\bno\.\s*\d|\bno (?:longer|more than|les
 _NEG_KO = re.compile(r"않|없(?!이)|(?<!잘)못(?!지않)|아니(?!라)")
 _KO_WORD = re.compile(r"[가-힣]+")
 _LIGHT_VERBS: Final = frozenset({"하지", "하지는", "되지", "되지는"})
-_BOUND_NOUNS: Final = frozenset({"수", "수가", "것", "것이", "바", "적", "필요가", "필요는"})
+_BOUND_NOUNS: Final = frozenset({"수", "수가", "것", "것이", "것은", "것을", "바", "적", "필요가", "필요는"})
+_PROHIBITION = re.compile(r"금지(?:되|된|됩|될|돼|하|한|함|합|할)")
+"""금지된다 / 금지한다: a prohibition negates the act it names, as 하여서는 아니 된다 does."""
+_BECOMES: Final = ("되", "된", "됩", "될", "돼")
+"""안 된다 / 안 됩니다 after 해서는: a prohibition, not the short negation of 된다."""
 
 
 def _key(word: str) -> str | None:
@@ -80,6 +84,8 @@ def _negation_target(words: list[str], i: int) -> tuple[int, str] | None:
             if words[j].lower() not in {"be", "been", "to", "a", "an", "the", "have", "has", "any"}:
                 return j, words[j]
         return None
+    if _PROHIBITION.match(word) or (word == "안" and i + 1 < len(words) and words[i + 1].startswith(_BECOMES)):
+        return _prohibited(words, i)
     found = _NEG_KO.search(word) if _KO_WORD.match(word) else None
     if found is None:
         return None
@@ -95,6 +101,15 @@ def _negation_target(words: list[str], i: int) -> tuple[int, str] | None:
     elif words[j] in _LIGHT_VERBS and j > 0 and words[j - 1].endswith(("을", "를")):
         j -= 1  # 예고를 하지 아니하다: the predicate is 예고 (its object), not 하
     return j, words[j]
+
+
+def _prohibited(words: list[str], i: int) -> tuple[int, str] | None:
+    """The act a prohibition forbids: 알선해서는 안 된다 (as 알선하여서는 아니 된다), 처우하는 것은 금지된다,
+    차별을 금지한다 — the word before it, past a bound noun (것은)."""
+    j = i - 1
+    if j > 0 and words[j] in _BOUND_NOUNS:
+        j -= 1
+    return (j, words[j]) if j >= 0 else None
 
 
 def negation_mismatch(claim: str, sentence: str) -> str | None:
@@ -139,6 +154,26 @@ def _phrase_negated(claim: str, sentence: str) -> str | None:
     return None
 
 
+def unmatched_negation(claim: str, span: str) -> str | None:
+    """A claim that negates something where the span negates nothing at all ("need not", 않아도 된다
+    against "must", 하여야 한다) says the opposite of the span, whatever word it negates. A negation
+    both share ("소재를 알 수 없게 된 경우") is part of what they say alike, not a negation of the span."""
+    negated = negated_keys(_META_NEGATION.sub(" ", claim))[0]
+    theirs = negated_keys(span)[0]
+    if negated and theirs <= negated and (extra := sorted(negated - theirs)):
+        what = "negates nothing" if not theirs else f"negates only '{sorted(theirs)[0]}…'"
+        return f"negation mismatch: the claim negates '{extra[0]}…', the span {what}"
+    return None
+
+
+_META_NEGATION = re.compile(
+    r"\b(?:is|are|was|were|does|do|did)\s+not\s+(?:\w+ly\s+)?"
+    r"(?:mention|mentioned|state|stated|specify|specified|describe|described|given|provided|say|said)\b",
+    re.IGNORECASE,
+)
+"""What a writer says of the document ("is not explicitly stated"), not of the subject."""
+
+
 # -- contrasts ----------------------------------------------------------------------------------------
 
 _CONTRASTS: Final = (
@@ -146,18 +181,41 @@ _CONTRASTS: Final = (
     ("true", "false"), ("client", "server"), ("minimum", "maximum"), ("input", "output"),
     ("encode", "decode"), ("import", "export"), ("upper", "lower"), ("ipv4", "ipv6"),
     ("before", "after"), ("이전", "이후"), ("required", "optional"),
+    ("같은", "다른"), ("중요한", "사소한"), ("same", "different"), ("public", "private"),
+    ("absolute", "relative"), ("synchronous", "asynchronous"), ("increase", "decrease"), ("증액", "감액"),
+    ("증가", "감소"), ("상한", "하한"), ("인상", "인하"), ("verbose", "concise"), ("differently", "same"),
 )  # fmt: skip
+"""Words of opposite meaning: a condition or a property changed in words ("다른 업무" for "같은 업무")."""
+
+
+_COMPARATIVE = re.compile(r"\b(more|less|fewer)\s+([a-z][\w-]+)", re.IGNORECASE)
+_OPPOSITE_DEGREE: Final = {"more": "less", "less": "more", "fewer": "more"}
+
+
+def _comparatives(text: str) -> set[tuple[str, str]]:
+    """Each degree word of ``text`` (more / less / fewer) with the stem of the word it grades."""
+    found: set[tuple[str, str]] = set()
+    for match in _COMPARATIVE.finditer(text):
+        stems = analyze(match.group(2))
+        found.add((match.group(1).lower(), stems[0] if stems else match.group(2).lower()))
+    return found
 
 
 def contrast_problem(claim: str, span: str) -> str | None:
     """A claim that names one of a contrasting pair (written / oral, 서면 / 구두, stdout / stderr)
-    where the span names only the other one has changed a condition or a name."""
+    where the span names only the other one has changed a condition or a name; so has one that turns
+    the span's degree around ("less detailed" where the span says "more detailed")."""
     claim_terms = _contrast_terms(claim)
     span_terms = _contrast_terms(span)
     for a, b in _CONTRASTS:
         for said, other in ((a, b), (b, a)):
             if said in claim_terms and said not in span_terms and other in span_terms:
                 return f"changed condition: the claim says '{said}', the span '{other}'"
+    theirs = _comparatives(span)
+    for degree, word in sorted(_comparatives(claim)):
+        if (degree, word) not in theirs and (_OPPOSITE_DEGREE[degree], word) in theirs:
+            other = _OPPOSITE_DEGREE[degree]
+            return f"changed condition: the claim says '{degree} {word}…', the span '{other} {word}…'"
     return None
 
 
@@ -184,11 +242,11 @@ _QUALIFIER = re.compile(
 )
 _BOUND_AFTER = re.compile(
     r"^(?:\([^()]{0,80}\))?\s*(?:을|를|의)?\s?"
-    r"(이상|이하|초과|미만|이내|까지|넘|or more|or less|or fewer|and over|and above)"
+    r"(이상|이하|초과|미만|이내|안에|안으로|내에|까지|넘|or more|or less|or fewer|and over|and above)"
 )
-"""A bound right after a figure, past a parenthetical: "45일(쌍둥이는 60일) 이상"."""
+"""A bound right after a figure, past a parenthetical: "45일(쌍둥이는 60일) 이상", "15일 안에" (이내)."""
 _BOUND_BEFORE = re.compile(
-    r"(at least|at most|no more than|no less than|more than|less than|fewer than|up to|over|under"
+    r"(at least|at most|no more than|no less than|more than|less than|fewer than|up to|within|over|under|below|above"
     r"|최소|최대|최소한|적어도)\s*$",
     re.IGNORECASE,
 )
@@ -196,9 +254,9 @@ _BOUND_CLASS: Final = {
     "이상": "≥", "at least": "≥", "or more": "≥", "no less than": "≥", "최소": "≥", "최소한": "≥", "적어도": "≥",
     "and over": "≥", "and above": "≥",
     "이하": "≤", "at most": "≤", "or less": "≤", "or fewer": "≤", "no more than": "≤", "up to": "≤",
-    "최대": "≤", "이내": "≤", "까지": "≤",
+    "최대": "≤", "이내": "≤", "안에": "≤", "안으로": "≤", "내에": "≤", "within": "≤", "까지": "≤",
     "초과": ">", "넘": ">", "more than": ">", "over": ">",
-    "미만": "<", "less than": "<", "fewer than": "<", "under": "<",
+    "미만": "<", "less than": "<", "fewer than": "<", "under": "<", "below": "<", "above": ">",
 }  # fmt: skip
 
 

@@ -22,7 +22,12 @@ from typing import Final
 
 __all__ = ["role_swap"]
 
-_KO_ROLE = re.compile(r"([가-힣]{2,}?)(에게서|으로부터|로부터|에게|한테|보다|은|는|이|가|을|를|의|에)(?=[\s,.)]|$)")
+_KO_ROLE = re.compile(
+    r"((?<![가-힣])[가-힣]{2,}(?:의|한|하는)\s(?:장|자)|[가-힣]{2,}?)"
+    r"(에게서|으로부터|로부터|에게|한테|보다|은|는|이|가|을|를|의|에)(?=[\s,.)]|$)"
+)
+"""A noun and its particle; a party of one syllable is named with the word before it (관서의 장은,
+고용한 자에게)."""
 _ROLES: Final = {
     "은": "subject", "는": "subject", "이": "subject", "가": "subject",
     "에게": "recipient", "한테": "recipient", "에": "recipient",
@@ -153,6 +158,22 @@ def _english_swap(claim: str, span: str) -> tuple[str, str] | None:
     return None
 
 
+_DIRECTED = re.compile(r"\b([a-z]{4,})\s+(to|from|into|onto)\b")
+"""A word and the direction it points: "made from", "sent to", "copied into"."""
+_OPPOSITE_WAY: Final = {"to": "from", "into": "from", "onto": "from", "from": "to"}
+
+
+def _turned_around(claim: str, span: str) -> tuple[str, str] | None:
+    """ "the address the connection is made to" against "… is made from": the same participle
+    pointing the other way, where the span never points it the claim's way."""
+    theirs = set(_DIRECTED.findall(span.lower()))
+    for verb, way in _DIRECTED.findall(claim.lower()):
+        other = _OPPOSITE_WAY[way]
+        if (verb, other) in theirs and (verb, way) not in theirs and (other != "to" or (verb, "into") not in theirs):
+            return f"{verb} {way}", f"{verb} {other}"
+    return None
+
+
 def role_swap(claim: str, span_sentence: str) -> str | None:
     """The reason when ``claim`` swaps the roles of two parties of ``span_sentence``, else None.
 
@@ -170,4 +191,7 @@ def role_swap(claim: str, span_sentence: str) -> str | None:
         or _possessor_swap(claim, span_sentence)
         or _english_swap(claim, span_sentence)
     )
-    return f"swapped roles: {pair[0]} and {pair[1]} change places" if pair else None
+    if pair:
+        return f"swapped roles: {pair[0]} and {pair[1]} change places"
+    turned = _turned_around(claim, span_sentence)
+    return f"swapped roles: the claim says '{turned[0]}', the span '{turned[1]}'" if turned else None

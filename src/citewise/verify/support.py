@@ -74,7 +74,7 @@ from citewise.text.sentences import split_answer_sentences
 from citewise.verify.additions import unsupported_addition
 from citewise.verify.claims import DATE_PATTERN, PARAGRAPH_MARKS, claim_scope
 from citewise.verify.conditions import changed_condition
-from citewise.verify.figures import Figure, as_digits, date_parts, date_supported, figures
+from citewise.verify.figures import Figure, as_digits, date_parts, date_supported, figures, page_versions
 from citewise.verify.judge import JUDGE_PROMPT_VERSION, judge_failure, judge_with_model
 from citewise.verify.meaning import (
     MAX_CANDIDATES,
@@ -82,7 +82,14 @@ from citewise.verify.meaning import (
     MeaningScorer,
     default_scorer,
 )
-from citewise.verify.qualifiers import contrast_problem, negated_keys, negation_mismatch, scope_problem
+from citewise.verify.names import section_name, traded_name
+from citewise.verify.qualifiers import (
+    contrast_problem,
+    negated_keys,
+    negation_mismatch,
+    scope_problem,
+    unmatched_negation,
+)
 from citewise.verify.roles import role_swap
 
 __all__ = [
@@ -115,6 +122,12 @@ _BOILERPLATE = re.compile(
 
 
 _LEADING_MARKER = re.compile(r"(?:\*\*[^*\n]{1,6}\*\*|[-*+•]|\d{1,3}\\?[.)]|[①-⑳])\s+")
+_ITEM_MARKER = re.compile(r"[ \t]*(?:\d{1,3}|[가-하])\\?[.)][ \t]*")
+"""A numbered item at the start of its line ("  1. 외국인을 해고한 경우")."""
+_NOTE = re.compile(r"\s*<[^<>]{1,80}>\s*")
+"""An amendment note between a sentence and its items: "<개정 2010.6.4>"."""
+_LEADS_ITEMS = re.compile(r"다음\s*각\s*(?:호|목)")
+"""A sentence that leads a list of items: "다음 각 호의 어느 하나에 해당하는 경우"."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,6 +135,8 @@ class _Sentence:
     start: int
     end: int
     terms: frozenset[str]
+    item: bool = False
+    """A numbered item of a list (a statute's 1. 2. 3. under "다음 각 호")."""
 
 
 def _terms(text: str) -> list[str]:
@@ -141,8 +156,29 @@ def _page_sentences(page_text: str) -> list[_Sentence]:
         # A paragraph or list marker (**②**, 1\., -) is layout, not part of what the sentence says.
         if marker := _LEADING_MARKER.match(sentence):
             start += marker.end()
-        sentences.append(_Sentence(start, cursor, frozenset(_terms(page_text[start:cursor]))))
+        item = bool(_ITEM_MARKER.fullmatch(page_text[page_text.rfind("\n", 0, start) + 1 : start]))
+        sentences.append(_Sentence(start, cursor, frozenset(_terms(page_text[start:cursor])), item))
     return sentences
+
+
+def _with_items(page_text: str, sentences: list[_Sentence], first: int, last: int) -> tuple[int, int]:
+    """A numbered item is read with the sentence that leads its list ("다음 각 호의 어느 하나에 해당하는
+    경우에는 그러하지 아니하다"), and that sentence with its items: neither says the rule alone."""
+    lead = first
+
+    def note(i: int) -> bool:
+        return bool(_NOTE.fullmatch(page_text[sentences[i].start : sentences[i].end]))
+
+    while lead > 0 and (sentences[lead].item or note(lead)):
+        lead -= 1
+    if lead < first and _LEADS_ITEMS.search(page_text[sentences[lead].start : sentences[lead].end]):
+        first = lead
+    if _LEADS_ITEMS.search(page_text[sentences[last].start : sentences[last].end]):
+        following = last
+        while following + 1 < len(sentences) and (sentences[following + 1].item or note(following + 1)):
+            following += 1
+            last = following if sentences[following].item else last
+    return first, last
 
 
 def _claim_terms(text: str) -> frozenset[str]:
@@ -197,7 +233,7 @@ def _locate(claim_text: str, page_text: str, context: str) -> tuple[list[_Senten
             first, last = i, i + 1
     if last + 1 < len(sentences) and _PROVISO.match(page_text[sentences[last + 1].start : sentences[last + 1].end]):
         last += 1
-    return sentences, first, last
+    return sentences, *_with_items(page_text, sentences, first, last)
 
 
 def _cover(page_text: str, start: int, end: int) -> tuple[list[_Sentence], int, int] | None:
@@ -239,21 +275,20 @@ def check_support(
     context: str = "",
     cited: tuple[int, int] | None = None,
     meaning: MeaningScorer | bool = True,
+    source: str = "",
 ) -> SupportCheck:
     """The deterministic verdict on ``claim`` against the stored text of ``source_id``.
 
     ``cited`` is the character range of the sentences the claim cites by id (``[S1.3]``): the span is
     then exactly those sentences, with a proviso that follows them, instead of the best-scoring ones.
-
     ``context`` (e.g. the question the claim answers) helps find the span; terms, figures, dates and
     names the claim repeats from it are "given": they must occur in the page but not necessarily in
-    the span, and they do not count towards the overlap rule. Names are looked up in the span and
-    its neighbouring sentences, where "the strike" or "it" in the span is named. See the module
-    docstring for every rule.
-
-    ``meaning`` is the :class:`~citewise.verify.meaning.MeaningScorer` that may find the span by
-    meaning when the term overlap is too low (rule 2b); True (the default) uses the configured
-    embedder's, False the lexical rule alone.
+    the span, and they do not count towards the overlap rule; so is a version ``source`` (the page's
+    address or origin: docs.python.org/3.11/…) names. Names are looked up in the span and its
+    neighbouring sentences, where "the strike" or "it" in the span is named. See the module docstring
+    for every rule. ``meaning`` is the :class:`~citewise.verify.meaning.MeaningScorer` that may find
+    the span by meaning when the term overlap is too low (rule 2b); True (the default) uses the
+    configured embedder's, False the lexical rule alone.
 
     >>> page = "임차인은 임대차가 끝나기 6개월 전부터 2개월 전까지 갱신을 요구할 수 있다."
     >>> check_support("임차인은 계약 만료 6개월 전부터 2개월 전까지 갱신을 요구할 수 있다.", "S1", page).decision.value
@@ -272,32 +307,42 @@ def check_support(
     if not quote_occurs(span, page_text):
         return _unsupported(source_id, span, False, "the span does not occur in the page text")
     how = "span found"
-    if (reason := _overlap_problem(text, span, context)) and not reason.startswith("low term overlap"):
+    versions = page_versions(source)
+    given = f"{context} {versions}".strip()
+    if (reason := _overlap_problem(text, span, given)) and not reason.startswith("low term overlap"):
         return _unsupported(source_id, span, True, reason)
     if reason:
         scorer = default_scorer() if meaning is True else (meaning or None)
-        found = _by_meaning(text, page_text, sentences, (first, last), context, scorer, cited is not None)
+        found = _by_meaning(text, page_text, sentences, (first, last), given, scorer, cited is not None)
         if isinstance(found, str):
             return _unsupported(source_id, span, True, f"{reason}{found}")
-        first, last, similarity = found
+        first, last = _with_items(page_text, sentences, found[0], found[1])
         span = page_text[sentences[first].start : sentences[last].end]
-        how = f"span found by meaning (similarity {similarity:.2f})"
+        how = f"span found by meaning (similarity {found[2]:.2f})"
     around = page_text[sentences[max(0, first - 1)].start : sentences[min(len(sentences) - 1, last + 1)].end]
-    missing, reason = _missing_facts(text, span, around, page_text, context)
+    missing, reason = _missing_facts(text, span, around, f"{page_text}\n{versions}", given)
     if reason:
         return _unsupported(source_id, span, True, reason, missing)
-    closest = _closest_sentence(text, span)
-    if reason := (
-        negation_mismatch(text, closest)
-        or _unmatched_negation(text, span)
+    if reason := _says_otherwise(text, span, page_text, context):
+        return _unsupported(source_id, span, True, reason)
+    return SupportCheck(source_id, span, True, (), Decision.SUPPORTED, f"{how}; figures, dates, names agree")
+
+
+def _says_otherwise(text: str, span: str, page_text: str, context: str) -> str | None:
+    """Rules 6 and on: why the span, whose figures, dates and names agree, still does not say what
+    the claim says (a negation, a role, a name, a contrast, a condition, a scope, an addition)."""
+    body = _BOILERPLATE.sub("", text)
+    return (
+        negation_mismatch(text, _closest_sentence(text, span))
+        or unmatched_negation(body, span)
         or role_swap(text, span)
+        or traded_name(body, span, page_text)
+        or section_name(text, span, page_text)
         or contrast_problem(text, span)
         or changed_condition(text, span, context)
         or scope_problem(text, span)
-        or unsupported_addition(_BOILERPLATE.sub("", text), span, context, page_text)
-    ):
-        return _unsupported(source_id, span, True, reason)
-    return SupportCheck(source_id, span, True, (), Decision.SUPPORTED, f"{how}; figures, dates, names agree")
+        or unsupported_addition(body, span, context, page_text)
+    )
 
 
 def _by_meaning(
@@ -361,21 +406,6 @@ def _predicate_terms(text: str, context: str) -> frozenset[str]:
     return own - named or own
 
 
-def _unmatched_negation(claim: str, span: str) -> str | None:
-    """A claim that negates something where the span negates nothing at all ("need not", 않아도 된다
-    against "must", 하여야 한다) says the opposite of the span, whatever word it negates."""
-    negated = negated_keys(_META_NEGATION.sub(" ", _BOILERPLATE.sub("", claim)))[0]
-    if negated and not negated_keys(span)[0]:
-        return f"negation mismatch: the claim negates '{sorted(negated)[0]}…', the span negates nothing"
-    return None
-
-
-_META_NEGATION = re.compile(
-    r"\b(?:is|are|was|were|does|do|did)\s+not\s+(?:\w+ly\s+)?"
-    r"(?:mention|mentioned|state|stated|specify|specified|describe|described|given|provided|say|said)\b",
-    re.IGNORECASE,
-)
-"""What a writer says of the document ("is not explicitly stated"), not of the subject."""
 _ARTICLE = re.compile(r"제\s*\d+\s*조(?:\s*의\s*\d+)?")
 _CODE_NAME = re.compile(r"\b[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+\b|\b[A-Z]+[a-z0-9]+[A-Z]\w*\b")
 
