@@ -151,6 +151,29 @@ def test_the_index_counts_each_bigram_once_and_holds_no_one_syllable_word(defaul
     ]
 
 
+@pytest.mark.integration
+def test_a_section_sharing_several_facts_outranks_one_sharing_one_long_compound(
+    tmp_path: Path, default_analyzer: None
+) -> None:
+    sections = {
+        "제1조": "조세조약상 비과세를 적용받으려는 자는 신청서를 제출하여야 한다.",
+        "제2조": "국내에 지점이 없는 외국법인에 소득을 지급하는 자는 원천징수하여야 한다.",
+        "제3조": "거주자의 종합소득에 대하여 과세한다.",
+    }
+    question = "국내 지점이 없는 회사에 지급할 때 조세조약상 처리"  # 제2조: 국내, 지점, 없는, 지급; 제1조: 조세조약상
+
+    def ranked(name: str) -> list[str]:
+        use_analyzer(name)
+        with EvidenceStore.open(str(tmp_path / "store.sqlite")) as store:  # rebuilt for the analyzer
+            if not store.documents():
+                store_document(store, make_doc("tax", sections, title="소득세법"), Path("t.md"), IngestOptions(), {})
+            return [h.section_id for h in search(store, question, k=2, embedder=None)]
+
+    assert ranked(next(iter(ANALYZERS))) == ["제2조", "제1조"]
+    # The analyzer before counted the compound's word, parts and bigrams (ten terms) against the facts.
+    assert ranked("cw-kiwi-fused-1") == ["제1조", "제2조"]
+
+
 def test_runs_are_analysed_once_and_cached() -> None:
     analyze("임차권등기명령을 신청하려면")
     assert "임차권등기명령을" in analyzer._morpheme_cache
