@@ -35,7 +35,7 @@ from citewise.search.dense import dense_matches, embed_pending  # noqa: E402
 from citewise.search.embedders import Embedder, get_embedder  # noqa: E402
 from citewise.store.evidence import EvidenceStore  # noqa: E402
 from citewise.store.records import IndexMatch  # noqa: E402
-from citewise.text.analyze import query_terms  # noqa: E402
+from citewise.text.analyze import query_terms, search_terms  # noqa: E402
 
 GRID = [(1.0, 0.0, 60), (0.0, 1.0, 60), (1.0, 1.0, 60), (1.0, 1.5, 60), (1.0, 2.0, 60), (1.5, 1.0, 60),
         (1.0, 1.0, 20), (1.0, 1.5, 20), (1.0, 2.0, 20)]  # fmt: skip
@@ -59,10 +59,12 @@ def searcher(
     store: EvidenceStore, embedder: Embedder, fuse: Fuse, lexical: bool = True, dense: bool = True
 ) -> Callable[[str, int], list[SearchHit]]:
     def run(query: str, k: int) -> list[SearchHit]:
+        # As search does: the index looked up by the query's index terms and the bigram field's,
+        # 부칙 demoted after the fusion.
         terms = query_terms(query)
-        lexical_hits = store.search(terms, k * 4) if lexical else []
+        lexical_hits = store.search(search_terms(query), k * 4) if lexical else []
         dense_hits = dense_matches(store, embedder, query, k * 4) if dense else []
-        return local._collapse(fuse(lexical_hits, dense_hits), terms, k, digits=6)
+        return local._collapse(local.demote_addenda(fuse(lexical_hits, dense_hits), query), terms, k, digits=6)
 
     return run
 

@@ -125,16 +125,53 @@ def test_the_index_is_rebuilt_when_the_analyzer_changes(tmp_path: Path, default_
         assert [h.section_id for h in search(store, "청할", k=1)] == ["제3조의3"]  # the bigram field's
 
 
-def test_the_index_and_the_search_add_a_bigram_field_beside_the_morphemes(default_analyzer: None) -> None:
+def test_the_index_and_the_search_add_a_bigram_field_beside_the_words(default_analyzer: None) -> None:
     text = "임차인은 신청할 수"
     fields = index_terms(text)
-    assert fields[: len(analyze(text))] == analyze(text)  # the morphemes, as every ranker sees them
-    bigrams = fields[len(analyze(text)) :]
-    assert bigrams == [RUN_BIGRAM_MARK + b for b in ("임차", "차인", "인은", "신청", "청할", "수")]
+    assert fields[:2] == ["임차인", "신청"]  # the words (analyze also gives the rankers 임차, 차인)
+    assert fields[2:] == [RUN_BIGRAM_MARK + b for b in ("임차", "차인", "인은", "신청", "청할", "수")]
+    assert search_terms(text) == fields  # the query's terms are the index's
     assert search_terms("것은?") == ["것은", RUN_BIGRAM_MARK + "것은"]  # the query gets the field too
     assert query_terms("것은?") == ["것은"]
     use_analyzer("cw-kiwi-nbigram-1")  # an analyzer without the field: the index holds the morphemes
     assert index_terms(text) == analyze(text) and search_terms(text) == query_terms(text)
+
+
+def test_the_index_counts_each_bigram_once_and_holds_no_one_syllable_word(default_analyzer: None) -> None:
+    text = "임차권등기명령을 받을 수"
+    words = [t for t in index_terms(text) if not t.startswith(RUN_BIGRAM_MARK)]
+    assert words == ["임차권", "등기", "명령", "임차권등기명령"]  # no 임차, 차권 (the field's q임차, q차권), no 받
+    assert RUN_BIGRAM_MARK + "임차" in index_terms(text) and RUN_BIGRAM_MARK + "받을" in index_terms(text)
+    assert {"임차", "차권", "받"} <= set(analyze(text))  # what the rankers compare texts by is unchanged
+    assert [t for t in search_terms("임차권등기명령을 받으려면") if not t.startswith(RUN_BIGRAM_MARK)] == words
+    assert search_terms("집 돈") == ["집", "돈", RUN_BIGRAM_MARK + "집", RUN_BIGRAM_MARK + "돈"]  # no word: the query's
+    use_analyzer("cw-kiwi-fused-1")  # the analyzer before: the bigrams inside the words in both fields
+    assert index_terms(text) == analyze(text) + [
+        RUN_BIGRAM_MARK + b for b in ("임차", "차권", "권등", "등기", "기명", "명령", "령을", "받을", "수")
+    ]
+
+
+@pytest.mark.integration
+def test_a_section_sharing_several_facts_outranks_one_sharing_one_long_compound(
+    tmp_path: Path, default_analyzer: None
+) -> None:
+    sections = {
+        "제1조": "조세조약상 비과세를 적용받으려는 자는 신청서를 제출하여야 한다.",
+        "제2조": "국내에 지점이 없는 외국법인에 소득을 지급하는 자는 원천징수하여야 한다.",
+        "제3조": "거주자의 종합소득에 대하여 과세한다.",
+    }
+    question = "국내 지점이 없는 회사에 지급할 때 조세조약상 처리"  # 제2조: 국내, 지점, 없는, 지급; 제1조: 조세조약상
+
+    def ranked(name: str) -> list[str]:
+        use_analyzer(name)
+        with EvidenceStore.open(str(tmp_path / "store.sqlite")) as store:  # rebuilt for the analyzer
+            if not store.documents():
+                store_document(store, make_doc("tax", sections, title="소득세법"), Path("t.md"), IngestOptions(), {})
+            return [h.section_id for h in search(store, question, k=2, embedder=None)]
+
+    assert ranked(next(iter(ANALYZERS))) == ["제2조", "제1조"]
+    # The analyzer before counted the compound's word, parts and bigrams (ten terms) against the facts.
+    assert ranked("cw-kiwi-fused-1") == ["제1조", "제2조"]
 
 
 def test_runs_are_analysed_once_and_cached() -> None:
@@ -153,10 +190,12 @@ def test_a_cached_run_gets_the_terms_of_the_analyzer_now_active(default_analyzer
 
 def test_emptied_caches_give_the_same_terms() -> None:
     text = "임차인은 The tenants 보증금을 돌려받으려면 2024 漢字"
-    before = analyze(text), analyze(text, keep_stopwords=True), analyze_many([text, "보증금"])
+    before = analyze(text), analyze(text, keep_stopwords=True), analyze_many([text, "보증금"]), index_terms(text)
     analyzer.clear_caches()
     assert not analyzer._run_terms and not analyzer._morpheme_cache and not analyzer._word_stems
-    assert (analyze(text), analyze(text, keep_stopwords=True), analyze_many([text, "보증금"])) == before
+    assert not analyzer._index_run_terms
+    after = analyze(text), analyze(text, keep_stopwords=True), analyze_many([text, "보증금"]), index_terms(text)
+    assert after == before
 
 
 def test_a_run_forgotten_between_batching_and_lookup_is_analysed_again() -> None:

@@ -13,13 +13,17 @@ splits text into script runs and treats each script its own way:
   spells the compound differently. Bigrams never cross a stem and its ending (신청할 → no 청할), and
   a run of function words only (수, 것, 하였다) yields nothing. These are the terms of
   :func:`analyze` and :func:`query_terms`, which the rankers and checks compare texts by.
-* **The bigram field.** The search index and the query add, beside those terms, every Hangul run's
-  plain character bigrams, marked with a leading ``q`` so they are a field of their own (임차인은
-  → q임차, q차인, q인은: across the ending, as bigram BM25 indexes it), and BM25 adds a bigram match
-  to a morpheme match (:func:`index_terms_many`, :func:`search_terms`; analyzer
-  ``cw-kiwi-fused-1``). Bigram BM25 (bm25s) had beaten the morphological terms alone on every
-  development set; the fused index beats it on each (``benchmarks/analyzer_quality.py``). The
-  variants measured are in ``docs/retrieval-notes.md``.
+* **The search index** holds two fields of each Hangul run (:func:`index_terms_many`, and the query
+  likewise :func:`search_terms`; analyzer ``cw-kiwi-fused-2``): its plain character bigrams, marked
+  with a leading ``q`` so they are a field of their own (임차인은 → q임차, q차인, q인은: across the
+  ending, as bigram BM25 indexes it), and its Kiwi words of two syllables or more (nouns, stems,
+  the compound: 임차권등기명령을 → 임차권, 등기, 명령, 임차권등기명령), BM25 adding a word match to
+  a bigram match. The index holds no bigram inside a word: the field has each one, and the earlier
+  ``cw-kiwi-fused-1`` counted it twice (and a long compound, whose words and bigrams all match at
+  once, so many times over), so a section sharing one long label with a question outranked those
+  sharing its several facts, and it lost to bigram BM25 on the hard ruling-style questions. Nor
+  does it hold a one-syllable word (받, 열, 사, 시: each a homograph of many; a run of one syllable
+  is in the bigram field). Figures of the variants: ``docs/retrieval-notes.md``.
 * **Latin** words are lower-cased, English stop words dropped, and Snowball-stemmed.
 * **Digits** stay whole tokens; **Han** characters (hanja) are indexed as bigrams.
 
@@ -41,6 +45,9 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
+
+from citewise.text.english import STOPWORDS as _STOPWORDS
+from citewise.text.english import english_stems
 
 __all__ = [
     "ANALYZERS",
@@ -79,35 +86,6 @@ _PARTICLES = tuple(
         reverse=True,
     )
 )
-
-_STOPWORDS = frozenset(
-    """
-    a an and are as at be been but by can could did do does for from had has have how i if in into
-    is it its may might must no not of on or shall should so such than that the their them then
-    there these they this those to was were what when where which who whom why will with would you
-    your
-    """.split()
-)
-
-
-@lru_cache(maxsize=1)
-def _stemmer():  # noqa: ANN202 - PyStemmer has no type hints
-    import Stemmer
-
-    return Stemmer.Stemmer("english")
-
-
-_stemmer_lock = threading.Lock()  # a PyStemmer object is not documented as thread-safe
-
-
-def english_stems(words: Sequence[str]) -> list[str]:
-    """The Snowball English stems of ``words`` (lower-case), by the one stemmer every analysis uses.
-
-    >>> english_stems(["deposits", "protected"])
-    ['deposit', 'protect']
-    """
-    with _stemmer_lock:
-        return list(_stemmer().stemWords(list(words)))
 
 
 _PARTICLE_SET = frozenset(_PARTICLES)
@@ -285,14 +263,26 @@ class _Analyzer:
     """Terms of a Hangul run from its Kiwi morphemes; None: no Kiwi (particle-stripped bigrams)."""
     run_bigrams: bool = False
     """Whether the index and the search add the bigram field (:func:`index_terms_many`)."""
+    index_hangul: Callable[[str, tuple[str, ...]], list[str]] | None = None
+    """Terms of a Hangul run in the index and the search, beside the bigram field, when they are not
+    ``hangul``'s (which :func:`analyze` gives every ranker); None: ``hangul``'s."""
 
 
-#: The analyzers by name: the default first (``cw-kiwi-fused-1``; ``cw-kiwi-nbigram-1`` was the
-#: default before it). ``cw-bigram-1`` is the analyzer before Kiwi, kept so that benchmarks can
-#: compare against it.
+def _kiwi_word_terms(run: str, morphemes: tuple[str, ...]) -> list[str]:
+    # The run's words of two syllables or more (nouns, stems, the compound), without bigrams: the
+    # bigram field holds every bigram of the run, so bigrams here would count each one twice, and a
+    # one-syllable word (받, 열, 사, 시) is a homograph of many; a one-syllable run is in the field.
+    return [m for m in _bare(morphemes) if len(m) > 1]
+
+
+#: The analyzers by name: the default first (``cw-kiwi-fused-2``; ``cw-kiwi-fused-1``, whose index
+#: also held the bigrams inside the words and the one-syllable words, before it, and
+#: ``cw-kiwi-nbigram-1`` before that). ``cw-bigram-1`` is the analyzer before Kiwi, kept so that
+#: benchmarks can compare against it.
 ANALYZERS: dict[str, _Analyzer] = {
     a.name: a
     for a in (
+        _Analyzer("cw-kiwi-fused-2", _kiwi_noun_bigram_terms, run_bigrams=True, index_hangul=_kiwi_word_terms),
         _Analyzer("cw-kiwi-fused-1", _kiwi_noun_bigram_terms, run_bigrams=True),
         _Analyzer("cw-kiwi-nbigram-1", _kiwi_noun_bigram_terms),
         _Analyzer("cw-kiwi-stem-1", _kiwi_stem_terms),
@@ -312,6 +302,7 @@ def use_analyzer(name: str) -> None:
         raise ValueError(f"unknown analyzer {name!r}; valid: {', '.join(ANALYZERS)}")
     if ANALYZERS[name] is not _active:
         _run_terms.clear()
+        _index_run_terms.clear()
         _query_terms.cache_clear()
         _search_terms.cache_clear()
     _active = ANALYZERS[name]
@@ -320,7 +311,7 @@ def use_analyzer(name: str) -> None:
 def analyzer_id() -> str:
     """The id stored with the index: the analyzer's name and, for Kiwi, the Kiwi and model versions.
 
-    >>> analyzer_id().startswith("cw-kiwi-fused-1/kiwipiepy-")
+    >>> analyzer_id().startswith("cw-kiwi-fused-2/kiwipiepy-")
     True
     """
     if _active.hangul is None:
@@ -332,6 +323,7 @@ def analyzer_id() -> str:
 # repeats its words, so most runs of a new section were seen before, and a search's snippets
 # analyse sentences of sections that were indexed.
 _run_terms: dict[str, tuple[str, ...]] = {}
+_index_run_terms: dict[str, tuple[str, ...]] = {}  # the analyzer's index_hangul terms, when it has them
 _word_stems: dict[str, str] = {}
 
 
@@ -339,25 +331,28 @@ def clear_caches() -> None:
     """Forget every analysed run and word (benchmarks that time the analysis of new text)."""
     _morpheme_cache.clear()
     _run_terms.clear()
+    _index_run_terms.clear()
     _word_stems.clear()
     _query_terms.cache_clear()
     _search_terms.cache_clear()
 
 
-def _learn_runs(runs: Iterable[str]) -> None:
-    """Cache the terms of every Hangul run in ``runs`` not cached yet (Kiwi analyses them in one batch)."""
-    missing = [r for r in dict.fromkeys(runs) if r not in _run_terms]
+def _learn_runs(runs: Iterable[str], *, index: bool = False) -> None:
+    """Cache the terms of every Hangul run in ``runs`` not cached yet (Kiwi analyses them in one batch);
+    ``index``: the active analyzer's ``index_hangul`` terms."""
+    cache = _index_run_terms if index else _run_terms
+    missing = [r for r in dict.fromkeys(runs) if r not in cache]
     if not missing:
         return
-    hangul = _active.hangul
+    hangul = _active.index_hangul if index else _active.hangul
     found = (
         {r: tuple(hangul(r, m)) for r, m in zip(missing, _morphemes(missing), strict=True)}
         if hangul is not None
         else {r: tuple(_bigram_terms(r)) for r in missing}
     )
-    if len(_run_terms) + len(found) > _CACHE_LIMIT:
-        _run_terms.clear()
-    _run_terms.update(found)
+    if len(cache) + len(found) > _CACHE_LIMIT:
+        cache.clear()
+    cache.update(found)
 
 
 def _learn_words(words: Iterable[str]) -> None:
@@ -377,14 +372,15 @@ def _pieces(text: str) -> Pieces:
     return _RUNS.findall(unicodedata.normalize("NFKC", text).lower())
 
 
-def _terms(pieces: Pieces, *, keep_stopwords: bool) -> list[str]:
+def _terms(pieces: Pieces, *, keep_stopwords: bool, index: bool = False) -> list[str]:
     terms: list[str] = []
+    cache = _index_run_terms if index else _run_terms
     for hangul, latin, digit, han in pieces:
         if hangul:
-            found = _run_terms.get(hangul)
+            found = cache.get(hangul)
             if found is None:  # the cache was emptied since this text's runs were learnt
-                _learn_runs([hangul])
-                found = _run_terms[hangul]
+                _learn_runs([hangul], index=index)
+                found = cache[hangul]
             # keep_stopwords (a query of function words only): the run itself, particle stripped
             terms.extend(found if found or not keep_stopwords else _bigram_terms(hangul))
         elif latin:
@@ -439,17 +435,29 @@ def _run_bigrams(pieces: Pieces) -> list[str]:
 
 
 def index_terms_many(texts: Sequence[str]) -> list[list[str]]:
-    """What the search index holds for each text: :func:`analyze_many`'s terms, then (when the active
-    analyzer has the bigram field) the marked character bigrams of every Hangul run, function words
-    included (할 수 → q할, q수: without them the development figures fell).
+    """What the search index holds for each text: :func:`analyze_many`'s terms (under an analyzer with
+    ``index_hangul``, its terms of the Hangul runs instead), then (when the active analyzer has the
+    bigram field) the marked character bigrams of every Hangul run, function words included
+    (할 수 → q할, q수: without them the development figures fell).
 
-    >>> index_terms_many(["임차인은 신청할"])[0]
-    ['임차인', '임차', '차인', '신청', 'q임차', 'q차인', 'q인은', 'q신청', 'q청할']
+    >>> index_terms_many(["임차인은 신청할 수"])[0]
+    ['임차인', '신청', 'q임차', 'q차인', 'q인은', 'q신청', 'q청할', 'q수']
     """
-    analysed = analyze_many(texts)
     if not _active.run_bigrams:
-        return analysed
-    return [terms + _run_bigrams(_pieces(text)) for terms, text in zip(analysed, texts, strict=True)]
+        return analyze_many(texts)
+    if _active.index_hangul is None:
+        return [terms + _run_bigrams(_pieces(text)) for terms, text in zip(analyze_many(texts), texts, strict=True)]
+    pieces = [_pieces(text) for text in texts]
+    words = _index_words(pieces)
+    return [terms + _run_bigrams(each) for terms, each in zip(words, pieces, strict=True)]
+
+
+def _index_words(pieces: Sequence[Pieces]) -> list[list[str]]:
+    """The terms of each text beside the bigram field under an analyzer with ``index_hangul``: its
+    terms of every Hangul run, the other scripts' terms as :func:`analyze` gives them."""
+    _learn_runs((p[0] for each in pieces for p in each if p[0]), index=True)
+    _learn_words(p[1] for each in pieces for p in each if p[1])
+    return [_terms(each, keep_stopwords=False, index=True) for each in pieces]
 
 
 def index_terms(text: str) -> list[str]:
@@ -458,8 +466,13 @@ def index_terms(text: str) -> list[str]:
 
 
 def search_terms(text: str) -> list[str]:
-    """The distinct terms a search looks up in the index: :func:`query_terms`, then the bigram
-    field's terms not among them (an empty list when the query has no searchable word)."""
+    """The distinct terms a search looks up in the index: the query's terms as the index holds them
+    (:func:`query_terms` when the analyzer has no ``index_hangul``, or the query no such term), then
+    the bigram field's terms not among them (an empty list when the query has no searchable word).
+
+    >>> search_terms("등기명령을 받으려면")
+    ['등기', '명령', '등기명령', 'q등기', 'q기명', 'q명령', 'q령을', 'q받으', 'q으려', 'q려면']
+    """
     return list(_search_terms(text))
 
 
@@ -468,7 +481,12 @@ def _search_terms(text: str) -> tuple[str, ...]:
     terms = _query_terms(text)
     if not _active.run_bigrams:
         return terms
-    return tuple(dict.fromkeys((*terms, *_run_bigrams(_pieces(text)))))
+    pieces = _pieces(text)
+    if _active.index_hangul is not None:
+        # The index's own terms of the query; a query with none (stop words, one-syllable words only)
+        # keeps the query's terms, as a search without index_hangul does.
+        terms = tuple(_index_words([pieces])[0]) or terms
+    return tuple(dict.fromkeys((*terms, *_run_bigrams(pieces))))
 
 
 @lru_cache(maxsize=1024)
