@@ -208,6 +208,7 @@ def run_once(
     leads: Sequence[str] = LEADS,
     speculate: bool = True,
     stream: bool = True,
+    draft_every_round: bool = False,
 ) -> dict[str, Any]:
     """One research run; the store is a new SQLite file in ``tmp`` unless ``store_url`` names another."""
     latencies = latencies or Latencies()
@@ -229,6 +230,7 @@ def run_once(
                 verify=verify,
                 speculate=speculate,
                 stream=stream,
+                draft_every_round=draft_every_round,
             )
             started = time.perf_counter()
             result = research(store, QUESTION, settings)
@@ -238,6 +240,7 @@ def run_once(
     return {
         "speculate": speculate,
         "stream": stream,
+        "draft_every_round": draft_every_round,
         "timeline": _timeline(record),
         "cite": cite,
         "verify": verify,
@@ -308,7 +311,8 @@ def _print(runs: Sequence[Mapping[str, Any]]) -> None:
     print(f"code: prompts {prompts.REVIEW_PROMPT_VERSION}, {prompts.WRITE_PROMPT_VERSION}, {REVISE_PROMPT_VERSION}")
     path = runs[0]
     speculative, streamed = ("on" if path[k] else "off" for k in ("speculate", "stream"))
-    print(f"speculative draft {speculative}, streamed writer {streamed}\n")
+    every = "every round" if path["draft_every_round"] else "only the round the loop stops after"
+    print(f"speculative draft {speculative}, streamed writer {streamed}, drafts {every}\n")
     print(
         "| cite | verify | run | rounds | sources | covered | model calls | review out tok | writer out tok "
         "| review+writer out tok | review+writer in tok | wall s | floor s | overhead s |"
@@ -376,6 +380,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--no-speculate", action="store_true", help="draft only after each review")
     parser.add_argument("--no-stream", action="store_true", help="do not stream the writer's drafts")
     parser.add_argument(
+        "--draft-every-round", action="store_true", help="also draft rounds whose review asks for more searching"
+    )
+    parser.add_argument(
         "--paraphrase", action="store_true", help="the writer paraphrases its leads: each run pays a revision"
     )
     args = parser.parse_args(argv)
@@ -384,6 +391,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     modes = CITE_MODES if args.cite == "both" else (args.cite,)
     with tempfile.TemporaryDirectory() as tmp:
         path = {"speculate": not args.no_speculate, "stream": not args.no_stream}
+        path["draft_every_round"] = args.draft_every_round
         runs = [run_once(True, Path(tmp), latencies=latencies, cite=mode, leads=leads, **path) for mode in modes]
         if not args.no_sequential:
             sequential = run_once(False, Path(tmp), latencies=latencies, cite=modes[-1], leads=leads, **path)

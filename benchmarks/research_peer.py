@@ -335,6 +335,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--runs", type=int, default=3, help="runs of each side (the median is compared)")
     parser.add_argument("--scale", type=float, default=1.0, help="multiply every fake-server wait")
     parser.add_argument("--peer-words", type=int, default=0, help="pad the peer's report to this many words")
+    parser.add_argument(
+        "--draft-every-round", action="store_true", help="today's loop also drafts rounds that go on to another"
+    )
     args = parser.parse_args(argv)
     if args.runs < 1:
         parser.error("--runs must be at least 1")
@@ -348,7 +351,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         for n in range(args.runs):
             peer.append(run_peer(args.peer_python, latencies, Path(tmp), args.peer_words))
-            ours.append(run_once(True, Path(tmp), store_url=str(Path(tmp) / f"today-{n}.sqlite"), latencies=latencies))
+            store, every = str(Path(tmp) / f"today-{n}.sqlite"), args.draft_every_round
+            ours.append(run_once(True, Path(tmp), store_url=store, latencies=latencies, draft_every_round=every))
     _print(peer, ours, args.scale, load)
 
 
