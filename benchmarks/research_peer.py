@@ -42,7 +42,7 @@ verifies nothing. Today's loop plans, searches, extracts one page a site, review
 evidence, drafts, verifies every sentence against its stored source and revises what fails; in this
 world the scripted reviewer always leaves one topic missing, so it uses all three rounds (6 model
 calls: the plan, three reviews and two drafts each written beside its review; a critical-path floor
-of 27.3 s at scale 1) and its report is not accepted (2 of 3 topics). ``--draft-every-round`` drafts
+of 25.9 s at scale 1) and its report is not accepted (2 of 3 topics). ``--draft-every-round`` drafts
 round 1 too, after its review, as the loop did before (7 calls, floor 31.5 s).
 
 Figures of 2026-12-02, GPT Researcher 0.15.1 (2 shared cores; load average before the runs):
@@ -53,11 +53,14 @@ run                                                        load   peer, s     to
 ``--runs 3 --scale 1`` (the shipped profile), medians      0.85   21.74       31.64     1.46
 ``--runs 5 --scale 0.2``, medians                          0.65   5.23        6.49      1.24
 ``--runs 1 --scale 1 --peer-words 1200`` (1209 words)      0.61   57.15       31.70     0.55
+``--runs 3 --scale 1``, medians, drafting every round      6.14   22.00       31.63     1.44
 ``--runs 3 --scale 1 --draft-every-round``, medians        7.21   23.14       31.79     1.37
-``--runs 3 --scale 1``, medians, round 1 not drafted       9.76   23.81       27.49     1.15
+``--runs 3 --scale 1``, medians, review-v3                 9.76   23.81       27.49     1.15
+``--runs 3 --scale 1``, medians, review-v4                 2.14   21.65       26.01     1.20
 =========================================================  =====  ==========  ========  ============
 
-The first three rows draft every round (the loop's behaviour until round 1 went undrafted). The
+The first four rows draft every round (the loop's behaviour until a round that goes on to another
+went undrafted); all but the last are at review-v3, which copied each topic back as text. The
 peer's time grows with the load (its imports and page parsing are CPU work); today's does not.
 
 The peer's figure is its in-process time from ``GPTResearcher(...)`` to the written report (its
