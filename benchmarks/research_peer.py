@@ -40,8 +40,10 @@ What each side does in that time differs, and is printed: the peer makes 3 model
 choice, sub-queries, report), 5 searches and fetches every result page (20); it reviews nothing and
 verifies nothing. Today's loop plans, searches, extracts one page a site, reviews each round's
 evidence, drafts, verifies every sentence against its stored source and revises what fails; in this
-world the scripted reviewer always leaves one topic missing, so it uses all three rounds (7 model
-calls, a critical-path floor of 31.5 s at scale 1) and its report is not accepted (2 of 3 topics).
+world the scripted reviewer always leaves one topic missing, so it uses all three rounds (6 model
+calls: the plan, three reviews and two drafts each written beside its review; a critical-path floor
+of 25.9 s at scale 1) and its report is not accepted (2 of 3 topics). ``--draft-every-round`` drafts
+round 1 too, after its review, as the loop did before (7 calls, floor 31.5 s).
 
 Figures of 2026-12-02, GPT Researcher 0.15.1 (2 shared cores; load average before the runs):
 
@@ -51,7 +53,15 @@ run                                                        load   peer, s     to
 ``--runs 3 --scale 1`` (the shipped profile), medians      0.85   21.74       31.64     1.46
 ``--runs 5 --scale 0.2``, medians                          0.65   5.23        6.49      1.24
 ``--runs 1 --scale 1 --peer-words 1200`` (1209 words)      0.61   57.15       31.70     0.55
+``--runs 3 --scale 1``, medians, drafting every round      6.14   22.00       31.63     1.44
+``--runs 3 --scale 1 --draft-every-round``, medians        7.21   23.14       31.79     1.37
+``--runs 3 --scale 1``, medians, review-v3                 9.76   23.81       27.49     1.15
+``--runs 3 --scale 1``, medians, review-v4                 2.14   21.65       26.01     1.20
 =========================================================  =====  ==========  ========  ============
+
+The first four rows draft every round (the loop's behaviour until a round that goes on to another
+went undrafted); all but the last are at review-v3, which copied each topic back as text. The
+peer's time grows with the load (its imports and page parsing are CPU work); today's does not.
 
 The peer's figure is its in-process time from ``GPTResearcher(...)`` to the written report (its
 interpreter start and imports, about 1.5 s more, are printed as "peer process s"); today's is the
@@ -335,6 +345,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--runs", type=int, default=3, help="runs of each side (the median is compared)")
     parser.add_argument("--scale", type=float, default=1.0, help="multiply every fake-server wait")
     parser.add_argument("--peer-words", type=int, default=0, help="pad the peer's report to this many words")
+    parser.add_argument(
+        "--draft-every-round", action="store_true", help="today's loop also drafts rounds that go on to another"
+    )
     args = parser.parse_args(argv)
     if args.runs < 1:
         parser.error("--runs must be at least 1")
@@ -348,7 +361,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         for n in range(args.runs):
             peer.append(run_peer(args.peer_python, latencies, Path(tmp), args.peer_words))
-            ours.append(run_once(True, Path(tmp), store_url=str(Path(tmp) / f"today-{n}.sqlite"), latencies=latencies))
+            store, every = str(Path(tmp) / f"today-{n}.sqlite"), args.draft_every_round
+            ours.append(run_once(True, Path(tmp), store_url=store, latencies=latencies, draft_every_round=every))
     _print(peer, ours, args.scale, load)
 
 

@@ -184,14 +184,17 @@ class Model:
             return FakeReply(json.dumps(body), delay=self.delay)
         if system.startswith(self.prompts.review):
             self.reviews += 1
-            return FakeReply(json.dumps(self._review(data["sources"])), delay=self.delay)
+            return FakeReply(json.dumps(self._review(data["sources"], data["topics"])), delay=self.delay)
         return FakeReply(self._write(data), delay=self.delay)
 
-    def _review(self, sources: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    def _review(self, sources: Sequence[Mapping[str, Any]], given: Any) -> dict[str, Any]:
+        """The review, naming each topic as it was given: by its id (review-v4, topics given as
+        ``{"T1": ...}``) or by its text (a list of topics, before)."""
+        names = list(given) if isinstance(given, Mapping) else TOPICS
         items = []
         for topic in range(2):
             support = _support(sources, topic)
-            item: dict[str, Any] = {"topic": TOPICS[topic], "status": "covered"}
+            item: dict[str, Any] = {"topic": names[topic], "status": "covered"}
             if self.cite == "reference":
                 item |= {"sentence_ids": [sid for _, sid, _ in support], "quotes": []}
             else:
@@ -200,7 +203,7 @@ class Model:
             items.append(item | {"gap": None, "follow_up_query": None})
         follow_up = f"deposit rules effective date {self.reviews}"
         missing = {
-            "topic": TOPICS[-1],
+            "topic": names[-1],
             "status": "missing",
             "quotes": [],
             "gap": "no date",

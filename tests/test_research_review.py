@@ -151,7 +151,7 @@ def test_covered_with_verified_quotes_passes(server: FakeOpenAIServer, client: C
     assert INJECTION not in system
     assert json.loads(user) == {
         "question": QUESTION,
-        "topics": [PRIORITY, DEPOSIT],
+        "topics": {"T1": PRIORITY, "T2": DEPOSIT},  # by id (review-v4)
         "sources": [
             {"id": "S1", "title": S1.title, "sentences": {"S1.1": SENTENCE_S1_1, "S1.2": SENTENCE_S1_2}},
             {
@@ -440,3 +440,35 @@ def test_deterministic_review_without_sources_is_all_missing() -> None:
 
     assert [i.status for i in review.items] == [CoverageStatus.MISSING, CoverageStatus.MISSING]
     assert all(i.follow_up for i in review.items)
+
+
+# -- topics by id (review-v4) -----------------------------------------------------------------
+
+
+@pytest.mark.integration
+def test_topics_named_by_their_ids_are_matched_to_the_plan(server: FakeOpenAIServer, client: ChatClient) -> None:
+    # given in the reply's own order, second topic first, with a lower-case id
+    review = reviewed(server, client, by_id("t2", "covered", ["S2.1"]), by_id("T1", "covered", ["S1.1"]))
+
+    assert review.passed and not review.problems
+    assert [i.topic for i in review.items] == [PRIORITY, DEPOSIT]
+    assert [[q.sentence_id for q in i.quotes] for i in review.items] == [["S1.1"], ["S2.1"]]
+
+
+@pytest.mark.integration
+def test_an_id_the_plan_does_not_have_is_ignored_and_its_topic_counts_as_missing(
+    server: FakeOpenAIServer, client: ChatClient
+) -> None:
+    review = reviewed(
+        server,
+        client,
+        by_id("T1", "covered", ["S1.1"]),
+        by_id("T3", "covered", ["S2.1"]),  # there is no third topic
+        by_id("T1", "missing", []),  # assessed twice: the first counts
+    )
+
+    assert [i.status for i in review.items] == [CoverageStatus.COVERED, CoverageStatus.MISSING]
+    assert not review.passed and review.items[1].follow_up is not None
+    problems = " ".join(review.problems)
+    assert "not in the plan (ignored): 'T3'" in problems and "assessed 'T1' twice" in problems
+    assert "did not assess" in problems

@@ -49,11 +49,11 @@ def test_a_draft_written_while_the_review_asks_for_more_searching_is_dropped_and
     record = env.record(result.run_id)
     (dropped,) = record.of(DraftDropped)
     assert dropped.round == 2 and dropped.reason is DropReason.MORE_SEARCHING and dropped.draft is not None
-    # round 1 drafts after its review (nothing to write from before it); round 2's draft is dropped and
-    # not written again; round 3's, written beside its review, is kept as the report's draft
-    assert [d.round for d in result.drafts] == [1, 3]
+    # round 1 asks for more searching and is not drafted; round 2's draft is dropped and not written
+    # again; round 3's, written beside its review, is kept as the report's draft
+    assert [d.round for d in result.drafts] == [3]
     assert _purposes(env, result.run_id).count("speculative_draft") == 2
-    assert _purposes(env, result.run_id).count("draft") == 1
+    assert _purposes(env, result.run_id).count("draft") == 0
     # every call's tokens are in the budget, the dropped draft's too
     ends = record.of(ModelCallEnded)
     assert result.usage.tokens == sum((e.prompt_tokens or 0) + (e.completion_tokens or 0) for e in ends)
@@ -74,7 +74,7 @@ def test_a_review_that_changes_the_coverage_drops_the_draft_and_the_round_drafts
     env.web.pages["https://more.example/1"] = page("more")
     env.brain.script("plan", plan_reply())
     env.brain.script("review", lambda d: verdict(d, missing={1: "deposit return deadline"}), covered)
-    env.brain.script("write", draft_citing("S1"), draft_citing("S1"), draft_citing("S1", "S2"))
+    env.brain.script("write", draft_citing("S1"), draft_citing("S1", "S2"))
 
     result = env.run()
 
@@ -105,7 +105,7 @@ def test_a_failed_speculative_draft_is_dropped_and_the_draft_written_after_the_r
     env.brain.script("plan", plan_reply())
     _follow_ups(env, "deposit return deadline")
     server_error = FakeError(500, "overloaded", "server_error")
-    env.brain.script("write", draft_citing("S1"), server_error, server_error, draft_citing("S1", "S2"))
+    env.brain.script("write", server_error, server_error, draft_citing("S1", "S2"))
 
     result = env.run(budget=Budget(max_rounds=2))
 
@@ -133,7 +133,7 @@ def test_a_crash_during_the_review_keeps_the_evidence_and_resume_finishes_the_ro
 
     (run,) = RunStore(env.store).list()
     before = env.record(run.run_id)
-    assert before.status == "failed" and len(before.of(DraftMade)) == 1
+    assert before.status == "failed" and not before.of(DraftMade)  # round 1 went on to round 2: no draft
     (dropped,) = before.of(DraftDropped)  # the draft beside the cut-off review is on the record
     assert dropped.round == 2 and dropped.reason is DropReason.FAILED
 

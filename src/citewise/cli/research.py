@@ -71,6 +71,15 @@ def research(
         str | None, typer.Option("--prices", help="Price table for --max-cost (CITEWISE_PRICES; else built-in).")
     ] = None,
     sequential: Annotated[bool, typer.Option("--sequential", help="No concurrent calls within a round.")] = False,
+    no_stream: Annotated[
+        bool, typer.Option("--no-stream", help="Do not stream drafts (claims are then checked after each draft).")
+    ] = False,
+    no_speculate: Annotated[
+        bool, typer.Option("--no-speculate", help="Draft only after each review, never beside it.")
+    ] = False,
+    draft_every_round: Annotated[
+        bool, typer.Option("--draft-every-round", help="Also draft rounds whose review asks for more searching.")
+    ] = False,
     resume_run: Annotated[str | None, typer.Option("--resume", help="Continue a run that stopped part-way.")] = None,
     no_verify: Annotated[
         bool, typer.Option("--no-verify", help="Deliver the draft without checking its claims (recorded).")
@@ -103,6 +112,7 @@ def research(
     if (question is None) == (resume_run is None):
         raise InputError("give a QUESTION, or --resume RUN to continue a stopped run")
     action = unsupported_action(unsupported)
+    ways = {"stream": not no_stream, "speculate": not no_speculate, "draft_every_round": draft_every_round}
     budget = budget_from_env(
         max_rounds=rounds, max_searches=searches, max_extractions=pages, max_tokens=max_tokens, max_cost_usd=max_cost
     )
@@ -130,7 +140,7 @@ def research(
         limits: dict[str, int | float | None] = {"max_rounds": rounds, "max_searches": searches}
         limits.update(max_extractions=pages, max_tokens=max_tokens, max_cost_usd=max_cost)
         changes = {name: value for name, value in limits.items() if value is not None}
-        _resume(resume_run, store, changes, prices, not no_verify, action, cache_ttl, no_cache, json_out, started)
+        _resume(resume_run, store, changes, prices, not no_verify, action, cache_ttl, no_cache, json_out, started, ways)
         return
     with (
         open_api(store) as api,
@@ -149,6 +159,7 @@ def research(
             unsupported=action,
             cache_ttl=cache_ttl,
             no_cache=no_cache,
+            **ways,
         ) as settings,
         _display(json_out, settings.prices or _display_prices(prices)) as display,  # None with --json
     ):
@@ -170,8 +181,10 @@ def _resume(
     no_cache: bool,
     json_out: bool,
     started: float,
+    ways: Mapping[str, bool],
 ) -> None:
-    """``--resume RUN``: the run goes on with the configuration it recorded."""
+    """``--resume RUN``: the run goes on with the configuration it recorded (``ways``: streaming,
+    speculative and every-round drafts, which the record does not fix)."""
     with (
         open_api(store) as api,
         api.resume_settings(
@@ -182,6 +195,7 @@ def _resume(
             unsupported=action,
             cache_ttl=cache_ttl,
             no_cache=no_cache,
+            **ways,
         ) as settings,
         _display(json_out, settings.prices or _display_prices(prices)) as display,  # None with --json
     ):

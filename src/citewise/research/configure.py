@@ -176,6 +176,9 @@ def research_settings(
     unsupported: UnsupportedAction = UnsupportedAction.REMOVE,
     cache_ttl: timedelta | str | None = None,
     no_cache: bool = False,
+    stream: bool = True,
+    speculate: bool = True,
+    draft_every_round: bool = False,
 ) -> Iterator[ResearchSettings]:
     """Settings for one or more research runs, with their connections open while inside.
 
@@ -183,7 +186,8 @@ def research_settings(
     cap is priced from ``prices`` (a table or its file; default ``CITEWISE_PRICES``, else the built-in
     table); a planner or writer model the table cannot price refuses to start, since the cap could not
     be kept. Remote search answers and pages are cached in the store for ``cache_ttl`` (default
-    ``CITEWISE_CACHE_TTL``, else 24 h; ``0`` or ``no_cache`` turn the cache off)."""
+    ``CITEWISE_CACHE_TTL``, else 24 h; ``0`` or ``no_cache`` turn the cache off). ``stream``,
+    ``speculate`` and ``draft_every_round``: see :class:`ResearchSettings`."""
     budget = budget or budget_from_env()
     ttl = cache_ttl_of(cache_ttl, no_cache=no_cache)
     with ExitStack() as stack:
@@ -210,6 +214,9 @@ def research_settings(
             verify=verify,
             unsupported=unsupported,
             cache_ttl=ttl,
+            stream=stream,
+            speculate=speculate,
+            draft_every_round=draft_every_round,
         )
 
 
@@ -224,13 +231,18 @@ def resume_settings(
     unsupported: UnsupportedAction = UnsupportedAction.REMOVE,
     cache_ttl: timedelta | str | None = None,
     no_cache: bool = False,
+    stream: bool = True,
+    speculate: bool = True,
+    draft_every_round: bool = False,
 ) -> Iterator[ResearchSettings]:
     """The settings a stopped run was configured with, rebuilt from its :class:`RunConfigured`
     record: the same search provider, extractor and fallback, models and budget. What cannot be
     rebuilt here (a model key or a provider key not set, an extractor not installed) is a
     :class:`ConfigError` naming what to set; nothing is silently replaced by another provider or by
     the deterministic components. ``budget_changes`` (e.g. ``{"max_tokens": 50_000}``) raise or lower
-    limits of the recorded budget, to go on after one ran out."""
+    limits of the recorded budget, to go on after one ran out. ``stream``, ``speculate`` and
+    ``draft_every_round`` change how the rest is made, not what the record holds, so they may differ
+    from the stopped run's."""
     used_models = configured.planner_model != "deterministic"
     if used_models:
         from citewise.llm import model_configured
@@ -256,5 +268,8 @@ def resume_settings(
         unsupported=unsupported,
         cache_ttl=cache_ttl,
         no_cache=no_cache,
+        stream=stream,
+        speculate=speculate,
+        draft_every_round=draft_every_round,
     ) as settings:
         yield settings

@@ -6,9 +6,11 @@
               -> draft ] ... until coverage passes, no new query remains, or a budget runs out
          -> final draft -> citation validation (one repair inside the budget) -> report
 
-From round 2 on, the draft may be written while the review runs (:mod:`citewise.research.speculate`):
-kept when the loop stops on the coverage it was written from, dropped (and recorded) otherwise; a
-round whose review asks for more searching then has no draft.
+A round whose review asks for more searching gets no draft when a later one can be written (no
+token or money cap; ``draft_every_round`` to draft anyway): only the round the loop stops after is
+drafted, so the writer's wait is not on the path of every round. From round 2 on, the draft may be
+written while the review runs (:mod:`citewise.research.speculate`): kept when the loop stops on the
+coverage it was written from, dropped (and recorded) otherwise.
 
 Every step is recorded as a typed event when it happens and the run's state is the fold of those
 events (:mod:`citewise.research.state`), so a crash loses nothing already collected and ``resume``
@@ -194,7 +196,7 @@ def _round(run: ResearchRun, round_no: int, queries: list[str], replay: Sequence
         if state.collection.sources and not _reviewed(state, round_no):
             _review(run, round_no)
         drafted = any(d.round == round_no for d in state.drafts) or round_no in state.dropped_drafts
-        if _reviewed(state, round_no) and not drafted:
+        if _reviewed(state, round_no) and not drafted and not _defers_draft(run, round_no):
             run.record(DraftMade(steps.draft(run, round_no, state.reviews[-1])))
     except BudgetExhausted as exhausted:
         stop = exhausted.stop_reason or StopReason.TOKENS_EXHAUSTED
@@ -205,6 +207,21 @@ def _round(run: ResearchRun, round_no: int, queries: list[str], replay: Sequence
     collect_stop = state.collect_stop
     run.record(RoundEnded(round_no, collect_stop))
     return _after_round(run, round_no, collect_stop)
+
+
+def _defers_draft(run: ResearchRun, round_no: int) -> bool:
+    """Whether round ``round_no`` goes without a draft: its review asks for more searching and the
+    loop goes on to another round, whose own review and draft will replace it. Only with a writer
+    model (a deterministic draft costs nothing), without ``draft_every_round``, and without a token
+    or money cap, so a cap can never leave the run with no model draft that it would have had.
+    Decided from the recorded state alone, so a resumed run decides the same."""
+    settings, usage = run.settings, run.state.usage
+    if not settings.uses_models or settings.draft_every_round:
+        return False
+    if usage.budget.max_tokens is not None or usage.budget.max_cost_usd is not None:
+        return False
+    continues = _after_round(run, round_no, run.state.collect_stop) is None
+    return continues and usage.remaining("rounds") > 0
 
 
 def _review(run: ResearchRun, round_no: int) -> None:

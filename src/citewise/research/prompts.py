@@ -51,12 +51,14 @@ __all__ = [
     "build_repair_messages",
     "build_review_messages",
     "build_write_messages",
+    "topic_id",
 ]
 
 PLAN_PROMPT_VERSION: Final = "plan-v1"
-REVIEW_PROMPT_VERSION: Final = "review-v3"
+REVIEW_PROMPT_VERSION: Final = "review-v4"
 """v2: sources as numbered sentences; the reviewer cites ``sentence_ids`` (v1 copied every quote).
-v3: a source carries ``published`` when the page states its date."""
+v3: a source carries ``published`` when the page states its date. v4: the topics are given by id
+(``{"T1": ..., "T2": ...}``) and each is assessed by its id, not copied back."""
 WRITE_PROMPT_VERSION: Final = "write-v3"
 """The writer's prompt version; the repair prompt is part of it. v2: sources as numbered sentences,
 cited as ``[S1.3]`` and quoted as ``{{S1.3}}`` (v1 cited whole sources only). v3: a source carries
@@ -104,7 +106,7 @@ REVIEW_SCHEMA: Final[Mapping[str, Any]] = {
             "items": {
                 "type": "object",
                 "properties": {
-                    "topic": {"type": "string", "description": "The sub-question, copied exactly as given."},
+                    "topic": {"type": "string", "description": "The topic's id, such as T1."},
                     "status": {"type": "string", "enum": [status.value for status in CoverageStatus]},
                     "sentence_ids": {
                         "type": "array",
@@ -171,13 +173,14 @@ Reply with one JSON object: {{"topics": [string, ...], "queries": [string, ...]}
 REVIEW_SYSTEM_PROMPT: Final = f"""\
 You review whether stored sources cover each required sub-question (topic) of a research question.
 
-{_DATA_RULE} The user message is {{"question": ..., "topics": [...], "sources": [{{"id": "S1", \
-"title": ..., "sentences": {{"S1.1": ..., "S1.2": ...}}}}, ...], "already_tried_queries": [...]}}. \
+{_DATA_RULE} The user message is {{"question": ..., "topics": {{"T1": ..., "T2": ...}}, "sources": \
+[{{"id": "S1", "title": ..., "sentences": {{"S1.1": ..., "S1.2": ...}}}}, ...], \
+"already_tried_queries": [...]}}. \
 Each source's excerpt is given as numbered sentences: "S1.3" is the third sentence of source S1. \
 A source may have "published": the date (YYYY-MM-DD) the page itself states; a source without it \
 has no known date. Weigh dates when a topic asks how recent or current something is.
 
-For every topic, copied exactly as given, report:
+For every topic, by its id ("T1"), report:
 - "status": "covered" (the sources answer it), "weak" (partial or indirect support), "missing" \
 (nothing relevant) or "conflicting" (sources disagree).
 - "sentence_ids": the ids of the sentences that support it, such as "S1.3". Use only ids given in \
@@ -257,6 +260,11 @@ def _source_data(sources: Sequence[Source]) -> list[dict[str, Any]]:
     ]
 
 
+def topic_id(number: int) -> str:
+    """The id the reviewer names topic ``number`` (from 1) by: ``T1``, ``T2`` ..."""
+    return f"T{number}"
+
+
 def build_plan_messages(question: str) -> list[dict[str, str]]:
     """The planner's messages: :data:`PLAN_SYSTEM_PROMPT` and ``{"question": ...}`` as JSON."""
     return _messages(PLAN_SYSTEM_PROMPT, {"question": question})
@@ -265,11 +273,11 @@ def build_plan_messages(question: str) -> list[dict[str, str]]:
 def build_review_messages(
     question: str, plan: ResearchPlan, sources: Sequence[Source], tried_queries: Sequence[str] = ()
 ) -> list[dict[str, str]]:
-    """The reviewer's messages: the question, the plan's topics, each source's ``content`` as numbered
-    sentences and the queries already tried, all as one JSON object."""
+    """The reviewer's messages: the question, the plan's topics by id (``T1``, ``T2`` ...), each
+    source's ``content`` as numbered sentences and the queries already tried, all as one JSON object."""
     data = {
         "question": question,
-        "topics": list(plan.topics),
+        "topics": {topic_id(n): topic for n, topic in enumerate(plan.topics, 1)},
         "sources": _source_data(sources),
         "already_tried_queries": list(tried_queries),
     }

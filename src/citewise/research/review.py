@@ -24,8 +24,10 @@ What citewise checks, and what it does with a claim that fails (each failure is 
   without them is downgraded — to ``missing`` when no quote is verified (a cited source proves
   nothing by itself), to ``weak`` when a conflict has only one verified side; ``claimed_status``
   keeps what the reviewer said;
-- topics are matched to the plan's topics (case, Unicode and whitespace aside); a planned topic the
-  reviewer left out is ``missing``; a topic the reviewer added, or assessed twice, is ignored.
+- topics are matched to the plan's topics by the id the reviewer was given (``T1`` is the first),
+  or, in a reply that copies a topic's text instead, by that text (case, Unicode and whitespace
+  aside); a planned topic the reviewer left out is ``missing``; a topic the reviewer added (an id
+  or a text the plan does not have), or assessed twice, is ignored.
 
 Follow-up queries never repeat a query already tried (compared case-insensitively, whitespace
 folded): the reviewer's query is used when it is new, else one made from the topic's own words,
@@ -48,7 +50,7 @@ from citewise.records.research import (
     TopicCoverage,
 )
 from citewise.research.matching import new_query, topic_queries, tried_key
-from citewise.research.prompts import REVIEW_SCHEMA, REVIEW_SCHEMA_NAME, build_review_messages
+from citewise.research.prompts import REVIEW_SCHEMA, REVIEW_SCHEMA_NAME, build_review_messages, topic_id
 from citewise.research.review_deterministic import COVERED_SHARE, WEAK_SHARE, review_deterministic
 from citewise.text.quotes import MIN_QUOTE_CHARS, normalise_for_match, quote_occurs
 from citewise.text.sentences import parse_sentence_id, sentence_of, split_sentences
@@ -214,8 +216,9 @@ def verify_review(
     problems: list[str] = []
     by_topic: dict[str, ClaimedCoverage] = {}
     planned = {_topic_key(topic) for topic in plan.topics}
+    ids = {topic_id(n).casefold(): _topic_key(topic) for n, topic in enumerate(plan.topics, 1)}
     for claim in claims:
-        key = _topic_key(claim.topic)
+        key = ids.get(claim.topic.strip().casefold()) or _topic_key(claim.topic)
         if key not in planned:
             problems.append(f"the reviewer added a topic that is not in the plan (ignored): {_short(claim.topic)!r}")
         elif key in by_topic:

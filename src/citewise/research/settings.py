@@ -62,6 +62,10 @@ class ResearchSettings:
     """From round 2 on, start the round's draft while its review runs, when the budget allows, and
     drop it if the review asks for more searching (:mod:`citewise.research.speculate`). Only in a
     concurrent run."""
+    draft_every_round: bool = False
+    """Draft after every round's review, also when the loop goes on to another round (by default only
+    the round the loop stops after is drafted, when no token or money cap could then leave the run
+    without a model draft; :mod:`citewise.research.loop`)."""
     engine: str | None = None
     """The native engine that searched and wrote (``openai:MODEL`` ...); None for citewise's own loop."""
 

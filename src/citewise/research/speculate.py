@@ -1,6 +1,8 @@
 """A speculative draft: the writer starts while the round's review runs.
 
-A round ends review -> draft, one call after the other. When the budget allows (:func:`allowed`),
+Without it, a round the loop stops after ends review -> draft, one call after the other (a round
+that goes on to another is not drafted at all when no cap could then leave the run without a model
+draft; :mod:`citewise.research.loop`). When the budget allows (:func:`allowed`),
 the draft starts at the same time as the review, written from this round's sources and the review
 before it (round 1 has none, so it never speculates). Once the review is recorded:
 
