@@ -176,10 +176,10 @@ def bm25_score(terms: Sequence[str], stats: IndexStats, counts: Mapping[str, Fie
     """One section's BM25 for ``terms``, operation for operation as FTS5's ``bm25()`` computes it
     (same doubles): ``counts`` holds the section's field counts of the terms it has, ``length``
     its terms in all fields."""
-    return _bm25(tuple((t, stats.idf(t)) for t in terms), stats.tokens / stats.rows, counts, length)
+    return _weighted_bm25(tuple((t, stats.idf(t)) for t in terms), stats.tokens / stats.rows, counts, length)
 
 
-def _bm25(
+def _weighted_bm25(
     weighted: Sequence[tuple[str, float]], mean_length: float, counts: Mapping[str, FieldCounts], length: int
 ) -> float:
     # bm25_score's arithmetic with each term's idf computed once: (term, idf) pairs in query order.
@@ -211,7 +211,7 @@ def rescore(
         _kept, by_length = known.setdefault(id(counts), (counts, {}))
         score = by_length.get(length)
         if score is None:
-            score = by_length[length] = _bm25(weighted, mean_length, counts, length)
+            score = by_length[length] = _weighted_bm25(weighted, mean_length, counts, length)
         scored.append((rowid, score))
     scored.sort(key=lambda pair: (-pair[1], pair[0]))
     return scored[:limit]
