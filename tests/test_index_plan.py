@@ -77,3 +77,13 @@ def test_term_counts_of_another_analyzer_are_not_reused() -> None:
         assert hits.stats(10, 100, ["a"], lambda terms: {"a": 7}).hits == {"a": 7}
     finally:
         analyze.use_analyzer(next(iter(analyze.ANALYZERS)))
+
+
+def test_rescoring_gives_each_candidate_bm25_scores_doubles_when_sections_share_their_counts() -> None:
+    plan = QueryPlan(("rare", "mid", "common"), ("rare",))
+    shared = {"rare": (0, 1, 2), "common": (1, 0, 3)}  # one counts object: sections of identical text
+    candidates = [(1, shared, 20), (2, shared, 35), (3, dict(shared), 20), (4, shared, 20)]
+    ranked = dict(rescore(plan, STATS, candidates, 4))
+    for rowid, counts, length in candidates:
+        assert ranked[rowid] == bm25_score(plan.terms, STATS, counts, length)  # the same doubles
+    assert ranked[1] == ranked[3] == ranked[4] != ranked[2]  # the longer section scores apart

@@ -176,13 +176,20 @@ def bm25_score(terms: Sequence[str], stats: IndexStats, counts: Mapping[str, Fie
     """One section's BM25 for ``terms``, operation for operation as FTS5's ``bm25()`` computes it
     (same doubles): ``counts`` holds the section's field counts of the terms it has, ``length``
     its terms in all fields."""
+    return _weighted_bm25(tuple((t, stats.idf(t)) for t in terms), stats.tokens / stats.rows, counts, length)
+
+
+def _weighted_bm25(
+    weighted: Sequence[tuple[str, float]], mean_length: float, counts: Mapping[str, FieldCounts], length: int
+) -> float:
+    # bm25_score's arithmetic with each term's idf computed once: (term, idf) pairs in query order.
     title_w, heading_w, body_w = COLUMN_WEIGHTS
-    norm = BM25_K1 * (1 - BM25_B + BM25_B * length / (stats.tokens / stats.rows))
+    norm = BM25_K1 * (1 - BM25_B + BM25_B * length / mean_length)
     score = 0.0
-    for term in terms:
+    for term, idf in weighted:
         title, heading, body = counts.get(term, (0, 0, 0))
         freq = title_w * title + heading_w * heading + body_w * body
-        score += stats.idf(term) * ((freq * (BM25_K1 + 1.0)) / (freq + norm))
+        score += idf * ((freq * (BM25_K1 + 1.0)) / (freq + norm))
     return score
 
 
@@ -190,8 +197,22 @@ def rescore(
     plan: QueryPlan, stats: IndexStats, sections: Iterable[tuple[int, Mapping[str, FieldCounts], int]], limit: int
 ) -> list[tuple[int, float]]:
     """The ``limit`` best (row id, score) of candidate (row id, field counts, length) by BM25 over
-    all the plan's terms, ties by row id."""
-    scored = [(rowid, bm25_score(plan.terms, stats, counts, length)) for rowid, counts, length in sections]
+    all the plan's terms, ties by row id.
+
+    Each term's idf is computed once, and candidates given the same counts object and length (the
+    backend's sections of identical text) are scored once: the doubles are :func:`bm25_score`'s.
+    """
+    weighted = tuple((t, stats.idf(t)) for t in plan.terms)
+    mean_length = stats.tokens / stats.rows
+    # Keyed by the counts object's id; the object is kept beside its scores, so no id is reused.
+    known: dict[int, tuple[Mapping[str, FieldCounts], dict[int, float]]] = {}
+    scored = []
+    for rowid, counts, length in sections:
+        _kept, by_length = known.setdefault(id(counts), (counts, {}))
+        score = by_length.get(length)
+        if score is None:
+            score = by_length[length] = _weighted_bm25(weighted, mean_length, counts, length)
+        scored.append((rowid, score))
     scored.sort(key=lambda pair: (-pair[1], pair[0]))
     return scored[:limit]
 

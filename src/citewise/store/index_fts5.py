@@ -15,6 +15,7 @@ connection (cached until the index changes).
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from collections.abc import Iterable, Sequence
 
@@ -35,6 +36,12 @@ from citewise.text.analyze import index_terms_many
 __all__ = ["Fts5Index", "varints"]
 
 _VOCAB = "CREATE VIRTUAL TABLE IF NOT EXISTS temp.section_index_vocab USING fts5vocab(main, section_index, row)"
+
+
+_CANDIDATE_COLUMNS = sa.text(
+    "SELECT c.id, c.c0, c.c1, c.c2, d.sz FROM section_index_content AS c "
+    "JOIN section_index_docsize AS d ON d.id = c.id WHERE c.id IN (SELECT value FROM json_each(:ids))"
+)
 
 
 def _match_expression(terms: Sequence[str]) -> str:
@@ -139,20 +146,14 @@ class Fts5Index:
         """Each candidate's field counts of the plan's terms (from its stored columns) and size."""
         if not rowids:
             return []
-        expanding: sa.BindParameter[list[int]] = sa.bindparam("ids", expanding=True)
-        sizes = conn.execute(
-            sa.text("SELECT id, sz FROM section_index_docsize WHERE id IN :ids").bindparams(expanding),
-            {"ids": list(rowids)},
-        ).all()
-        length = {int(rowid): sum(varints(bytes(sz))) for rowid, sz in sizes}
-        columns = conn.execute(  # FTS5's content table: plain row id look-ups, not the virtual table's
-            sa.text("SELECT id, c0, c1, c2 FROM section_index_content WHERE id IN :ids").bindparams(expanding),
-            {"ids": list(rowids)},
-        )
+        # One statement, the same text every time (the row ids go in as one JSON array): FTS5's
+        # content table and sizes are plain row id look-ups, not the virtual table's.
+        rows = conn.execute(_CANDIDATE_COLUMNS, {"ids": json.dumps(list(rowids))}).all()
         terms = plan.terms
         known: dict[tuple[str, str, str], dict[str, FieldCounts]] = {}  # sections of identical text
+        lengths: dict[bytes, int] = {}
         found = []
-        for rowid, title, heading, body in columns:
+        for rowid, title, heading, body, sz in rows:
             key = (title, heading, body)
             counts = known.get(key)
             if counts is None:
@@ -160,5 +161,9 @@ class Fts5Index:
                 counts = known[key] = {
                     t: (fields[0][t], fields[1][t], fields[2][t]) for t in terms if any(t in f for f in fields)
                 }
-            found.append((int(rowid), counts, length[int(rowid)]))
+            size = bytes(sz)
+            length = lengths.get(size)
+            if length is None:
+                length = lengths[size] = sum(varints(size))
+            found.append((int(rowid), counts, length))
         return found

@@ -415,6 +415,23 @@ class StoreConformance:
         ]
         assert len(two_stage) == 4
 
+    def test_two_stage_scores_sections_of_identical_text_as_one_stage_does(
+        self, evidence_store: EvidenceStore, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        # Copies of one document (the same title, headings and texts under other ids) share their
+        # field counts in the second stage; each copy must still get the one-stage doubles.
+        self._ranking_corpus(evidence_store)
+        for copy in ("lease-act-2", "lease-act-3"):
+            evidence_store.store_version(new_version(copy, RANKING_CORPUS["lease-act"], title="lease-act"))
+        terms = ["landlord", "deposit"]  # "deposit", the rarer, picks the candidates
+        one_stage = [(m.section.doc_id, m.section.section_id, m.score) for m in evidence_store.search(terms, 20)]
+        monkeypatch.setattr(index, "FULL_SCORE_POSTINGS", 1)
+        two_stage = [(m.section.doc_id, m.section.section_id, m.score) for m in evidence_store.search(terms, 20)]
+        candidates = {(doc_id, section_id) for doc_id, section_id, _ in two_stage}
+        assert two_stage == [hit for hit in one_stage if (hit[0], hit[1]) in candidates]
+        copied = [score for doc_id, section_id, score in two_stage if section_id == "Deposit"]
+        assert len(copied) == 3 and len(set(copied)) == 1  # the three copies, one double
+
     def test_a_match_in_a_heading_counts_double(self, evidence_store: EvidenceStore) -> None:
         evidence_store.store_version(new_version("in-heading", {"Rent": "Paid monthly."}))
         evidence_store.store_version(new_version("in-body", {"Payments": "Rent paid monthly."}))
