@@ -50,12 +50,16 @@ sys.path.insert(0, str(ROOT))
 from benchmarks import baselines  # noqa: E402
 
 from citewise.answer.ask import ask  # noqa: E402
+from citewise.answer.result import AskResult  # noqa: E402
+from citewise.audit.events import CandidatesRetrieved  # noqa: E402
 from citewise.answer.result import AskSettings  # noqa: E402
+from citewise.answer.verified import NOTHING_VERIFIED  # noqa: E402
 from citewise.evidence import RetrievalPlan  # noqa: E402
 from citewise.ingest.pipeline import ingest_paths  # noqa: E402
 from citewise.records.answer import AskOutcome  # noqa: E402
 from citewise.review import decide  # noqa: E402
 from citewise.store.evidence import EvidenceStore  # noqa: E402
+from citewise.store.runs import RunStore  # noqa: E402
 
 QUESTIONS = ROOT / "benchmarks" / "data" / "kr_user_questions.jsonl"
 _ANSWERED = (AskOutcome.FALLBACK, AskOutcome.MODEL_ANSWER)
@@ -78,10 +82,41 @@ def _gold(key: str, gold: set[str]) -> bool:
     return any(squashed == g.replace(" ", "") for g in gold)
 
 
-def measure(store: EvidenceStore, rows: Sequence[dict], today: date) -> dict[str, float]:
+def cause(store: EvidenceStore, result: AskResult, gold: set[str]) -> str:
+    """Why a question the gold article answers was not answered: ``retrieval`` (the gold article is
+    not among the search candidates), ``ranking`` (a candidate, but not among the passages offered to
+    the composer), ``relevance gate`` (offered, and the gate handed off), ``verification`` (composed,
+    and nothing verified), ``clarification``, or ``no eligible evidence``."""
+    if result.outcome is AskOutcome.CLARIFICATION:
+        return "clarification"
+    if result.outcome is AskOutcome.NO_ELIGIBLE_EVIDENCE:
+        return "no eligible evidence"
+    titles = {d.doc_id: d.title for d in store.documents()}
+    retrieved = RunStore(store).get(result.run_id).last(CandidatesRetrieved)
+    candidates = retrieved.candidates if retrieved else ()
+    if not any(_gold(f"{titles.get(c.doc_id, '')}#{c.section_id}", gold) for c in candidates):
+        return "retrieval"
+    if not any(_gold(f"{e.title}#{e.section_id}", gold) for e in result.evidence):
+        return "ranking"
+    return "verification" if result.gap and result.gap.startswith(NOTHING_VERIFIED) else "relevance gate"
+
+
+def measure(
+    store: EvidenceStore,
+    rows: Sequence[dict],
+    today: date,
+    causes: dict[str, int] | None = None,
+    verbose: bool = False,
+) -> dict[str, float]:
+    """The figures of one half; ``causes``, when given, counts why each unanswered question was not answered."""
     counts = {"questions": 0, "top 1": 0, "answered": 0, "false handoffs": 0, "empty": 0, "padded": 0}
     for row in rows:
         result = ask(store, row["query"], RetrievalPlan(), AskSettings(today=today))
+        if causes is not None and result.outcome not in _ANSWERED:
+            why = cause(store, result, set(row["gold"]))
+            causes[why] = causes.get(why, 0) + 1
+            if verbose:
+                print(f"  {why:20} {row['query']}  gold {row['gold']}  | {result.gap or result.text[:120]}")
         counts["questions"] += 1
         if result.outcome in _ANSWERED:
             counts["answered"] += 1
@@ -101,17 +136,25 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--store", help="a store holding the statute corpus")
     parser.add_argument("--questions", type=Path, default=QUESTIONS)
     parser.add_argument("--today", type=date.fromisoformat, default=date(2026, 12, 1))
+    parser.add_argument("--causes", action="store_true", help="dev half: why the unanswered were not answered")
+    parser.add_argument("--verbose", action="store_true", help="with --causes: each unanswered dev question")
+    parser.add_argument("--dev-only", action="store_true", help="measure the dev half only")
     args = parser.parse_args(argv)
     if not args.store:
         os.environ.setdefault("CITEWISE_EMBEDDER", "none")
     rows = [json.loads(line) for line in args.questions.read_text(encoding="utf-8").splitlines() if line.strip()]
     halves = {"dev": rows[0::2], "held-back": rows[1::2]}
     with tempfile.TemporaryDirectory() as tmp, _approved_store(args.store or str(Path(tmp) / "s.sqlite")) as store:
-        figures = {name: measure(store, half, args.today) for name, half in halves.items()}
+        causes: dict[str, int] = {}
+        figures = {"dev": measure(store, halves["dev"], args.today, causes if args.causes else None, args.verbose)}
+        if not args.dev_only:
+            figures["held-back"] = measure(store, halves["held-back"], args.today)
     columns = list(next(iter(figures.values())))
     print("| half | " + " | ".join(columns) + " |\n|" + "---|" * (len(columns) + 1))
     for name, counts in figures.items():
         print(f"| {name} | " + " | ".join(str(counts[c]) for c in columns) + " |")
+    if causes:
+        print("\ndev half, not answered, by cause: " + ", ".join(f"{k} {v}" for k, v in sorted(causes.items())))
 
 
 if __name__ == "__main__":
