@@ -3,6 +3,7 @@ stated; the quick start's questions still answer."""
 
 from __future__ import annotations
 
+import math
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
@@ -17,6 +18,7 @@ from citewise.answer.relevance import (
     SEMANTIC_FLOOR,
     SEMANTIC_SPAN,
     SEMANTIC_WEIGHT,
+    Relevance,
     combined_score,
     relevance,
     semantic_similarity,
@@ -168,10 +170,21 @@ def test_the_handoff_gap_states_the_score_and_the_threshold_it_was_compared_with
     near = relevance(question, passage, semantic=0.79)  # a cosine just below HYBRID_THRESHOLD's 0.80
     assert not near.answers
     gap = near.gap()
-    assert gap.startswith(f"relevance score {near.score:.2f}, below the {HYBRID_THRESHOLD:.2f} an answer needs")
+    shown = math.floor(near.score * 100) / 100  # rounded down: a score below the threshold never reads as it
+    assert gap.startswith(f"relevance score {shown:.2f}, below the {HYBRID_THRESHOLD:.2f} an answer needs")
     assert "semantic similarity of 0.79" in gap  # shown as what the score is made of, not a near miss
     lexical = relevance(question, passage)
     assert lexical.gap().startswith(
         f"the eligible evidence holds {lexical.coverage:.0%} of the question's content terms, "
         f"below the {RELEVANCE_THRESHOLD:.0%} an answer needs"
     )
+
+
+def test_a_score_just_below_the_threshold_is_not_shown_as_the_threshold() -> None:
+    hybrid = Relevance(0.7996, ("임대인",), ("집주인",), HYBRID_THRESHOLD, 0.5, 0.86)
+    assert not hybrid.answers
+    assert hybrid.gap().startswith(f"relevance score 0.79, below the {HYBRID_THRESHOLD:.2f} an answer needs")
+    lexical = Relevance(0.6996, ("임대인",), ("집주인",), 0.70, 0.6996)
+    assert lexical.gap().startswith("the eligible evidence holds 69% of the question's content terms, below the 70%")
+    exact = Relevance(0.29, (), (), HYBRID_THRESHOLD, 0.29, 0.7)
+    assert exact.gap().startswith("relevance score 0.29,")  # 0.29 * 100 is 28.999...: not shown as 0.28

@@ -27,6 +27,7 @@ thresholds in use and around them). Figures are in that script's docstring.
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -94,20 +95,28 @@ class Relevance:
 
     def gap(self) -> str:
         """What the evidence lacks, as one clause for the handoff message: the score and the threshold
-        it was actually compared with, first, then what the score is made of."""
+        it was actually compared with, first, then what the score is made of. A score below the
+        threshold is shown rounded down, so that it never reads as the threshold itself (0.7996 is
+        "0.79, below the 0.80", not "0.80, below the 0.80")."""
         if self.semantic is None:
             text = (
-                f"the eligible evidence holds {self.coverage:.0%} of the question's content terms, "
+                f"the eligible evidence holds {_down(self.coverage, 2):.0%} of the question's content terms, "
                 f"below the {self.threshold:.0%} an answer needs"
             )
         else:
             text = (
-                f"relevance score {self.score:.2f}, below the {self.threshold:.2f} an answer needs; the score "
+                f"relevance score {_down(self.score, 2):.2f}, below the {self.threshold:.2f} an answer needs; the score "
                 f"weighs the question's content terms found ({self.coverage:.0%}) at {1 - SEMANTIC_WEIGHT:.0%} "
                 f"and the semantic similarity of {self.semantic:.2f} at {SEMANTIC_WEIGHT:.0%}, a similarity "
                 f"counting from {SEMANTIC_FLOOR:.2f} (nothing) to {SEMANTIC_FLOOR + SEMANTIC_SPAN:.2f} (in full)"
             )
         return text + (f"; not found: {', '.join(self.missing)}" if self.missing else "")
+
+
+def _down(value: float, digits: int) -> float:
+    """``value`` rounded down to ``digits`` decimals (a float's own error aside: 0.29 stays 0.29)."""
+    scale = 10**digits
+    return math.floor(value * scale + 1e-9) / scale
 
 
 def term_found(term: str, terms: frozenset[str], squashed: str) -> bool:
