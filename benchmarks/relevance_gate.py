@@ -123,9 +123,9 @@ def grid(results: Sequence[Measurement]) -> None:
 
     print("\nsemantic weight / floor / span grid (best threshold each; errors = 2 x false answers + false handoffs)")
     print(f"{'weight':>6} {'floor':>5} {'span':>4} {'threshold':>9} {'FA':>3} {'FH':>3}")
-    for weight in (0.3, 0.5, 0.7):
-        for floor in (0.72, 0.75, 0.78, 0.80):
-            for span in (0.10, 0.15):
+    for weight in (0.3, 0.5, 0.7, 0.9):
+        for floor in (0.72, 0.78, 0.80, 0.82):
+            for span in (0.05, 0.10, 0.15):
 
                 def score(c: float, s: float | None, w: float = weight, f: float = floor, sp: float = span) -> float:
                     scaled = 0.0 if s is None else min(1.0, max(0.0, (s - f) / sp))
