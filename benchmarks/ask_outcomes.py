@@ -50,10 +50,9 @@ sys.path.insert(0, str(ROOT))
 from benchmarks import baselines  # noqa: E402
 
 from citewise.answer.ask import ask  # noqa: E402
-from citewise.answer.result import AskResult  # noqa: E402
-from citewise.audit.events import CandidatesRetrieved  # noqa: E402
-from citewise.answer.result import AskSettings  # noqa: E402
+from citewise.answer.result import AskResult, AskSettings  # noqa: E402
 from citewise.answer.verified import NOTHING_VERIFIED  # noqa: E402
+from citewise.audit.events import CandidatesRetrieved  # noqa: E402
 from citewise.evidence import RetrievalPlan  # noqa: E402
 from citewise.ingest.pipeline import ingest_paths  # noqa: E402
 from citewise.records.answer import AskOutcome  # noqa: E402

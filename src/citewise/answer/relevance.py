@@ -110,7 +110,8 @@ class Relevance:
             )
         else:
             text = (
-                f"relevance score {_down(self.score, 2):.2f}, below the {self.threshold:.2f} an answer needs; the score "
+                f"relevance score {_down(self.score, 2):.2f}, below the {self.threshold:.2f} an answer needs; "
+                f"the score "
                 f"weighs the question's content terms found ({self.coverage:.0%}) at {1 - SEMANTIC_WEIGHT:.0%} "
                 f"and the semantic similarity of {self.semantic:.2f} at {SEMANTIC_WEIGHT:.0%}, a similarity "
                 f"counting from {SEMANTIC_FLOOR:.2f} (nothing) to {SEMANTIC_FLOOR + SEMANTIC_SPAN:.2f} (in full)"

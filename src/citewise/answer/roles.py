@@ -29,7 +29,7 @@ The composer cites one only when it is about the question itself — it holds at
 
 >>> side_paragraph("⑥ 제4항에 따라 이의신청을 받은 체납처분청은 보증금의 변제를 유보하여야 한다.")
 True
->>> side_paragraph("② 임대차기간이 끝난 경우에도 임차인이 보증금을 반환받을 때까지는 임대차관계가 존속되는 것으로 본다.")
+>>> side_paragraph("② 임대차기간이 끝난 경우에도 임차인이 보증금을 반환받을 때까지는 임대차관계가 존속된다.")
 False
 >>> side_paragraph("② 제3조제1항의 대항요건을 갖춘 임차인은 보증금을 우선하여 변제받을 권리가 있다.")
 False
@@ -44,7 +44,15 @@ from citewise.answer.question import Intent, Question
 from citewise.records import SectionKind
 from citewise.text.articles import asks_about_addenda
 
-__all__ = ["SIDE_RULE_SHARE", "ProvisionRole", "asked_for", "follow_on", "paragraph_number", "role_of", "side_paragraph"]
+__all__ = [
+    "SIDE_RULE_SHARE",
+    "ProvisionRole",
+    "asked_for",
+    "follow_on",
+    "paragraph_number",
+    "role_of",
+    "side_paragraph",
+]
 
 
 class ProvisionRole(str, enum.Enum):
