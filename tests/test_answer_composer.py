@@ -10,6 +10,7 @@ import pytest
 
 from citewise.answer.ask import ask
 from citewise.answer.deterministic import compose_extractive
+from citewise.answer.roles import side_paragraph
 from citewise.evidence.plan import RetrievalPlan
 from citewise.records.answer import AskOutcome, Evidence
 from citewise.search import dense
@@ -62,6 +63,8 @@ def test_the_quick_start_answer_cites_the_remedy_with_the_hybrid(
     assert "제3조의3" in cited and "임차권등기명령을 신청할 수 있다" in cited["제3조의3"]
     assert "보증금을 반환받을 때까지는" in cited.get("제4조", "")
     assert len(result.citations) <= 3 and all(c.doc_id == "kr-law-001248" for c in result.citations)
+    # Not 제3조의2 ⑥ (what the tax office does with an objection): it shares 보증금 and 끝나, no more.
+    assert not any(side_paragraph(c.quote) for c in result.citations), cited
 
 
 def test_the_quick_start_answer_without_vectors_cites_the_lease_term(store: EvidenceStore) -> None:
