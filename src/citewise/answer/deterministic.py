@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from citewise.answer.provisions import squash
 from citewise.answer.question import Intent, Question, analyse_question, text_terms
 from citewise.answer.relevance import term_found
-from citewise.answer.roles import asked_for, role_of
+from citewise.answer.roles import SIDE_RULE_SHARE, asked_for, follow_on, paragraph_number, role_of, side_paragraph
 from citewise.records.answer import Citation, ComposedAnswer, Evidence
 from citewise.records.gate import Candidate
 from citewise.text.articles import strip_deleted_parts
@@ -61,11 +61,9 @@ def _topic_terms(question: Question, title: str) -> tuple[str, ...]:
     return rest or question.terms
 
 
-def sentence_score(question: Question, sentence: str, heading: str = "", title: str = "") -> float:
-    """How well ``sentence`` answers ``question``: the share of its content terms (those not in the
-    document's title) in the sentence (a term only in the section heading counts half), plus
-    :data:`INTENT_WEIGHT` when the sentence has what the question's intent asks for (a period for
-    "how long", a sanction for "penalty" ...)."""
+def _term_share(question: Question, sentence: str, heading: str, title: str) -> float:
+    """The share of the question's content terms (those not in the document's title) in ``sentence``;
+    a term only in the section heading counts half."""
     wanted = _topic_terms(question, title)
     if not wanted:
         return 0.0
@@ -77,18 +75,42 @@ def sentence_score(question: Question, sentence: str, heading: str = "", title: 
             score += 1.0
         elif heading and term_found(term, head_terms, head_squashed):
             score += 0.5
-    score /= len(wanted)
+    return score / len(wanted)
+
+
+def sentence_score(question: Question, sentence: str, heading: str = "", title: str = "") -> float:
+    """How well ``sentence`` answers ``question``: the share of its content terms (those not in the
+    document's title) in the sentence (a term only in the section heading counts half), plus
+    :data:`INTENT_WEIGHT` when the sentence has what the question's intent asks for (a period for
+    "how long", a sanction for "penalty" ...)."""
+    if not _topic_terms(question, title):
+        return 0.0
+    score = _term_share(question, sentence, heading, title)
     cue = _ANSWER_CUES.get(question.intent)
     if cue is not None and cue.search(sentence):
         score += INTENT_WEIGHT
     return score
 
 
+def _paragraph_asked(question: Question, number: int | None) -> bool:
+    return number is not None and re.search(rf"(?<!\d)제?\s?{number}\s?항", question.text) is not None
+
+
 def best_sentence(question: Question, heading: str, text: str, title: str = "") -> tuple[float, str]:
-    """The sentence of ``text`` that best answers ``question``, with its score (0 and "" when none)."""
+    """The sentence of ``text`` that best answers ``question``, with its score (0 and "" when none).
+
+    Sentences of a side paragraph (:func:`citewise.answer.roles.side_paragraph`), and sentences that
+    open on the one before (:func:`~citewise.answer.roles.follow_on`), count only when they
+    hold :data:`~citewise.answer.roles.SIDE_RULE_SHARE` of the question's terms, or the question
+    names the paragraph (제6항)."""
     best, best_score = "", 0.0
+    side = False
     for sentence in split_answer_sentences(text):
+        if paragraph_number(sentence) is not None:
+            side = side_paragraph(sentence) and not _paragraph_asked(question, paragraph_number(sentence))
         if len(sentence) < 8:  # bare markers such as "1." or "①" say nothing on their own
+            continue
+        if (side or follow_on(sentence)) and _term_share(question, sentence, heading, title) < SIDE_RULE_SHARE:
             continue
         score = sentence_score(question, sentence, heading, title)
         if score > best_score:

@@ -18,6 +18,21 @@ those. When nothing else is eligible they are used as they are: an answer from t
 True
 >>> asked_for(ProvisionRole.TRANSITIONAL, analyse_question("외국인근로자의 취업활동 기간은 얼마인가요"))
 False
+
+Within an article the same holds for its paragraphs (①②…): after the first, a paragraph that opens
+on another paragraph of the article ("⑥ 제4항에 따라 이의신청을 받은 체납처분청은 …", "② 전항의 …")
+or hands the details to a decree ("… 필요한 사항은 대통령령으로 정한다") is a **side paragraph**: it
+settles what follows from the article's rule, for whoever that concerns, and shares the rule's words.
+A sentence that opens on the one before it ("이 경우 …", "In this case …") is read the same way.
+The composer cites one only when it is about the question itself — it holds at least
+:data:`SIDE_RULE_SHARE` of the question's content terms — or the question names its paragraph.
+
+>>> side_paragraph("⑥ 제4항에 따라 이의신청을 받은 체납처분청은 보증금의 변제를 유보하여야 한다.")
+True
+>>> side_paragraph("② 임대차기간이 끝난 경우에도 임차인이 보증금을 반환받을 때까지는 임대차관계가 존속된다.")
+False
+>>> side_paragraph("② 제3조제1항의 대항요건을 갖춘 임차인은 보증금을 우선하여 변제받을 권리가 있다.")
+False
 """
 
 from __future__ import annotations
@@ -29,7 +44,15 @@ from citewise.answer.question import Intent, Question
 from citewise.records import SectionKind
 from citewise.text.articles import asks_about_addenda
 
-__all__ = ["ProvisionRole", "asked_for", "role_of"]
+__all__ = [
+    "SIDE_RULE_SHARE",
+    "ProvisionRole",
+    "asked_for",
+    "follow_on",
+    "paragraph_number",
+    "role_of",
+    "side_paragraph",
+]
 
 
 class ProvisionRole(str, enum.Enum):
@@ -57,6 +80,39 @@ _ASKED_WORDS: dict[ProvisionRole, re.Pattern[str]] = {
     ProvisionRole.PENALTY: re.compile(r"벌칙|처벌|과태료|벌금|징역|제재|penalt|punish|fine"),
 }
 _ASKED_INTENT = {ProvisionRole.DEFINITION: Intent.DEFINITION, ProvisionRole.PENALTY: Intent.PENALTY}
+
+
+#: A side paragraph is cited only when it holds at least this share of the question's content terms.
+SIDE_RULE_SHARE = 0.5
+
+_CIRCLED = "①②③④⑤⑥⑦⑧⑨⑩⑪⑫⑬⑭⑮⑯⑰⑱⑲⑳"
+# Another paragraph of the same article: 제4항 (not 제3조제1항, another article's), 전항, 같은 항.
+_OWN_PARAGRAPH = re.compile(r"(?<!조)(?<!조\s)(?<!의\d)(?<!의\d\d)제\s?\d+\s?항|전항|같은\s?항")
+_DELEGATES = re.compile(r"(?:령|규칙|조례|고시)(?:으로|로)\s*정(?:한다|할 수 있다)")
+
+
+_FOLLOW_ON = re.compile(r"^(?:이\s?경우|in (?:this|that|such) case)\b", re.IGNORECASE)
+
+
+def follow_on(sentence: str) -> bool:
+    """Whether ``sentence`` opens on the sentence before it ("이 경우 증액청구는 …")."""
+    return _FOLLOW_ON.match(sentence.lstrip()) is not None
+
+
+def paragraph_number(text: str) -> int | None:
+    """The number of the paragraph ``text`` opens (① is 1), or None when it opens none."""
+    stripped = text.lstrip()
+    return _CIRCLED.index(stripped[0]) + 1 if stripped and stripped[0] in _CIRCLED else None
+
+
+def side_paragraph(text: str) -> bool:
+    """Whether ``text``, a paragraph of an article (its marker first), is a side paragraph: after the
+    first, it opens on another paragraph of the article or delegates to a decree (see above)."""
+    number = paragraph_number(text)
+    if number is None or number == 1:
+        return False
+    first = re.split(r"(?<=다\.)\s", text.strip(), maxsplit=1)[0]  # its own rule, before "이 경우", "다만"
+    return bool(_OWN_PARAGRAPH.search(first[1:]) or _DELEGATES.search(first))
 
 
 def role_of(section_id: str, heading: str, kind: SectionKind) -> ProvisionRole:
