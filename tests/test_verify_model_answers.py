@@ -115,6 +115,18 @@ CASES = [
         "quote() never escapes letters, digits or the characters _ . - ~.",
         "quote() always quotes letters, digits and the characters _ . - ~.",
     ),
+    # "Each item" says of every item what "every item" says; "all" still needs a span that says so.
+    (
+        "urlparse(urlstring): The return value is a named tuple. Each tuple item is a string, possibly empty.",
+        "Every item of the tuple urlparse returns is a string, which may be empty.",
+        "Every item of the tuple urlparse returns is a string, which is never empty.",
+    ),
+    # An acronym used as a verb names the acronym.
+    (
+        "A network defines the IP addresses that equal the network address when masked (binary AND) with the mask.",
+        "The network holds the IP addresses that, ANDed with the mask, equal the network address.",
+        "The network holds the IP addresses that, XORed with the mask, equal the network address.",
+    ),
     # Python's None as a default value is no negation.
     (
         PLUS,

@@ -412,7 +412,8 @@ def _entities(text: str, spans_taken: list[tuple[int, int]]) -> list[str]:
         # One capitalised word opening a sentence is capitalised for the sentence, not as a name.
         if len(words) == 1 and match.start() == _sentence_start(text, match.start()):
             continue
-        entity = " ".join(words)
+        # An acronym used as a verb or plural ("ANDed", "URLs") names the acronym.
+        entity = re.sub(r"\b([A-Z]{2,})(?:ed|ing|s)\b", r"\1", " ".join(words))
         if re.fullmatch(r"(?:" + _MONTHS + r")\.?", entity, re.IGNORECASE):
             continue
         found.append(entity)

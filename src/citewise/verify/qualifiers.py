@@ -328,6 +328,11 @@ def _bounds(text: str) -> list[tuple[Figure, str | None]]:
     return result
 
 
+_EVERY = re.compile(r"every|all", re.IGNORECASE)
+_EACH = re.compile(r"\beach\b", re.IGNORECASE)
+""""Each tuple item is a string" says of every item what "every item" says."""
+
+
 def scope_problem(claim: str, span: str) -> str | None:
     """The reason ``claim`` states a broader scope than ``span``, or None."""
     claim = _under_figure(unicodedata.normalize("NFKC", claim))
@@ -338,7 +343,7 @@ def scope_problem(claim: str, span: str) -> str | None:
             return (
                 f"overstated scope: the claim says '{universal.group()}', the span qualifies it ('{qualifier.group()}')"
             )
-        if not _UNIVERSAL.search(span):
+        if not _UNIVERSAL.search(span) and not (_EVERY.fullmatch(universal.group()) and _EACH.search(span)):
             return f"overstated scope: the claim says '{universal.group()}', the span says nothing of the kind"
     span_bounds = _bounds(span)
     for figure, bound in _bounds(claim):
