@@ -190,7 +190,8 @@ def main() -> int:
             for split in splits:
                 for kind_set in ("human", "model"):
                     path = _split(PAIRS, Path(tmp) / f"{split}-{kind_set}.jsonl", split=split, set=kind_set)
-                    run(f"paraphrased and perturbed pairs, {split}, {kind_set}-written", path, llm=args.llm)
+                    if path.stat().st_size:  # heldout6 holds model-written answers only
+                        run(f"paraphrased and perturbed pairs, {split}, {kind_set}-written", path, llm=args.llm)
                 path = _split(PAIRS, Path(tmp) / f"{split}-ko.jsonl", split=split, lang="ko")
                 result = run(f"paraphrased and perturbed pairs, {split}, Korean statutes", path, llm=args.llm)
                 print_groups(result["meaning"], f"{split}, Korean, per kind")  # type: ignore[arg-type]
