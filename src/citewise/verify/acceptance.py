@@ -25,7 +25,7 @@ from citewise.verify.meaning import default_scorer, rule_set
 
 __all__ = ["VERIFIER_VERSION", "decide_acceptance", "delivered_answer", "gap_reason"]
 
-VERIFIER_VERSION = "verify-6"
+VERIFIER_VERSION = "verify-7"
 """v2: acceptance needs every required sub-question answered by a supported claim of the delivered
 text; signposting is not a finding. v3: support is decided by meaning when an embedder is
 configured (:mod:`citewise.verify.meaning`), with new guards for swapped roles, contrasting terms,
@@ -41,7 +41,13 @@ for another name of the same page in an otherwise unchanged clause, a PEP credit
 statement (:mod:`citewise.verify.names`), 정부 and the head of an office as bodies, prohibitions in
 other words (해서는 안 된다, 금지된다), a statute's numbered items read with the sentence that leads
 them, and conditions changed in words (a thing's absence for its presence, 다른 for 같은);
-``verify-6-lexical`` without an embedder."""
+``verify-6-lexical`` without an embedder. v7: a writer's lead ("According to What's New, …", "…에
+따르면") names no fact the span must hold, a proviso's span has the figures of the rule it
+qualifies, a document number ("PEP 681") is a name looked up on the page, 매월 is 1달 and a count
+after a determiner ("its two parts") no figure, 1년이 안 된 is 1년 미만, negations in other words
+(without / no, a prohibition with its consequence, "quote() never escapes" / "never quoted"), and
+people given each other's acts ("written by A", "contributed by B") are swapped roles;
+``verify-7-lexical`` without an embedder."""
 
 _ANSWERED = {"model_answer_accepted", "deterministic_evidence_fallback"}
 

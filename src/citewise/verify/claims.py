@@ -55,6 +55,7 @@ __all__ = [
     "claim_scope",
     "extract_claims",
     "split_compound",
+    "without_attribution",
 ]
 
 PARAGRAPH_MARKS = re.compile("[\u2460-\u2473\u3251-\u325f\u32b1-\u32bf]")
@@ -411,7 +412,8 @@ def _entities(text: str, spans_taken: list[tuple[int, int]]) -> list[str]:
         # One capitalised word opening a sentence is capitalised for the sentence, not as a name.
         if len(words) == 1 and match.start() == _sentence_start(text, match.start()):
             continue
-        entity = " ".join(words)
+        # An acronym used as a verb or plural ("ANDed", "URLs") names the acronym.
+        entity = re.sub(r"\b([A-Z]{2,})(?:ed|ing|s)\b", r"\1", " ".join(words))
         if re.fullmatch(r"(?:" + _MONTHS + r")\.?", entity, re.IGNORECASE):
             continue
         found.append(entity)
@@ -449,3 +451,25 @@ def claim_scope(text: str) -> ClaimScope:
     entities = _entities(text, list(taken))
     conditions = [m.group().lower() for m in _CONDITION.finditer(text)]
     return ClaimScope(_distinct(dates), _distinct(numbers), _distinct(entities), _distinct(conditions))
+
+
+_ATTRIBUTION = re.compile(
+    r"^\s*(?:(?:according to|as (?:stated|described|explained) in|per)\s+(?:[^,.;]|\.(?=\w)){1,60}?,"
+    r"|in (?:short|summary|brief|other words),"
+    r"|[^,.;\n]{1,40}?에\s?(?:따르면|의하면)\s?,?)\s*",
+    re.IGNORECASE,
+)
+
+
+def without_attribution(text: str) -> str:
+    """``text`` without the lead a writer model puts before an answer ("According to What's New in
+    Python 3.11, …", "In short, …", "근로기준법 제75조에 따르면 …"): it names where the answer comes
+    from, not what the answer says, so its names are not names the span must hold and its terms are
+    no part of the first clause. Articles and code names in it are still checked against the page.
+
+    >>> without_attribution("According to What's New, the flag is off by default.")
+    'the flag is off by default.'
+    >>> without_attribution("근로기준법 제75조에 따르면 수유 시간은 유급이며, 1일 2회 주어야 합니다.")
+    '수유 시간은 유급이며, 1일 2회 주어야 합니다.'
+    """
+    return _ATTRIBUTION.sub("", text, count=1)

@@ -23,7 +23,16 @@ from typing import Final
 
 from citewise.verify.claims import DATE_PATTERN, NUMBER_PATTERN, PARAGRAPH_MARKS
 
-__all__ = ["Figure", "as_digits", "date_parts", "date_supported", "figures", "page_versions", "parse_figure"]
+__all__ = [
+    "Figure",
+    "as_digits",
+    "date_parts",
+    "date_supported",
+    "figures",
+    "identifiers",
+    "page_versions",
+    "parse_figure",
+]
 
 _NUMBER_WORDS: Final = {
     word: str(i)
@@ -33,8 +42,27 @@ _NUMBER_WORDS: Final = {
         start=2,
     )
 } | {w: str(10 * (i + 3)) for i, w in enumerate("thirty forty fifty sixty seventy eighty ninety".split())}
-# Not "one": "one of the", "one way" are rarely the figure 1.
-_NUMBER_WORD = re.compile(r"\b(" + "|".join(_NUMBER_WORDS) + r")\b", re.IGNORECASE)
+# Not "one": "one of the", "one way" are rarely the figure 1. Nor a count after a determiner ("its
+# two parts", "one of the two"): it counts what the sentence has just named, it states no figure.
+_NUMBER_WORD = re.compile(
+    r"(?<!\bthe )(?<!\bits )(?<!\btheir )(?<!\bthese )(?<!\bthose )\b(" + "|".join(_NUMBER_WORDS) + r")\b",
+    re.IGNORECASE,
+)
+
+
+_EVERY_PERIOD = re.compile(r"매(월|달|년|해)(?=\s)")
+"""매월 1회 is once a month: "매월" names the period 1달 that "한 달에 한 번" names."""
+_PERIODS: Final = {"월": "1달", "달": "1달", "년": "1년", "해": "1년"}
+_IDENTIFIER = re.compile(r"\b(PEP|RFC|bpo|gh|issue|CVE-\d{4})[\s-]?(\d+)\b", re.IGNORECASE)
+
+
+def identifiers(text: str) -> frozenset[tuple[str, str]]:
+    """Document numbers of ``text`` as (kind, number): "PEP 681" → ("pep", "681").
+
+    >>> sorted(identifiers("See PEP 681 and RFC 3986 (gh-91860)."))
+    [('gh', '91860'), ('pep', '681'), ('rfc', '3986')]
+    """
+    return frozenset((m.group(1).lower(), m.group(2)) for m in _IDENTIFIER.finditer(text))
 
 
 def as_digits(text: str) -> str:
@@ -43,6 +71,7 @@ def as_digits(text: str) -> str:
     >>> as_digits("six episodes, 석 달, 20분의 1")
     '6 episodes, 3달, 5%'
     """
+    text = _EVERY_PERIOD.sub(lambda m: _PERIODS[m.group(1)], text)
     return _fractions_as_percent(_with_digits(text))
 
 

@@ -166,6 +166,6 @@ def meaning_version(scorer: MeaningScorer | None) -> str:
 
 
 def rule_set(scorer: MeaningScorer | None) -> str:
-    """The verifier's rule set as recorded on an acceptance: ``verify-6`` (support by meaning) or
-    ``verify-6-lexical`` (no embedder). Verdicts of earlier rule sets keep their own name."""
-    return "verify-6" if scorer is not None else "verify-6-lexical"
+    """The verifier's rule set as recorded on an acceptance: ``verify-7`` (support by meaning) or
+    ``verify-7-lexical`` (no embedder). Verdicts of earlier rule sets keep their own name."""
+    return "verify-7" if scorer is not None else "verify-7-lexical"

@@ -30,6 +30,8 @@ __all__ = ["contrast_problem", "negated_keys", "negation_mismatch", "scope_probl
 
 _NEG_EN = re.compile(r"\b(?:not|no|never|cannot|none|nor)\b|n't\b", re.IGNORECASE)
 _NOT_NEG_EN = re.compile(r"\bnot only\b|\bno\.\s*\d|\bno (?:longer|more than|less than|later than)\b", re.IGNORECASE)
+_PY_NONE = re.compile(r"=\s*None\b")
+"""Python's None as a default value (``errors=None``), not the word "none"."""
 _NEG_KO = re.compile(r"않|없(?!이)|(?<!잘)못(?!지않)|아니(?!라)")
 _KO_WORD = re.compile(r"[가-힣]+")
 _LIGHT_VERBS: Final = frozenset({"하지", "하지는", "되지", "되지는"})
@@ -60,7 +62,7 @@ def negated_keys(text: str) -> tuple[frozenset[str], frozenset[str]]:
     >>> sorted(negated_keys("The fee does not apply to tenants")[0])
     ['appli']
     """
-    cleaned = _NOT_NEG_EN.sub(" ", unicodedata.normalize("NFKC", text))
+    cleaned = _NOT_NEG_EN.sub(" ", _PY_NONE.sub("=", _under_figure(unicodedata.normalize("NFKC", text))))
     words = re.findall(r"[\w']+", cleaned)
     negated: set[str] = set()
     untouched = set(range(len(words)))  # words neither negations nor negated
@@ -107,9 +109,28 @@ def _prohibited(words: list[str], i: int) -> tuple[int, str] | None:
     """The act a prohibition forbids: 알선해서는 안 된다 (as 알선하여서는 아니 된다), 처우하는 것은 금지된다,
     차별을 금지한다 — the word before it, past a bound noun (것은)."""
     j = i - 1
+    if j > 0 and _WHOEVER.match(words[j]):
+        j -= 1  # 권유하는 것은 누구에게나 금지된다: whom it binds, not what it forbids
     if j > 0 and words[j] in _BOUND_NOUNS:
         j -= 1
     return (j, words[j]) if j >= 0 else None
+
+
+_WHOEVER = re.compile(r"^(?:누구|아무|어느\s?누구)(?:에게|든지|라도|나|도)|^(?:일절|절대로?|전면적으로|원칙적으로)$")
+_UNDER_FIGURE = re.compile(r"(\d+\s?[가-힣]{1,2}?)(?:이|가)\s?(?:안|못)\s?(되는|된|됐|되면|됩|될)")
+"""생후 1년이 안 된 is 생후 1년 미만인: a bound on a figure, not a negated predicate."""
+
+
+def _under_figure(text: str) -> str:
+    """``text`` with "N이 안 된" written as the bound it is, "N 미만인" (1년이 안 된 → 1년 미만인).
+
+    >>> _under_figure("생후 1년이 안 된 유아")
+    '생후 1년 미만인 유아'
+    """
+    return _UNDER_FIGURE.sub(lambda m: f"{m.group(1)} 미만{_UNDER_ENDING.get(m.group(2), '이')}", text)
+
+
+_UNDER_ENDING: Final = {"된": "인", "되는": "인", "되면": "이면"}
 
 
 def negation_mismatch(claim: str, sentence: str) -> str | None:
@@ -127,11 +148,43 @@ def negation_mismatch(claim: str, sentence: str) -> str | None:
         for key in sorted(claim_neg):
             if key in span_pos:
                 return f"negation mismatch: the claim negates '{key}…', the span does not"
+    lacking = _lacked(claim) | _consequence_keys(sentence, claim)
+    named = negated_keys(" ".join(_CALL.findall(claim)))[1]
     for key in sorted(span_neg):
         # A predicate the span both negates and affirms ("notify ...; if not notified ...") is no evidence.
-        if key in claim_pos and key not in claim_neg and key not in span_pos:
+        if key in claim_pos - named - lacking and key not in claim_neg and key not in span_pos:
             return f"negation mismatch: the span negates '{key}…', the claim does not"
     return _phrase_negated(claim, sentence)
+
+
+_CALL = re.compile(r"\b\w+(?:\.\w+)*\(\)")
+"""A function the claim names ("quote()"): its name is its subject, not a predicate it affirms."""
+_LACKED = re.compile(r"\bwithout\s+(?:a|an|the|any)?\s*([\w-]+)|([가-힣]+)\s?없이", re.IGNORECASE)
+_CONSEQUENCE = re.compile(r"\b(?:must|should|may) not\b([^.;]*?),?\s+or(?: else)?\s+([^.;]+)", re.IGNORECASE)
+
+
+def _lacked(claim: str) -> frozenset[str]:
+    """Keys of what the claim says is absent ("without a fragment", 동의 없이): the span's "no
+    fragment", "동의를 받지 아니하고" in other words."""
+    found = set()
+    for match in _LACKED.finditer(claim):
+        if (key := _key(match.group(1) or match.group(2))) is not None:
+            found.add(key)
+    return frozenset(found)
+
+
+def _consequence_keys(sentence: str, claim: str) -> frozenset[str]:
+    """Keys a prohibition with its consequence negates ("must not be supplied ..., or a TypeError is
+    raised") when the claim states both the act, with all its terms, and the consequence: "supplying
+    ... with a bytes string raises a TypeError" says the same."""
+    keys: set[str] = set()
+    claim_terms = frozenset(analyze(claim))
+    for match in _CONSEQUENCE.finditer(sentence):
+        act = frozenset(t for t in analyze(match.group(1)) if len(t) > 2)
+        result = frozenset(t for t in analyze(match.group(2)) if len(t) > 2)
+        if result and act <= claim_terms and len(claim_terms & result) * 2 >= len(result):
+            keys |= negated_keys(match.group())[0]
+    return frozenset(keys)
 
 
 _NEGATED_PHRASE = re.compile(r"\b(?:not|never)\s+(\w+)\s+(\w+)", re.IGNORECASE)
@@ -275,8 +328,14 @@ def _bounds(text: str) -> list[tuple[Figure, str | None]]:
     return result
 
 
+_EVERY = re.compile(r"every|all", re.IGNORECASE)
+_EACH = re.compile(r"\beach\b", re.IGNORECASE)
+""""Each tuple item is a string" says of every item what "every item" says."""
+
+
 def scope_problem(claim: str, span: str) -> str | None:
     """The reason ``claim`` states a broader scope than ``span``, or None."""
+    claim = _under_figure(unicodedata.normalize("NFKC", claim))
     universal = _UNIVERSAL.search(claim)
     if universal and not re.search(re.escape(universal.group()), span, re.IGNORECASE):
         qualifier = _QUALIFIER.search(span)
@@ -284,7 +343,7 @@ def scope_problem(claim: str, span: str) -> str | None:
             return (
                 f"overstated scope: the claim says '{universal.group()}', the span qualifies it ('{qualifier.group()}')"
             )
-        if not _UNIVERSAL.search(span):
+        if not _UNIVERSAL.search(span) and not (_EVERY.fullmatch(universal.group()) and _EACH.search(span)):
             return f"overstated scope: the claim says '{universal.group()}', the span says nothing of the kind"
     span_bounds = _bounds(span)
     for figure, bound in _bounds(claim):

@@ -174,6 +174,31 @@ def _turned_around(claim: str, span: str) -> tuple[str, str] | None:
     return None
 
 
+_AGENT = re.compile(r"\b((?i:[a-z]+(?:ed|en|wn)))\s+by\s+([A-Z][\w-]*(?:\s+(?:[Dd]e|van|von|and)?\s*[A-Z][\w-]*)*)")
+"""A participle and the person it names as its agent: "written by Erik De Bonte and Eric Traut"."""
+
+
+def _agents(text: str) -> dict[str, frozenset[str]]:
+    found: dict[str, set[str]] = {}
+    for verb, names in _AGENT.findall(text):
+        people = {n.strip(" .").lower() for n in re.split(r"\s+and\s+", names) if n.strip(" .")}
+        found.setdefault(verb.lower(), set()).update(people)
+    return {verb: frozenset(people) for verb, people in found.items()}
+
+
+def _agent_swap(claim: str, span: str) -> tuple[str, str] | None:
+    """ "written by A and contributed by B" where the span has "contributed by A … written by B": the
+    same people, each given the other's act."""
+    theirs = _agents(span)
+    for verb, people in _agents(claim).items():
+        if verb not in theirs:
+            continue
+        for person in sorted(people - theirs[verb]):
+            if any(person in others for other, others in theirs.items() if other != verb):
+                return person, next(iter(sorted(theirs[verb])))
+    return None
+
+
 def role_swap(claim: str, span_sentence: str) -> str | None:
     """The reason when ``claim`` swaps the roles of two parties of ``span_sentence``, else None.
 
@@ -183,6 +208,8 @@ def role_swap(claim: str, span_sentence: str) -> str | None:
     'swapped roles: tenant and landlord change places'
     >>> role_swap("The tenant is paid by the landlord.", "The landlord pays the tenant.") is None
     True
+    >>> role_swap("It was written by Ann Lee and reviewed by Bo Kim.", "Reviewed by Ann Lee. Written by Bo Kim.")
+    'swapped roles: ann lee and bo kim change places'
     """
     claim, span_sentence = unicodedata.normalize("NFKC", claim), unicodedata.normalize("NFKC", span_sentence)
     pair = (
@@ -190,6 +217,7 @@ def role_swap(claim: str, span_sentence: str) -> str | None:
         or _korean_topic_swap(claim, span_sentence)
         or _possessor_swap(claim, span_sentence)
         or _english_swap(claim, span_sentence)
+        or _agent_swap(claim, span_sentence)
     )
     if pair:
         return f"swapped roles: {pair[0]} and {pair[1]} change places"

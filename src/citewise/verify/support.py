@@ -72,9 +72,9 @@ from citewise.text.analyze import analyze
 from citewise.text.quotes import normalise_for_match, quote_occurs
 from citewise.text.sentences import split_answer_sentences
 from citewise.verify.additions import unsupported_addition
-from citewise.verify.claims import DATE_PATTERN, PARAGRAPH_MARKS, claim_scope
+from citewise.verify.claims import DATE_PATTERN, PARAGRAPH_MARKS, claim_scope, without_attribution
 from citewise.verify.conditions import changed_condition
-from citewise.verify.figures import Figure, as_digits, date_parts, date_supported, figures, page_versions
+from citewise.verify.figures import Figure, as_digits, date_parts, date_supported, figures, identifiers, page_versions
 from citewise.verify.judge import JUDGE_PROMPT_VERSION, judge_failure, judge_with_model
 from citewise.verify.meaning import (
     MAX_CANDIDATES,
@@ -320,7 +320,9 @@ def check_support(
         span = page_text[sentences[first].start : sentences[last].end]
         how = f"span found by meaning (similarity {found[2]:.2f})"
     around = page_text[sentences[max(0, first - 1)].start : sentences[min(len(sentences) - 1, last + 1)].end]
-    missing, reason = _missing_facts(text, span, around, f"{page_text}\n{versions}", given)
+    # A proviso (다만, …) qualifies the rule before it: the figures it leaves unsaid are the rule's.
+    rule = page_text[sentences[first - 1].start : sentences[first].start] if first and _PROVISO.match(span) else ""
+    missing, reason = _missing_facts(text, span, around, f"{page_text}\n{versions}", given, rule=rule)
     if reason:
         return _unsupported(source_id, span, True, reason, missing)
     if reason := _says_otherwise(text, span, page_text, context):
@@ -341,7 +343,7 @@ def _says_otherwise(text: str, span: str, page_text: str, context: str) -> str |
         or contrast_problem(text, span)
         or changed_condition(text, span, context)
         or scope_problem(text, span)
-        or unsupported_addition(body, span, context, page_text)
+        or unsupported_addition(without_attribution(body), span, context, page_text)
     )
 
 
@@ -454,16 +456,24 @@ def _overlap_problem(text: str, span: str, context: str, *, minimum: float = MIN
     return None
 
 
-def _missing_facts(text: str, span: str, around: str, page: str, context: str) -> tuple[tuple[str, ...], str]:
-    """Figures, dates and names of the claim not where they should be, and the reasons."""
+def _missing_facts(
+    text: str, span: str, around: str, page: str, context: str, *, rule: str = ""
+) -> tuple[tuple[str, ...], str]:
+    """Figures, dates and names of the claim not where they should be, and the reasons. ``rule`` is
+    the sentence a proviso span qualifies: its figures count as the span's. A document number
+    ("PEP 681", "RFC 3986") is a name, not a figure: it must be on the page, as an article must."""
     body = _BOILERPLATE.sub("", text)
     scope = claim_scope(body)
+    named = claim_scope(without_attribution(body)).entities
     given_figures = figures(context)
     given_scope = claim_scope(context)
-    span_figures, page_figures = figures(span), figures(page)
+    span_figures, page_figures = figures(f"{rule} {span}"), figures(page)
+    on_page = {float(number) for _kind, number in identifiers(page) & identifiers(body)}
     missing: list[str] = []
     reasons: list[str] = []
     for figure in figures(body):
+        if figure.unit is None and figure.value in on_page:
+            continue
         given = any(figure.matches(g) for g in given_figures)
         if any(figure.matches(other) for other in (page_figures if given else span_figures)):
             continue
@@ -479,7 +489,7 @@ def _missing_facts(text: str, span: str, around: str, page: str, context: str) -
         if not date_supported(date, [m.group() for m in DATE_PATTERN.finditer(unicodedata.normalize("NFKC", where))]):
             missing.append(date)
             reasons.append(f"date not in the span: {date}")
-    for entity in scope.entities:
+    for entity in named:
         if not _entity_present(entity, page if _entity_present(entity, context) else around):
             missing.append(entity)
             reasons.append(f"name not in the span: {entity}")
