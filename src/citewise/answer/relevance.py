@@ -189,7 +189,12 @@ def relevance(
     if not question.terms:
         return Relevance(1.0, (), (), threshold, 1.0, semantic)
     passages = [_passage(e) for e in evidence[:top]]
-    found = [t for t in question.terms if any(term_found(t, terms, text) for terms, text in passages)]
+    # A term is found when it or a statute term it was read as is (세입자 in a passage that says 임차인).
+    found = [
+        t
+        for t in question.terms
+        if any(term_found(w, terms, text) for w in (t, *question.alternatives(t)) for terms, text in passages)
+    ]
     missing = [t for t in question.terms if t not in found]
     coverage = len(found) / len(question.terms)
     return Relevance(combined_score(coverage, semantic), tuple(found), tuple(missing), threshold, coverage, semantic)
