@@ -89,6 +89,7 @@ def test_the_relevance_gate_and_the_composer_count_a_term_found_through_its_read
     passage = _evidence("제9조", "임차인이 임금을 지급받은 때에는 그 사실을 신고한다.")
     measured = relevance(question, [passage])
     assert {"세입자", "월급"} <= set(measured.found)
+    assert "read as the statute's: 세입자 as 임차인; 월급 as 임금" in measured.gap()  # what a handoff says
     composed = compose_extractive(question.text, [passage])
     assert "임차인이 임금을" in composed.text
 
