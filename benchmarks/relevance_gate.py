@@ -45,6 +45,11 @@ false handoffs left are layperson Korean questions whose top passage is the wron
 retrieval miss, not a gate error); most false answers left are questions about laws or topics
 next to the corpus (GDPR, a US minimum wage, 국민연금) whose nearest article is close in meaning.
 The figures are chosen on this set and are dev figures.
+
+Later the same day, lexical, coverage >= 0.70 (the code had moved since: 10 false answers, 37 false
+handoffs before): with a question's everyday Korean words read as the statute's
+(:mod:`citewise.text.lay_terms`), 10 false answers (the same ten questions) and 28 false handoffs. The
+hybrid path was not measured again then.
 """
 
 from __future__ import annotations

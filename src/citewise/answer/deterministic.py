@@ -71,9 +71,11 @@ def _term_share(question: Question, sentence: str, heading: str, title: str) -> 
     head_terms, head_squashed = text_terms(heading), re.sub(r"\s+", "", heading)
     score = 0.0
     for term in wanted:
-        if term_found(term, terms, squashed):
+        # A term or a statute term it was read as (월급 as 임금: the statute's sentence says 임금).
+        words = (term, *question.alternatives(term))
+        if any(term_found(w, terms, squashed) for w in words):
             score += 1.0
-        elif heading and term_found(term, head_terms, head_squashed):
+        elif heading and any(term_found(w, head_terms, head_squashed) for w in words):
             score += 0.5
     return score / len(wanted)
 

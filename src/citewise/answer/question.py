@@ -9,11 +9,19 @@ endings and light verbs dropped); for English, lower-cased Snowball stems minus 
 words that only shape a question (어떻게, 얼마, 무엇, how, what) are not content terms: they say what
 kind of answer is wanted, which is the **intent**.
 
+**Readings** are the question's everyday words read as the statute's (집주인 as 임대인, 월급 as 임금:
+:mod:`citewise.text.lay_terms`). They add to the terms, never replace them: the search also looks up
+the statute terms, and the relevance gate and the composer count a term as found when the term or its
+statute reading is (:meth:`Question.alternatives`). They are kept on the record so that what the
+question was read as can be shown.
+
 Example::
 
     q = analyse_question("임대차 기간이 끝났는데 보증금을 돌려받지 못하면 어떻게 하나요")
     q.terms     # ('임대차', '기간', '끝나', '보증금', '돌려받')
     q.intent    # Intent.PROCEDURE
+    analyse_question("집주인이 보증금을 안 돌려줘요").readings
+    # (LayReading(lay='집주인', morphemes=('집주인',), statute=('임대인',)), LayReading(lay='돌려주다', ...))
 """
 
 from __future__ import annotations
@@ -26,6 +34,7 @@ from functools import lru_cache
 
 from citewise.text.analyze import english_stems, kiwi_morphemes
 from citewise.text.articles import ARTICLE_REFERENCE
+from citewise.text.lay_terms import LayReading, lay_readings
 
 __all__ = ["Intent", "Question", "analyse_question", "text_terms"]
 
@@ -110,6 +119,13 @@ class Question:
     """What kind of answer it asks for."""
     language: str
     """``ko`` when it has Hangul, else ``en``."""
+    readings: tuple[LayReading, ...] = ()
+    """Its everyday words read as the statute's terms (집주인 → 임대인), in the order they occur."""
+
+    def alternatives(self, term: str) -> tuple[str, ...]:
+        """The statute terms content term ``term`` was read as (임대인 for 집주인's 집 and 주인); none
+        for a term no reading stands for."""
+        return tuple(dict.fromkeys(s for r in self.readings if term in r.morphemes for s in r.statute))
 
 
 def _intent(text: str) -> Intent:
@@ -138,4 +154,4 @@ def _analyse(text: str) -> Question:
     hangul = "".join(ch if _HANGUL.match(ch) or ch.isspace() else " " for ch in topic)
     terms = [*(_korean_terms(hangul) if hangul.strip() else ()), *_english_terms(topic)]
     language = "ko" if _HANGUL.search(text) else "en"
-    return Question(text, tuple(dict.fromkeys(terms)), _intent(text), language)
+    return Question(text, tuple(dict.fromkeys(terms)), _intent(text), language, lay_readings(topic))

@@ -40,6 +40,7 @@ from citewise.answer.question import Question, text_terms
 from citewise.records.answer import Evidence
 from citewise.search.dense import active_embedder, query_vector, vector_index
 from citewise.store.protocol import EvidenceStoreProtocol
+from citewise.text.lay_terms import LayReading
 
 __all__ = [
     "HYBRID_THRESHOLD",
@@ -92,6 +93,9 @@ class Relevance:
     """Share of the question's content terms found in the top passages (1.0 when it has none)."""
     semantic: float | None = None
     """Best cosine of the question and a top passage (None: no vectors of the active embedder)."""
+    readings: tuple[LayReading, ...] = ()
+    """The question's everyday words read as statute terms (:attr:`Question.readings`), which a term
+    counted as found through."""
 
     @property
     def answers(self) -> bool:
@@ -116,7 +120,9 @@ class Relevance:
                 f"and the semantic similarity of {self.semantic:.2f} at {SEMANTIC_WEIGHT:.0%}, a similarity "
                 f"counting from {SEMANTIC_FLOOR:.2f} (nothing) to {SEMANTIC_FLOOR + SEMANTIC_SPAN:.2f} (in full)"
             )
-        return text + (f"; not found: {', '.join(self.missing)}" if self.missing else "")
+        text += f"; not found: {', '.join(self.missing)}" if self.missing else ""
+        read = "; ".join(f"{r.lay} as {', '.join(r.statute)}" for r in self.readings)
+        return text + (f"; everyday words read as the statute's: {read}" if read else "")
 
 
 def _down(value: float, digits: int) -> float:
@@ -189,7 +195,13 @@ def relevance(
     if not question.terms:
         return Relevance(1.0, (), (), threshold, 1.0, semantic)
     passages = [_passage(e) for e in evidence[:top]]
-    found = [t for t in question.terms if any(term_found(t, terms, text) for terms, text in passages)]
+    # A term is found when it or a statute term it was read as is (세입자 in a passage that says 임차인).
+    found = [
+        t
+        for t in question.terms
+        if any(term_found(w, terms, text) for w in (t, *question.alternatives(t)) for terms, text in passages)
+    ]
     missing = [t for t in question.terms if t not in found]
     coverage = len(found) / len(question.terms)
-    return Relevance(combined_score(coverage, semantic), tuple(found), tuple(missing), threshold, coverage, semantic)
+    score = combined_score(coverage, semantic)
+    return Relevance(score, tuple(found), tuple(missing), threshold, coverage, semantic, question.readings)

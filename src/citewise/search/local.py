@@ -46,6 +46,7 @@ from citewise.store.protocol import EvidenceStoreProtocol
 from citewise.store.records import IndexMatch
 from citewise.text.analyze import query_terms, search_terms
 from citewise.text.articles import asks_about_addenda
+from citewise.text.lay_terms import lay_readings, reading_search_terms
 from citewise.text.sentences import split_answer_sentences
 
 __all__ = [
@@ -141,9 +142,12 @@ def _query_terms(query: str) -> list[str]:
 
 
 def _index_lookup(query: str) -> list[str]:
-    """The terms the index is searched by: the query's terms and the bigram field's."""
+    """The terms the index is searched by: the query's terms and the bigram field's, then the statute
+    terms its everyday words are read as (집주인 → 임대인: :mod:`citewise.text.lay_terms`), in the word
+    field only, so that each weighs less than the word it stands for."""
     _query_terms(query)
-    return search_terms(query)
+    terms = search_terms(query)
+    return [*terms, *(t for t in reading_search_terms(lay_readings(query)) if t not in terms)]
 
 
 def demote_addenda(matches: Sequence[IndexMatch], query: str, *, by: float | None = None) -> list[IndexMatch]:

@@ -1,0 +1,128 @@
+"""Everyday Korean words read as the statute's (citewise.text.lay_terms), and every stage reading it."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from citewise.answer.deterministic import compose_extractive
+from citewise.answer.question import analyse_question
+from citewise.answer.relevance import relevance
+from citewise.ingest.pipeline import ingest_paths
+from citewise.records.answer import Evidence
+from citewise.search.local import search
+from citewise.store.evidence import EvidenceStore
+from citewise.text.analyze import index_terms, search_terms
+from citewise.text.lay_terms import lay_readings, lay_terms, reading_search_terms
+
+# A made-up statute of three articles: the one on the landlord's duty says 임대인 and 임차인, never
+# the everyday words a tenant asks with.
+_STATUTE = """---
+제목: 생활임대차시험법
+법령구분: 법률
+시행일자: '2026-01-02'
+상태: 시행
+출처: https://example.org/생활임대차시험법
+---
+
+# 생활임대차시험법
+
+##### 제1조 (목적)
+
+이 법은 생활 관계의 안정을 보장함을 목적으로 한다.
+
+##### 제2조 (임대인의 의무)
+
+임대인은 임차인에게 목적물을 인도하고 계약 존속 중 그 사용에 필요한 상태를 유지하여야 한다.
+
+##### 제3조 (근로시간)
+
+근로시간은 휴게시간을 제외하고 1주 간에 40시간을 초과할 수 없다.
+"""
+
+_QUESTION = "집주인이 연락을 안 받아요"
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> Iterator[EvidenceStore]:
+    source = tmp_path / "생활임대차시험법__법률__2026-01-02__MST1.md"
+    source.write_text(_STATUTE, encoding="utf-8")
+    with EvidenceStore.open(str(tmp_path / "store.sqlite")) as s:
+        ingest_paths(s, [source])
+        yield s
+
+
+def test_an_everyday_word_finds_the_article_in_the_statutes_words_lexically(store: EvidenceStore) -> None:
+    article = "임대인은 임차인에게 목적물을 인도하고 계약 존속 중 그 사용에 필요한 상태를 유지하여야 한다."
+    # The question's own words are nowhere in the article: only the reading of 집주인 can find it.
+    assert not set(search_terms(_QUESTION)) & set(index_terms(article))
+    hits = search(store, _QUESTION, 3, embedder=None)
+    assert hits and hits[0].section_id == "제2조"
+
+
+def test_the_reading_is_recorded_on_the_typed_question() -> None:
+    question = analyse_question(_QUESTION)
+    assert [(r.lay, r.statute) for r in question.readings] == [("집주인", ("임대인",))]
+    assert "임대인" not in question.terms  # added beside the terms, not into them
+    owner = next(t for t in question.terms if t in question.readings[0].morphemes)
+    assert question.alternatives(owner) == ("임대인",)
+    assert question.alternatives("연락") == ()
+
+
+def _evidence(section_id: str, text: str) -> Evidence:
+    return Evidence(
+        evidence_id="E1",
+        doc_id="kr-test",
+        version=1,
+        section_id=section_id,
+        title="생활임대차시험법",
+        heading="",
+        text=text,
+        content_hash="h",
+    )
+
+
+def test_the_relevance_gate_and_the_composer_count_a_term_found_through_its_reading() -> None:
+    question = analyse_question("세입자가 월급을 받으면")
+    passage = _evidence("제9조", "임차인이 임금을 지급받은 때에는 그 사실을 신고한다.")
+    measured = relevance(question, [passage])
+    assert {"세입자", "월급"} <= set(measured.found)
+    assert "read as the statute's: 세입자 as 임차인; 월급 as 임금" in measured.gap()  # what a handoff says
+    composed = compose_extractive(question.text, [passage])
+    assert "임차인이 임금을" in composed.text
+
+
+def test_an_english_question_is_untouched() -> None:
+    text = "Can my landlord keep the deposit when the lease ends?"
+    assert lay_readings(text) == ()
+    assert analyse_question(text).readings == ()
+    assert reading_search_terms(lay_readings(text)) == []
+
+
+def test_each_morpheme_is_read_once_longest_word_first() -> None:
+    # 집주인 is read as 임대인; its 집 is not read again as 주택.
+    assert [r.lay for r in lay_readings("집주인 집")] == ["집주인", "집"]
+    assert [r.statute for r in lay_readings("집주인이 바뀌었어요")] == [("임대인",)]
+
+
+def test_a_verb_is_read_in_any_of_its_forms() -> None:
+    for text in ("회사에서 잘렸어요", "잘리면 어떻게 하나요"):
+        assert ("해고",) in [r.statute for r in lay_readings(text)]
+
+
+def test_every_row_of_the_table_reads_an_everyday_word_as_other_statute_terms() -> None:
+    rows = lay_terms()
+    assert len(rows) > 50
+    for row in rows:
+        assert row.statute and row.lay not in row.statute
+        assert row.field in {"housing", "labour", "immigration", "tax", "privacy", "general"}
+
+
+def test_a_reading_adds_the_statute_terms_in_the_word_field_only() -> None:
+    readings = lay_readings("알바도 되나요")
+    assert readings[0].statute == ("단시간근로자",)
+    added = reading_search_terms(readings)
+    assert "근로자" in added and "단시간근로자" in added
+    assert all(not t.startswith("q") for t in added)  # no bigram-field terms
