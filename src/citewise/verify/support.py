@@ -89,6 +89,7 @@ from citewise.verify.qualifiers import (
     negation_mismatch,
     scope_problem,
     unmatched_negation,
+    unsaid_without,
 )
 from citewise.verify.roles import role_swap
 
@@ -251,11 +252,27 @@ def _cover(page_text: str, start: int, end: int) -> tuple[list[_Sentence], int, 
 # -- the check ----------------------------------------------------------------------------------------
 
 
+def _name_pattern(entity: str) -> re.Pattern[str] | None:
+    """``entity`` as it may be spaced in a page ("근로 기준법" for 근로기준법), bounded where it starts
+    or ends with a Latin letter or digit: a name is a word of the page, not a piece of one (the
+    acronym "OR" is not in "network", "IP" not in "zip")."""
+    chars = re.sub(r"\s+", "", unicodedata.normalize("NFKC", entity)).lower()
+    if not chars:
+        return None
+    body = r"\s*".join(re.escape(c) for c in chars)
+    head = r"(?<![a-z0-9])" if _LATIN_WORD.match(chars[0]) else ""
+    tail = r"(?![a-z0-9])" if _LATIN_WORD.match(chars[-1]) else ""
+    return re.compile(head + body + tail)
+
+
+_LATIN_WORD: Final = re.compile(r"[a-z0-9]")
+
+
 def _entity_present(entity: str, span: str) -> bool:
     # Paragraph markers (①) are numbering, not part of a name: NFKC would turn them into digits.
     entity, span = PARAGRAPH_MARKS.sub(" ", entity), PARAGRAPH_MARKS.sub(" ", span)
-    folded = re.sub(r"\s+", "", normalise_for_match(span)).lower()
-    if re.sub(r"\s+", "", unicodedata.normalize("NFKC", entity)).lower() in folded:
+    pattern = _name_pattern(entity)
+    if pattern is not None and pattern.search(normalise_for_match(span).lower()):
         return True
     terms = set(_terms(entity))
     return bool(terms) and terms <= set(_terms(span))
@@ -337,6 +354,7 @@ def _says_otherwise(text: str, span: str, page_text: str, context: str) -> str |
     return (
         negation_mismatch(text, _closest_sentence(text, span))
         or unmatched_negation(body, span)
+        or unsaid_without(body, span)
         or role_swap(text, span)
         or traded_name(body, span, page_text)
         or section_name(text, span, page_text)
