@@ -34,6 +34,17 @@ CASES = [
         "keys() returns a view, not a list, of the dictionary's keys.",
         "keys() does not return a view of the dictionary's keys.",
     ),
+    # "Rather than" / "in place of" rule the alternative out: the span must not say it.
+    (
+        "The filter argument should be a callable that takes one record.",
+        "The filter argument should be a callable rather than a string.",
+        "The filter argument should be a string rather than a callable.",
+    ),
+    (
+        "A token is issued in place of the password.",
+        "A token is issued instead of the password.",
+        "The password is issued in place of a token.",
+    ),
     # Verbs that negate their act: "disables the loading" is "does not load".
     (
         "The -I flag disables the automatic loading of user site packages.",

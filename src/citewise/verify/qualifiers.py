@@ -97,6 +97,8 @@ def _negation_target(words: list[str], i: int) -> tuple[int, str] | None:
         return None
     if _NEG_VERB.fullmatch(word.lower()):
         return _averted(words, i)
+    if (instead := _instead(words, i)) is not None:
+        return instead
     if _PROHIBITION.match(word) and _negated_itself(words, i):
         return None  # 금지되지 않고: a prohibition denied permits the act; the 않 that follows negates 금지
     if _PROHIBITION.match(word) or (word == "안" and i + 1 < len(words) and words[i + 1].startswith(_BECOMES)):
@@ -124,6 +126,19 @@ _NEG_VERB = re.compile(
 )
 """Verbs that negate the act they take: "avoids shadowing" says "does not shadow", "disable the
 automatic prepending" "do not prepend", "stop X from being prepended" "X is not prepended"."""
+_INSTEAD: Final = (("rather", "than"), ("instead", "of"), ("in", "place", "of"))
+""""a list rather than a mapping": the claim rules the mapping out, as "not a mapping" would."""
+
+
+def _instead(words: list[str], i: int) -> tuple[int, str] | None:
+    """The alternative ruled out by "rather than" / "instead of" / "in place of" at ``words[i]``."""
+    for phrase in _INSTEAD:
+        if tuple(w.lower() for w in words[i : i + len(phrase)]) == phrase:
+            after = range(i + len(phrase), min(i + len(phrase) + 2, len(words)))
+            return next(((j, words[j]) for j in after if words[j].lower() not in _ACT_SKIP), None)
+    return None
+
+
 _ACT_SKIP: Final = frozenset({"the", "a", "an", "any", "its", "their", "or", "and", "being", "be", "to", "from"})
 
 
@@ -268,7 +283,8 @@ def unmatched_negation(claim: str, span: str) -> str | None:
 
 
 _CORRECTION = re.compile(
-    r",\s*(?:and\s+)?not\s+(?:a|an|the)?\s*[\w-]+(?:\s+[\w-]+)?\s*(?=,)|\bnot\s+(?:a|an|the)?\s*[\w-]+\s*,?\s+but\b",
+    r",\s*(?:and\s+)?not\s+(?:a|an|the)?\s*[\w-]+(?:\s+[\w-]+)?\s*(?=,)|\bnot\s+(?:a|an|the)?\s*[\w-]+\s*,?\s+but\b"
+    r"|\b(?:rather\s+than|instead\s+of|in\s+place\s+of)\s+(?:a|an|the)?\s*[\w-]+",
     re.IGNORECASE,
 )
 """A correction set off beside what the claim affirms ("returns an iterator, not a list, of …", "not a
