@@ -27,7 +27,8 @@ first rule that fails decides, and its reason names what failed:
 4. **Dates** of the claim must be in the span, at least as specific as the claim states them
    (:func:`citewise.verify.figures.date_supported`).
 5. **Named entities** of the claim (capitalised names, 「law names」, quoted names) must be in the
-   span, case and spacing ignored; its articles (제N조) and code names (``urllib.request``,
+   span as words of it (an acronym is not found inside another word), case and spacing ignored
+   (:func:`citewise.verify.names.entity_present`); its articles (제N조) and code names (``urllib.request``,
    ``KeyError``) must be on the page or in the question.
 6. **Negation** (:mod:`citewise.verify.qualifiers`). A predicate the claim negates ("not", "no",
    "never", 않, 없, 못, 아니) must not be affirmed by the span's sentence closest to the claim,
@@ -72,7 +73,7 @@ from citewise.text.analyze import analyze
 from citewise.text.quotes import normalise_for_match, quote_occurs
 from citewise.text.sentences import split_answer_sentences
 from citewise.verify.additions import unsupported_addition
-from citewise.verify.claims import DATE_PATTERN, PARAGRAPH_MARKS, claim_scope, without_attribution
+from citewise.verify.claims import DATE_PATTERN, claim_scope, without_attribution
 from citewise.verify.conditions import changed_condition
 from citewise.verify.figures import Figure, as_digits, date_parts, date_supported, figures, identifiers, page_versions
 from citewise.verify.judge import JUDGE_PROMPT_VERSION, judge_failure, judge_with_model
@@ -82,7 +83,7 @@ from citewise.verify.meaning import (
     MeaningScorer,
     default_scorer,
 )
-from citewise.verify.names import section_name, traded_name
+from citewise.verify.names import entity_present, section_name, traded_name
 from citewise.verify.qualifiers import (
     contrast_problem,
     negated_keys,
@@ -250,32 +251,6 @@ def _cover(page_text: str, start: int, end: int) -> tuple[list[_Sentence], int, 
 
 
 # -- the check ----------------------------------------------------------------------------------------
-
-
-def _name_pattern(entity: str) -> re.Pattern[str] | None:
-    """``entity`` as it may be spaced in a page ("근로 기준법" for 근로기준법), bounded where it starts
-    or ends with a Latin letter or digit: a name is a word of the page, not a piece of one (the
-    acronym "OR" is not in "network", "IP" not in "zip")."""
-    chars = re.sub(r"\s+", "", unicodedata.normalize("NFKC", entity)).lower()
-    if not chars:
-        return None
-    body = r"\s*".join(re.escape(c) for c in chars)
-    head = r"(?<![a-z0-9])" if _LATIN_WORD.match(chars[0]) else ""
-    tail = r"(?![a-z0-9])" if _LATIN_WORD.match(chars[-1]) else ""
-    return re.compile(head + body + tail)
-
-
-_LATIN_WORD: Final = re.compile(r"[a-z0-9]")
-
-
-def _entity_present(entity: str, span: str) -> bool:
-    # Paragraph markers (①) are numbering, not part of a name: NFKC would turn them into digits.
-    entity, span = PARAGRAPH_MARKS.sub(" ", entity), PARAGRAPH_MARKS.sub(" ", span)
-    pattern = _name_pattern(entity)
-    if pattern is not None and pattern.search(normalise_for_match(span).lower()):
-        return True
-    terms = set(_terms(entity))
-    return bool(terms) and terms <= set(_terms(span))
 
 
 def _unsupported(
@@ -508,7 +483,7 @@ def _missing_facts(
             missing.append(date)
             reasons.append(f"date not in the span: {date}")
     for entity in named:
-        if not _entity_present(entity, page if _entity_present(entity, context) else around):
+        if not entity_present(entity, page if entity_present(entity, context) else around):
             missing.append(entity)
             reasons.append(f"name not in the span: {entity}")
     if (wrong := _wrong_reference(body, page, context)) and wrong[0] not in missing:
