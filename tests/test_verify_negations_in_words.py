@@ -89,3 +89,17 @@ def test_negating_verbs_negate_the_act_they_take() -> None:
     assert negated_keys("it stops the cache from being flushed")[0] == frozenset({"flush"})
     assert negated_keys("which disable the automatic prepending")[0] == frozenset({"prepend"})
     assert "권유" not in negated_keys("권유하는 것은 금지되지 않는다")[0]
+
+
+def test_a_purpose_and_an_elided_prohibition_are_no_negation_mismatch() -> None:
+    page = "Spellings that vary cause confusion in official records. The treaty prohibited clergy from joining parties."
+    purpose = check_support(
+        "Uniform spellings are used to avoid confusion in official records.", "S1", page, meaning=False
+    )
+    assert purpose.decision is Decision.SUPPORTED, purpose.reason
+    answer = check_support(
+        "Clergy from joining parties.", "S1", page, context="What did the treaty prohibit?", meaning=False
+    )
+    assert answer.decision is Decision.SUPPORTED, answer.reason
+    allowed = check_support("The treaty let clergy join parties.", "S1", page, meaning=False)
+    assert allowed.decision is Decision.UNSUPPORTED, allowed.reason

@@ -95,8 +95,8 @@ def _negation_target(words: list[str], i: int) -> tuple[int, str] | None:
             if words[j].lower() not in {"be", "been", "to", "a", "an", "the", "have", "has", "any"}:
                 return j, words[j]
         return None
-    if _NEG_VERB.fullmatch(word.lower()):
-        return _averted(words, i)
+    if _NEG_VERB.fullmatch(word.lower()) and not (i and words[i - 1].lower() == "to"):
+        return _averted(words, i)  # "to avoid confusion" is a purpose, not a statement that none arises
     if (instead := _instead(words, i)) is not None:
         return instead
     if _PROHIBITION.match(word) and _negated_itself(words, i):
@@ -211,7 +211,7 @@ def negation_mismatch(claim: str, sentence: str) -> str | None:
         for key in sorted(claim_neg):
             if key in span_pos:
                 return f"negation mismatch: the claim negates '{key}…', the span does not"
-    lacking = _lacked(claim) | _consequence_keys(sentence, claim)
+    lacking = _lacked(claim) | _consequence_keys(sentence, claim) | (_kept_from(claim) & _kept_from(sentence))
     named = negated_keys(" ".join(_CALL.findall(claim)))[1]
     for key in sorted(span_neg):
         # A predicate the span both negates and affirms ("notify ...; if not notified ...") is no evidence.
@@ -224,6 +224,15 @@ _CALL = re.compile(r"\b\w+(?:\.\w+)*\(\)")
 """A function the claim names ("quote()"): its name is its subject, not a predicate it affirms."""
 _LACKED = re.compile(r"\bwithout\s+(?:a|an|the|any)?\s*([\w-]+)|([가-힣]+)\s?없이", re.IGNORECASE)
 _CONSEQUENCE = re.compile(r"\b(?:must|should|may) not\b([^.;]*?),?\s+or(?: else)?\s+([^.;]+)", re.IGNORECASE)
+
+
+_FROM_ACT = re.compile(r"\bfrom\s+(?:being\s+)?([a-z]+(?:ing|ed))\b", re.IGNORECASE)
+
+
+def _kept_from(text: str) -> frozenset[str]:
+    """Keys of the acts "from V-ing" names: an answer "Clergy from participating in politics" to
+    "What did it prohibit?" says what the span's "prohibited clergy from participating" says."""
+    return frozenset(key for m in _FROM_ACT.finditer(text) if (key := _key(m.group(1))) is not None)
 
 
 def _lacked(claim: str) -> frozenset[str]:
