@@ -35,6 +35,9 @@ first rule that fails decides, and its reason names what failed:
    and a predicate that sentence negates must not be affirmed by the claim; a claim that negates
    anything where the span negates nothing says the opposite of it. "Without"/없이 and "not
    only"/뿐만 아니라 are not negations of a predicate, nor is "is not stated in the document".
+   Verbs negate their act (avoids, disables, stops … from; not "to avoid", a purpose); a correction
+   ("X, not Y", "rather than Y") rules Y out; "without raising" contradicts a span that raises;
+   금지되지 않고 permits; the contrapositive of a necessary condition (…해야만 … 효력이 없다) is no mismatch.
 6b. **Roles** (:mod:`citewise.verify.roles`): the claim must not swap two parties of the span, and
    (:func:`citewise.verify.qualifiers.contrast_problem`) must not trade a term for its opposite
    (서면 / 구두, stdout / stderr, before / after).
