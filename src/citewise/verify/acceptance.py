@@ -25,7 +25,7 @@ from citewise.verify.meaning import default_scorer, rule_set
 
 __all__ = ["VERIFIER_VERSION", "decide_acceptance", "delivered_answer", "gap_reason"]
 
-VERIFIER_VERSION = "verify-7"
+VERIFIER_VERSION = "verify-8"
 """v2: acceptance needs every required sub-question answered by a supported claim of the delivered
 text; signposting is not a finding. v3: support is decided by meaning when an embedder is
 configured (:mod:`citewise.verify.meaning`), with new guards for swapped roles, contrasting terms,
@@ -47,7 +47,12 @@ qualifies, a document number ("PEP 681") is a name looked up on the page, 매월
 after a determiner ("its two parts") no figure, 1년이 안 된 is 1년 미만, negations in other words
 (without / no, a prohibition with its consequence, "quote() never escapes" / "never quoted"), and
 people given each other's acts ("written by A", "contributed by B") are swapped roles;
-``verify-7-lexical`` without an embedder."""
+``verify-7-lexical`` without an embedder. v8: a name is a word of the page (an acronym is not found
+inside another word), bounds in other words ("smaller than", "any higher value"), verbs that negate
+their act (avoids, disables, stops … from), a correction or alternative ruled out ("an iterator, not
+a list", "rather than", "in place of"), "without raising" against a span that raises, a prohibition
+itself denied (금지되지 않는다) and the contrapositive of a necessary condition (…해야만 효력이 있으므로
+… 효력이 없다); ``verify-8-lexical`` without an embedder."""
 
 _ANSWERED = {"model_answer_accepted", "deterministic_evidence_fallback"}
 

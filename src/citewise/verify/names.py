@@ -26,9 +26,12 @@ import unicodedata
 from typing import Final
 
 from citewise.text.analyze import analyze
+from citewise.text.quotes import normalise_for_match
 from citewise.text.sentences import split_answer_sentences
+from citewise.verify.claims import PARAGRAPH_MARKS
+from citewise.verify.figures import as_digits
 
-__all__ = ["section_name", "traded_name"]
+__all__ = ["entity_present", "section_name", "traded_name"]
 
 _WORD = re.compile(r"[\w'·ㆍ]+(?:\(\))?")
 _CLAUSE_BREAK = re.compile(r",\s+(?:and\s+|but\s+|or\s+|so\s+)?|;\s+|:\s+|(?<=[가-힣])(?:며|고),\s+")
@@ -183,3 +186,35 @@ def section_name(claim: str, span: str, page: str) -> str | None:
         if spoken is not None and spoken not in named:
             return f"wrong PEP: the claim credits PEP {sorted(named)[0]} with what the span says of PEP {spoken}"
     return None
+
+
+def _name_pattern(entity: str) -> re.Pattern[str] | None:
+    """``entity`` as it may be spaced in a page ("근로 기준법" for 근로기준법), bounded where it starts
+    or ends with a Latin letter or digit: a name is a word of the page, not a piece of one (the
+    acronym "OR" is not in "network", "IP" not in "zip")."""
+    chars = re.sub(r"\s+", "", unicodedata.normalize("NFKC", entity)).lower()
+    if not chars:
+        return None
+    body = r"\s*".join(re.escape(c) for c in chars)
+    head = r"(?<![a-z0-9])" if _LATIN_WORD.match(chars[0]) else ""
+    tail = r"(?![a-z0-9])" if _LATIN_WORD.match(chars[-1]) else ""
+    return re.compile(head + body + tail)
+
+
+_LATIN_WORD: Final = re.compile(r"[a-z0-9]")
+
+
+def entity_present(entity: str, span: str) -> bool:
+    """Whether the name ``entity`` is in ``span``: as a word (:func:`_name_pattern`), or all its terms."""
+    # Paragraph markers (①) are numbering, not part of a name: NFKC would turn them into digits.
+    entity, span = PARAGRAPH_MARKS.sub(" ", entity), PARAGRAPH_MARKS.sub(" ", span)
+    pattern = _name_pattern(entity)
+    if pattern is not None and pattern.search(normalise_for_match(span).lower()):
+        return True
+    terms = set(_name_terms(entity))
+    return bool(terms) and terms <= set(_name_terms(span))
+
+
+def _name_terms(text: str) -> list[str]:
+    # Initials ("E. H. Shepard") are single letters: not terms on their own.
+    return [t for t in analyze(as_digits(text)) if len(t) > 1 or not t.isascii() or t.isdigit()]

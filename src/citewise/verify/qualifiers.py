@@ -24,7 +24,14 @@ from citewise.text.analyze import analyze
 from citewise.verify.claims import NUMBER_PATTERN
 from citewise.verify.figures import Figure, as_digits, parse_figure
 
-__all__ = ["contrast_problem", "negated_keys", "negation_mismatch", "scope_problem", "unmatched_negation"]
+__all__ = [
+    "contrast_problem",
+    "negated_keys",
+    "negation_mismatch",
+    "scope_problem",
+    "unmatched_negation",
+    "unsaid_without",
+]
 
 # -- negation -----------------------------------------------------------------------------------------
 
@@ -35,7 +42,9 @@ _PY_NONE = re.compile(r"=\s*None\b")
 _NEG_KO = re.compile(r"않|없(?!이)|(?<!잘)못(?!지않)|아니(?!라)")
 _KO_WORD = re.compile(r"[가-힣]+")
 _LIGHT_VERBS: Final = frozenset({"하지", "하지는", "되지", "되지는"})
-_BOUND_NOUNS: Final = frozenset({"수", "수가", "것", "것이", "것은", "것을", "바", "적", "필요가", "필요는"})
+_BOUND_NOUNS: Final = frozenset(
+    {"수", "수가", "것", "것이", "것은", "것을", "것만", "것도", "것까지", "바", "적", "필요가", "필요는"}
+)
 _PROHIBITION = re.compile(r"금지(?:되|된|됩|될|돼|하|한|함|합|할)")
 """금지된다 / 금지한다: a prohibition negates the act it names, as 하여서는 아니 된다 does."""
 _BECOMES: Final = ("되", "된", "됩", "될", "돼")
@@ -86,6 +95,12 @@ def _negation_target(words: list[str], i: int) -> tuple[int, str] | None:
             if words[j].lower() not in {"be", "been", "to", "a", "an", "the", "have", "has", "any"}:
                 return j, words[j]
         return None
+    if _NEG_VERB.fullmatch(word.lower()) and not (i and words[i - 1].lower() == "to"):
+        return _averted(words, i)  # "to avoid confusion" is a purpose, not a statement that none arises
+    if (instead := _instead(words, i)) is not None:
+        return instead
+    if _PROHIBITION.match(word) and _negated_itself(words, i):
+        return None  # 금지되지 않고: a prohibition denied permits the act; the 않 that follows negates 금지
     if _PROHIBITION.match(word) or (word == "안" and i + 1 < len(words) and words[i + 1].startswith(_BECOMES)):
         return _prohibited(words, i)
     found = _NEG_KO.search(word) if _KO_WORD.match(word) else None
@@ -103,6 +118,53 @@ def _negation_target(words: list[str], i: int) -> tuple[int, str] | None:
     elif words[j] in _LIGHT_VERBS and j > 0 and words[j - 1].endswith(("을", "를")):
         j -= 1  # 예고를 하지 아니하다: the predicate is 예고 (its object), not 하
     return j, words[j]
+
+
+_NEG_VERB = re.compile(
+    r"(?:avoid|prevent|prohibit|disallow|suppress)(?:s|ed|ing)?|disabl(?:e|es|ed|ing)|forbid(?:s|den|ding)?"
+    r"|stop(?:s|ped|ping)?|refus(?:e|es|ed|ing)"
+)
+"""Verbs that negate the act they take: "avoids shadowing" says "does not shadow", "disable the
+automatic prepending" "do not prepend", "stop X from being prepended" "X is not prepended"."""
+_INSTEAD: Final = (("rather", "than"), ("instead", "of"), ("in", "place", "of"))
+""""a list rather than a mapping": the claim rules the mapping out, as "not a mapping" would."""
+
+
+def _instead(words: list[str], i: int) -> tuple[int, str] | None:
+    """The alternative ruled out by "rather than" / "instead of" / "in place of" at ``words[i]``."""
+    for phrase in _INSTEAD:
+        if tuple(w.lower() for w in words[i : i + len(phrase)]) == phrase:
+            after = range(i + len(phrase), min(i + len(phrase) + 2, len(words)))
+            return next(((j, words[j]) for j in after if words[j].lower() not in _ACT_SKIP), None)
+    return None
+
+
+_ACT_SKIP: Final = frozenset({"the", "a", "an", "any", "its", "their", "or", "and", "being", "be", "to", "from"})
+
+
+def _averted(words: list[str], i: int) -> tuple[int, str] | None:
+    """The act a negating verb (:data:`_NEG_VERB`) takes: the word after "from" ("stop X from being
+    prepended"), else the first gerund ("avoids unintentionally shadowing"), else its object."""
+    window = range(i + 1, min(i + 7, len(words)))
+    if (after := next((j for j in window if words[j].lower() == "from"), None)) is not None:
+        return next(
+            ((j, words[j]) for j in range(after + 1, min(after + 3, len(words))) if words[j].lower() not in _ACT_SKIP),
+            None,
+        )
+    for j in range(i + 1, min(i + 5, len(words))):
+        if words[j].lower().endswith("ing") and words[j].lower() not in _ACT_SKIP:
+            return j, words[j]
+    for j in range(i + 1, min(i + 4, len(words))):
+        if words[j].lower() not in _ACT_SKIP and not words[j].lower().endswith("ly"):
+            return j, words[j]
+    return None
+
+
+def _negated_itself(words: list[str], i: int) -> bool:
+    """Whether the prohibition ``words[i]`` (금지되지, 금지하지) is itself negated: 금지되지 않는다."""
+    rest = words[i][len(_PROHIBITION.match(words[i]).group()) :]  # type: ignore[union-attr]
+    following = words[i + 1] if i + 1 < len(words) else ""
+    return bool(re.match(r"지?\s*(?:않|아니)", rest)) or (rest.endswith("지") and following.startswith(("않", "아니")))
 
 
 def _prohibited(words: list[str], i: int) -> tuple[int, str] | None:
@@ -143,12 +205,13 @@ def negation_mismatch(claim: str, sentence: str) -> str | None:
     "negation mismatch: the claim negates 'appli…', the span does not"
     """
     claim_neg, claim_pos = negated_keys(claim)
+    claim_neg -= _contrapositive(claim, sentence)
     span_neg, span_pos = negated_keys(sentence)
     if not span_neg:
         for key in sorted(claim_neg):
             if key in span_pos:
                 return f"negation mismatch: the claim negates '{key}…', the span does not"
-    lacking = _lacked(claim) | _consequence_keys(sentence, claim)
+    lacking = _lacked(claim) | _consequence_keys(sentence, claim) | (_kept_from(claim) & _kept_from(sentence))
     named = negated_keys(" ".join(_CALL.findall(claim)))[1]
     for key in sorted(span_neg):
         # A predicate the span both negates and affirms ("notify ...; if not notified ...") is no evidence.
@@ -161,6 +224,15 @@ _CALL = re.compile(r"\b\w+(?:\.\w+)*\(\)")
 """A function the claim names ("quote()"): its name is its subject, not a predicate it affirms."""
 _LACKED = re.compile(r"\bwithout\s+(?:a|an|the|any)?\s*([\w-]+)|([가-힣]+)\s?없이", re.IGNORECASE)
 _CONSEQUENCE = re.compile(r"\b(?:must|should|may) not\b([^.;]*?),?\s+or(?: else)?\s+([^.;]+)", re.IGNORECASE)
+
+
+_FROM_ACT = re.compile(r"\bfrom\s+(?:being\s+)?([a-z]+(?:ing|ed))\b", re.IGNORECASE)
+
+
+def _kept_from(text: str) -> frozenset[str]:
+    """Keys of the acts "from V-ing" names: an answer "Clergy from participating in politics" to
+    "What did it prohibit?" says what the span's "prohibited clergy from participating" says."""
+    return frozenset(key for m in _FROM_ACT.finditer(text) if (key := _key(m.group(1))) is not None)
 
 
 def _lacked(claim: str) -> frozenset[str]:
@@ -211,11 +283,51 @@ def unmatched_negation(claim: str, span: str) -> str | None:
     """A claim that negates something where the span negates nothing at all ("need not", 않아도 된다
     against "must", 하여야 한다) says the opposite of the span, whatever word it negates. A negation
     both share ("소재를 알 수 없게 된 경우") is part of what they say alike, not a negation of the span."""
-    negated = negated_keys(_META_NEGATION.sub(" ", claim))[0]
+    negated = negated_keys(_CORRECTION.sub(" ", _META_NEGATION.sub(" ", claim)))[0] - _contrapositive(claim, span)
     theirs = negated_keys(span)[0]
     if negated and theirs <= negated and (extra := sorted(negated - theirs)):
         what = "negates nothing" if not theirs else f"negates only '{sorted(theirs)[0]}…'"
         return f"negation mismatch: the claim negates '{extra[0]}…', the span {what}"
+    return None
+
+
+_CORRECTION = re.compile(
+    r",\s*(?:and\s+)?not\s+(?:a|an|the)?\s*[\w-]+(?:\s+[\w-]+)?\s*(?=,)|\bnot\s+(?:a|an|the)?\s*[\w-]+\s*,?\s+but\b"
+    r"|\b(?:rather\s+than|instead\s+of|in\s+place\s+of)\s+(?:a|an|the)?\s*[\w-]+",
+    re.IGNORECASE,
+)
+"""A correction set off beside what the claim affirms ("returns an iterator, not a list, of …", "not a
+list but an iterator"): the alternative the span's word rules out, not a negation of the span. A span
+that affirms the alternative still contradicts it (:func:`negation_mismatch`)."""
+_NECESSARY = re.compile(r"(?:하여|해|어|아)야(?:만|지만)?\b|\bonly (?:if|when)\b|\bmust\b", re.IGNORECASE)
+
+
+def _contrapositive(claim: str, span: str) -> frozenset[str]:
+    """Keys a claim negates as the contrapositive of a condition both it and the span state as
+    necessary: "통지해야만 효력이 생기므로, 말로만 한 해고는 효력이 없습니다" for "통지하여야 효력이 있다"
+    (the span's condition, not met, leaves what it conditions unmet). The claim affirms the key too."""
+    if not (_NECESSARY.search(claim) and _NECESSARY.search(span)):
+        return frozenset()
+    negated, affirmed = negated_keys(claim)
+    consequence = negated & affirmed & negated_keys(span)[1]
+    # The clause that denies the consequence may deny the condition too ("그렇지 않은 위임은 효력이 없다").
+    clauses = [negated_keys(part)[0] for part in re.split(r"[,;]", claim)]
+    return consequence.union(*(keys for keys in clauses if keys & consequence))
+
+
+_WITHOUT_ACT = re.compile(r"\bwithout\s+([a-z]+ing)\b", re.IGNORECASE)
+
+
+def unsaid_without(claim: str, span: str) -> str | None:
+    """A claim that something happens "without raising an error" where the span says the error is
+    raised (and never that it is not): the claim denies an act the span affirms."""
+    if re.search(r"\bwithout\b", span, re.IGNORECASE):
+        return None
+    span_neg, span_pos = negated_keys(span)
+    for match in _WITHOUT_ACT.finditer(claim):
+        key = _key(match.group(1))
+        if key is not None and key in span_pos and key not in span_neg:
+            return f"negation mismatch: the claim says 'without {match.group(1)}', the span affirms it"
     return None
 
 
@@ -300,7 +412,7 @@ _BOUND_AFTER = re.compile(
 """A bound right after a figure, past a parenthetical: "45일(쌍둥이는 60일) 이상", "15일 안에" (이내)."""
 _BOUND_BEFORE = re.compile(
     r"(at least|at most|no more than|no less than|more than|less than|fewer than|up to|within|over|under|below|above"
-    r"|최소|최대|최소한|적어도)\s*$",
+    r"|(?:smaller|lower|greater|larger|bigger|higher) than|최소|최대|최소한|적어도)\s*$",
     re.IGNORECASE,
 )
 _BOUND_CLASS: Final = {
@@ -310,7 +422,10 @@ _BOUND_CLASS: Final = {
     "최대": "≤", "이내": "≤", "안에": "≤", "안으로": "≤", "내에": "≤", "within": "≤", "까지": "≤",
     "초과": ">", "넘": ">", "more than": ">", "over": ">",
     "미만": "<", "less than": "<", "fewer than": "<", "under": "<", "below": "<", "above": ">",
+    "smaller than": "<", "lower than": "<", "greater than": ">", "larger than": ">", "bigger than": ">",
+    "higher than": ">",
 }  # fmt: skip
+"""Bounds in the words a writer may choose: "smaller than 2**32" is the span's "less than 2**32"."""
 
 
 def _bounds(text: str) -> list[tuple[Figure, str | None]]:
@@ -326,6 +441,18 @@ def _bounds(text: str) -> list[tuple[Figure, str | None]]:
         word = (after.group(1) if after else None) or (before.group(1).lower() if before else None)
         result.append((figure, _BOUND_CLASS.get(word) if word else None))
     return result
+
+
+_DEGREE_WORDS: Final = {
+    ">": re.compile(r"\b(?:higher|greater|larger|bigger|above)\b", re.IGNORECASE),
+    "<": re.compile(r"\b(?:lower|smaller|less|fewer|below)\b", re.IGNORECASE),
+}
+_NO_WORD: Final = re.compile(r"(?!)")
+
+
+def _direction(bound: str | None) -> int:
+    """+1 for a lower bound (≥, >), -1 for an upper one (≤, <), 0 for none."""
+    return {">": 1, "≥": 1, "<": -1, "≤": -1}.get(bound or "", 0)
 
 
 _EVERY = re.compile(r"every|all", re.IGNORECASE)
@@ -348,9 +475,14 @@ def scope_problem(claim: str, span: str) -> str | None:
     span_bounds = _bounds(span)
     for figure, bound in _bounds(claim):
         agreeing = [other_bound for other, other_bound in span_bounds if figure.matches(other)]
+        turned = [b for b in agreeing if _direction(b) == -_direction(bound) != 0]
+        if turned and bound not in agreeing:  # "greater than N" where the span has only "less than N"
+            return f"overstated scope: the claim bounds {figure.text} as '{bound}', the span as '{turned[0]}'"
         if not agreeing or bound in agreeing or (bound is not None and None in agreeing):
             continue  # a claim may be narrower than its span, never broader
         written = next(other.text for other, _b in span_bounds if figure.matches(other))
+        if bound is None and any(_DEGREE_WORDS.get(b or "", _NO_WORD).search(claim) for b in agreeing):
+            continue  # "the default is 0; any higher value …": the bound said apart from its figure
         if bound is None:
             return f"overstated scope: the span bounds {written} ('{agreeing[0]}'), the claim drops it"
         return f"overstated scope: the claim bounds {figure.text} as '{bound}', the span as '{agreeing[0]}'"

@@ -27,13 +27,17 @@ first rule that fails decides, and its reason names what failed:
 4. **Dates** of the claim must be in the span, at least as specific as the claim states them
    (:func:`citewise.verify.figures.date_supported`).
 5. **Named entities** of the claim (capitalised names, 「law names」, quoted names) must be in the
-   span, case and spacing ignored; its articles (제N조) and code names (``urllib.request``,
+   span as words of it (an acronym is not found inside another word), case and spacing ignored
+   (:func:`citewise.verify.names.entity_present`); its articles (제N조) and code names (``urllib.request``,
    ``KeyError``) must be on the page or in the question.
 6. **Negation** (:mod:`citewise.verify.qualifiers`). A predicate the claim negates ("not", "no",
    "never", 않, 없, 못, 아니) must not be affirmed by the span's sentence closest to the claim,
    and a predicate that sentence negates must not be affirmed by the claim; a claim that negates
    anything where the span negates nothing says the opposite of it. "Without"/없이 and "not
    only"/뿐만 아니라 are not negations of a predicate, nor is "is not stated in the document".
+   Verbs negate their act (avoids, disables, stops … from; not "to avoid", a purpose); a correction
+   ("X, not Y", "rather than Y") rules Y out; "without raising" contradicts a span that raises;
+   금지되지 않고 permits; the contrapositive of a necessary condition (…해야만 … 효력이 없다) is no mismatch.
 6b. **Roles** (:mod:`citewise.verify.roles`): the claim must not swap two parties of the span, and
    (:func:`citewise.verify.qualifiers.contrast_problem`) must not trade a term for its opposite
    (서면 / 구두, stdout / stderr, before / after).
@@ -72,7 +76,7 @@ from citewise.text.analyze import analyze
 from citewise.text.quotes import normalise_for_match, quote_occurs
 from citewise.text.sentences import split_answer_sentences
 from citewise.verify.additions import unsupported_addition
-from citewise.verify.claims import DATE_PATTERN, PARAGRAPH_MARKS, claim_scope, without_attribution
+from citewise.verify.claims import DATE_PATTERN, claim_scope, without_attribution
 from citewise.verify.conditions import changed_condition
 from citewise.verify.figures import Figure, as_digits, date_parts, date_supported, figures, identifiers, page_versions
 from citewise.verify.judge import JUDGE_PROMPT_VERSION, judge_failure, judge_with_model
@@ -82,13 +86,14 @@ from citewise.verify.meaning import (
     MeaningScorer,
     default_scorer,
 )
-from citewise.verify.names import section_name, traded_name
+from citewise.verify.names import entity_present, section_name, traded_name
 from citewise.verify.qualifiers import (
     contrast_problem,
     negated_keys,
     negation_mismatch,
     scope_problem,
     unmatched_negation,
+    unsaid_without,
 )
 from citewise.verify.roles import role_swap
 
@@ -251,16 +256,6 @@ def _cover(page_text: str, start: int, end: int) -> tuple[list[_Sentence], int, 
 # -- the check ----------------------------------------------------------------------------------------
 
 
-def _entity_present(entity: str, span: str) -> bool:
-    # Paragraph markers (①) are numbering, not part of a name: NFKC would turn them into digits.
-    entity, span = PARAGRAPH_MARKS.sub(" ", entity), PARAGRAPH_MARKS.sub(" ", span)
-    folded = re.sub(r"\s+", "", normalise_for_match(span)).lower()
-    if re.sub(r"\s+", "", unicodedata.normalize("NFKC", entity)).lower() in folded:
-        return True
-    terms = set(_terms(entity))
-    return bool(terms) and terms <= set(_terms(span))
-
-
 def _unsupported(
     source_id: str, span: str | None, found: bool, reason: str, missing: tuple[str, ...] = ()
 ) -> SupportCheck:
@@ -337,6 +332,7 @@ def _says_otherwise(text: str, span: str, page_text: str, context: str) -> str |
     return (
         negation_mismatch(text, _closest_sentence(text, span))
         or unmatched_negation(body, span)
+        or unsaid_without(body, span)
         or role_swap(text, span)
         or traded_name(body, span, page_text)
         or section_name(text, span, page_text)
@@ -490,7 +486,7 @@ def _missing_facts(
             missing.append(date)
             reasons.append(f"date not in the span: {date}")
     for entity in named:
-        if not _entity_present(entity, page if _entity_present(entity, context) else around):
+        if not entity_present(entity, page if entity_present(entity, context) else around):
             missing.append(entity)
             reasons.append(f"name not in the span: {entity}")
     if (wrong := _wrong_reference(body, page, context)) and wrong[0] not in missing:

@@ -1,0 +1,105 @@
+"""Negations, bounds and names said in other words: each faithful claim passes and its
+perturbation is flagged (lexical rule, no embedder)."""
+
+from __future__ import annotations
+
+import pytest
+
+from citewise.records.verify import Decision
+from citewise.verify.qualifiers import negated_keys
+from citewise.verify.support import check_support
+
+CASES = [
+    # A short acronym is a word of the page, not a piece of one ("OR" is not in "network").
+    (
+        "The resolver looks up names on the network and caches them for an hour.",
+        "The resolver caches the names it looks up on the network for an hour.",
+        "The resolver looks up names on the network with OR queries and caches them for an hour.",
+    ),
+    # A bound in other words: "smaller than" is "less than", "greater than" is not.
+    (
+        "Values less than 2**16 are stored in two bytes.",
+        "Any value smaller than 2**16 is stored in two bytes.",
+        "Any value greater than 2**16 is stored in two bytes.",
+    ),
+    # The bound said apart from its figure: "any higher level" for "greater than 0".
+    (
+        "The default trace level is 0. Any level greater than 0 logs every call.",
+        "The trace level defaults to 0, and any higher level logs every call.",
+        "A trace level of 0 logs every call.",
+    ),
+    # A correction beside what the claim affirms is no negation of the span.
+    (
+        "keys() returns a view of the dictionary's keys.",
+        "keys() returns a view, not a list, of the dictionary's keys.",
+        "keys() does not return a view of the dictionary's keys.",
+    ),
+    # "Rather than" / "in place of" rule the alternative out: the span must not say it.
+    (
+        "The filter argument should be a callable that takes one record.",
+        "The filter argument should be a callable rather than a string.",
+        "The filter argument should be a string rather than a callable.",
+    ),
+    (
+        "A token is issued in place of the password.",
+        "A token is issued instead of the password.",
+        "The password is issued in place of a token.",
+    ),
+    # Verbs that negate their act: "disables the loading" is "does not load".
+    (
+        "The -I flag disables the automatic loading of user site packages.",
+        "With the -I flag, user site packages are not loaded automatically.",
+        "The -I flag makes the interpreter load user site packages automatically.",
+    ),
+    (
+        "The writer avoids copying the buffer when the view is contiguous.",
+        "When the view is contiguous, the writer does not copy the buffer.",
+        "When the view is contiguous, the writer copies the buffer.",
+    ),
+    # "Without raising" denies what the span affirms.
+    (
+        "A ValueError is raised if the port is out of range.",
+        "An out-of-range port makes the call raise a ValueError.",
+        "The call accepts an out-of-range port without raising an error.",
+    ),
+    # A prohibition denied (금지되지 않는다) permits the act.
+    (
+        "누구든지 외국인의 불법 고용을 알선하여서는 아니 된다.",
+        "외국인의 불법 고용을 알선하는 것은 금지된다.",
+        "외국인의 불법 고용을 알선하는 것은 금지되지 않는다.",
+    ),
+    # The contrapositive of a necessary condition the span states.
+    (
+        "위임은 서면으로 하여야 효력이 있다.",
+        "위임은 서면으로 해야만 효력이 있으므로, 서면으로 하지 않은 위임은 효력이 없다.",
+        "위임은 서면으로 하지 않아도 효력이 있다.",
+    ),
+]
+
+
+@pytest.mark.parametrize(("page", "faithful", "perturbed"), CASES)
+def test_a_faithful_claim_passes_and_its_perturbation_is_flagged(page: str, faithful: str, perturbed: str) -> None:
+    passed = check_support(faithful, "S1", page, meaning=False)
+    assert passed.decision is Decision.SUPPORTED, passed.reason
+    flagged = check_support(perturbed, "S1", page, meaning=False)
+    assert flagged.decision is Decision.UNSUPPORTED, flagged.reason
+
+
+def test_negating_verbs_negate_the_act_they_take() -> None:
+    assert negated_keys("it stops the cache from being flushed")[0] == frozenset({"flush"})
+    assert negated_keys("which disable the automatic prepending")[0] == frozenset({"prepend"})
+    assert "권유" not in negated_keys("권유하는 것은 금지되지 않는다")[0]
+
+
+def test_a_purpose_and_an_elided_prohibition_are_no_negation_mismatch() -> None:
+    page = "Spellings that vary cause confusion in official records. The treaty prohibited clergy from joining parties."
+    purpose = check_support(
+        "Uniform spellings are used to avoid confusion in official records.", "S1", page, meaning=False
+    )
+    assert purpose.decision is Decision.SUPPORTED, purpose.reason
+    answer = check_support(
+        "Clergy from joining parties.", "S1", page, context="What did the treaty prohibit?", meaning=False
+    )
+    assert answer.decision is Decision.SUPPORTED, answer.reason
+    allowed = check_support("The treaty let clergy join parties.", "S1", page, meaning=False)
+    assert allowed.decision is Decision.UNSUPPORTED, allowed.reason
