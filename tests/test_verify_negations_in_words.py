@@ -103,3 +103,12 @@ def test_a_purpose_and_an_elided_prohibition_are_no_negation_mismatch() -> None:
     assert answer.decision is Decision.SUPPORTED, answer.reason
     allowed = check_support("The treaty let clergy join parties.", "S1", page, meaning=False)
     assert allowed.decision is Decision.UNSUPPORTED, allowed.reason
+
+
+def test_refuse_turns_its_object_away_and_negates_no_act() -> None:
+    """ "refuses integers too large" denies no integers: it is not read as a negation the page lacks."""
+    page = "The packer accepts integers that fit in four bytes; integers too large raise an error."
+    claim = "The packer refuses integers too large for four bytes and accepts those that fit."
+    assert check_support(claim, "S1", page, meaning=False).decision is Decision.SUPPORTED
+    negated, _ = negated_keys(claim)
+    assert not any(key.startswith("integ") for key in negated)
