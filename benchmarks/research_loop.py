@@ -189,14 +189,16 @@ def _timeline(record: RunRecord) -> list[tuple[str, float]]:
     return stages
 
 
-def _model_use(record: RunRecord) -> dict[str, int]:
-    """Calls, input and output tokens of the reviewer and the writer (draft, repair and revision calls)."""
-    use: dict[str, int] = {"calls": 0}
+def _model_use(record: RunRecord) -> dict[str, Any]:
+    """Calls, input and output tokens of the reviewer and the writer (draft, repair and revision calls),
+    and the output tokens of every model call in order (``per_call_out``)."""
+    use: dict[str, Any] = {"calls": 0, "per_call_out": []}
     for recorded in record.events:
         event = recorded.event
         if not isinstance(event, ModelCallEnded):
             continue
         use["calls"] += 1
+        use["per_call_out"].append((event.purpose.value, event.completion_tokens or 0))
         if event.purpose in _PURPOSES:
             use[f"{event.purpose}_out"] = use.get(f"{event.purpose}_out", 0) + (event.completion_tokens or 0)
         if event.purpose in ("draft", "speculative_draft"):
@@ -220,8 +222,10 @@ def run_once(
     speculate: bool = True,
     stream: bool = True,
     draft_every_round: bool = False,
+    review_prompt: str = prompts.REVIEW_PROMPT_VERSION,
 ) -> dict[str, Any]:
-    """One research run; the store is a new SQLite file in ``tmp`` unless ``store_url`` names another."""
+    """One research run; the store is a new SQLite file in ``tmp`` unless ``store_url`` names another.
+    ``review_prompt`` picks the reviewer's prompt (review-v4 for the JSON reply it had before)."""
     latencies = latencies or Latencies()
     web = Web(latencies)
     with FakeTavilyServer() as tavily, FakeOpenAIServer(tokens_per_s=latencies.tokens_per_s) as model:
@@ -242,6 +246,7 @@ def run_once(
                 speculate=speculate,
                 stream=stream,
                 draft_every_round=draft_every_round,
+                review_prompt=review_prompt,
             )
             started = time.perf_counter()
             result = research(store, QUESTION, settings)
@@ -249,6 +254,7 @@ def run_once(
             record = RunStore(store).get(result.run_id)
             floor, network = _floor(record)
     return {
+        "review_prompt": review_prompt,
         "speculate": speculate,
         "stream": stream,
         "draft_every_round": draft_every_round,
@@ -319,8 +325,8 @@ def _covered(run: Mapping[str, Any]) -> str:
 
 
 def _print(runs: Sequence[Mapping[str, Any]]) -> None:
-    print(f"code: prompts {prompts.REVIEW_PROMPT_VERSION}, {prompts.WRITE_PROMPT_VERSION}, {REVISE_PROMPT_VERSION}")
     path = runs[0]
+    print(f"code: prompts {path['review_prompt']}, {prompts.WRITE_PROMPT_VERSION}, {REVISE_PROMPT_VERSION}")
     speculative, streamed = ("on" if path[k] else "off" for k in ("speculate", "stream"))
     every = "every round" if path["draft_every_round"] else "only the round the loop stops after"
     print(f"speculative draft {speculative}, streamed writer {streamed}, drafts {every}\n")
@@ -394,6 +400,12 @@ def main(argv: Sequence[str] | None = None) -> None:
         "--draft-every-round", action="store_true", help="also draft rounds whose review asks for more searching"
     )
     parser.add_argument(
+        "--review-prompt",
+        choices=prompts.REVIEW_PROMPT_VERSIONS,
+        default=prompts.REVIEW_PROMPT_VERSION,
+        help="the reviewer's prompt (review-v4: the JSON reply of before, to compare)",
+    )
+    parser.add_argument(
         "--paraphrase", action="store_true", help="the writer paraphrases its leads: each run pays a revision"
     )
     args = parser.parse_args(argv)
@@ -403,6 +415,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         path = {"speculate": not args.no_speculate, "stream": not args.no_stream}
         path["draft_every_round"] = args.draft_every_round
+        path["review_prompt"] = args.review_prompt
         runs = [run_once(True, Path(tmp), latencies=latencies, cite=mode, leads=leads, **path) for mode in modes]
         if not args.no_sequential:
             sequential = run_once(False, Path(tmp), latencies=latencies, cite=modes[-1], leads=leads, **path)
@@ -418,6 +431,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     for label, seconds in first["timeline"]:
         print(f"  {label:<28} {seconds:6.2f} s")
     print(f"  critical-path floor from the fake's latencies: {first['floor_s']:.2f} s")
+    calls = ", ".join(f"{purpose} {tokens}" for purpose, tokens in first["per_call_out"])
+    print(f"output tokens per model call, in order: {calls}")
     if not args.no_sequential:
         concurrent = runs[len(modes) - 1]
         print(f"\nsequential / concurrent wall time: {sequential['wall_s'] / concurrent['wall_s']:.2f}")

@@ -91,6 +91,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from research_loop import run_once  # noqa: E402
 from research_world import FACTS, FILLER, QUESTION, TOPICS, Latencies, page_text  # noqa: E402
 
+from citewise.research import prompts  # noqa: E402
 from citewise.testing import FakeOpenAIServer, FakeReply  # noqa: E402
 
 DRIVER = Path(__file__).resolve().parent / "research_peer_driver.py"
@@ -348,6 +349,12 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument(
         "--draft-every-round", action="store_true", help="today's loop also drafts rounds that go on to another"
     )
+    parser.add_argument(
+        "--review-prompt",
+        choices=prompts.REVIEW_PROMPT_VERSIONS,
+        default=prompts.REVIEW_PROMPT_VERSION,
+        help="today's reviewer prompt (review-v4: the JSON reply of before, to compare)",
+    )
     args = parser.parse_args(argv)
     if args.runs < 1:
         parser.error("--runs must be at least 1")
@@ -362,7 +369,16 @@ def main(argv: Sequence[str] | None = None) -> None:
         for n in range(args.runs):
             peer.append(run_peer(args.peer_python, latencies, Path(tmp), args.peer_words))
             store, every = str(Path(tmp) / f"today-{n}.sqlite"), args.draft_every_round
-            ours.append(run_once(True, Path(tmp), store_url=store, latencies=latencies, draft_every_round=every))
+            ours.append(
+                run_once(
+                    True,
+                    Path(tmp),
+                    store_url=store,
+                    latencies=latencies,
+                    draft_every_round=every,
+                    review_prompt=args.review_prompt,
+                )
+            )
     _print(peer, ours, args.scale, load)
 
 
@@ -371,7 +387,8 @@ def _print(
 ) -> None:
     first, today = peer[0], ours[0]
     before, after = (" ".join(f"{x:.2f}" for x in avg) for avg in (load, os.getloadavg()))
-    print(f"scale {scale}, {len(peer)} runs each, load average {before} before, {after} after\n")
+    print(f"scale {scale}, {len(peer)} runs each, load average {before} before, {after} after")
+    print(f"today's reviewer prompt {today['review_prompt']}\n")
     print(
         f"peer (gpt-researcher): {first['calls']} model calls, {first['searches']} searches, {first['pages']} pages "
         f"fetched, {first['sources']} sources, report {first['report_words']} words "
