@@ -51,19 +51,32 @@ run                                                 seed, s    today, s   today 
 ``--scale 0.2``, revise-v2, no speculative draft    11.56      9.03       0.78
 ``--scale 0.2``, revise-v3 and speculative draft    11.72      7.49       0.64
 ``--scale 1``, revise-v2, no speculative draft      57.08      44.17      0.77
-``--scale 1``, revise-v3, speculative, streamed   57.09      35.18      0.62
+``--scale 1``, revise-v3, speculative, streamed     57.09      35.18      0.62
 ``--scale 0.2 --no-speculate --no-stream``          12.01      9.69       0.81
 ``--scale 0.2``, only the last round drafted        11.64      6.58       0.57
 ``--scale 1``, only the last round drafted          56.99      30.76      0.54
 ``--scale 0.2``, and review-v4                      11.55      6.21       0.54
 ``--scale 1``, and review-v4                        56.89      29.41      0.52
+``--scale 0.2``, review-v4 (before review-v5)       11.56      6.13       0.53
+``--scale 0.2``, and review-v5                      11.48      5.50       0.48
+``--scale 1``, review-v4 (before review-v5)         56.92      29.33      0.52
+``--scale 1``, and review-v5                        56.84      26.13      0.46
 ==================================================  =========  =========  ============
 
-The last four rows (2026-12-02, load 2 to 5) draft only the round the loop stops after; with
-``--draft-every-round`` (drafting each round's review, as before) the same code at review-v3 gave
-7.58 s (0.66) and 35.18 s (0.62): round 1's draft, 4.34 s at ``--scale 1``, is off the critical
-path. review-v4 names each topic by its id (``T1``) instead of copying it back: 300 review output
-tokens in the three reviews against 366, 0.45 s less a review at ``--scale 1``.
+The rows from "only the last round drafted" on (2026-12-02, load 2 to 5) draft only the round the
+loop stops after; with ``--draft-every-round`` (drafting each round's review, as before) the same
+code at review-v3 gave 7.58 s (0.66) and 35.18 s (0.62): round 1's draft, 4.34 s at ``--scale 1``,
+is off the critical path. review-v4 names each topic by its id (``T1``) instead of copying it back:
+300 review output tokens in the three reviews against 366, 0.45 s less a review at ``--scale 1``.
+
+review-v5 (the last four rows, 2026-12-02, load 1.9 to 5.3; each review-v4 row run just before its
+review-v5 row) writes the same judgements as one line per topic (``T1 covered S2.3 S1.3``,
+``T3 missing: no date | query: ...``) instead of a JSON object: 25 output tokens a review against
+100, of which the keys were 53 and the nulls and empty lists 6 (output tokens per call, in order:
+plan 47, review 25, review 25, speculative draft 60, review 25, speculative draft 60, revise 6). At
+``--scale 1`` round 1's review takes 3.51 s (5.02 before); rounds 2 and 3 take 4.25 and 4.23 s, no longer the
+review's time but that of the draft written beside it (3 s + 60 tokens), which the loop waits for
+even when the review drops it. ``--review-prompt review-v4`` runs the JSON reply of before.
 
 The drafts are streamed and each line is checked as it arrives (``--no-stream`` to compare); with
 the lexical checks of this world verification takes a few hundredths of a second either way, so
