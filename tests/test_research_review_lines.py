@@ -170,8 +170,12 @@ def test_a_json_reply_to_the_v5_prompt_is_read_as_v4_reads_it(server: FakeOpenAI
     assert any("sentence id 'S1.7' not in S1" in p for p in plain.problems)
 
 
-def test_fences_case_commas_and_ids_after_a_colon_are_read(server: FakeOpenAIServer, client: ChatClient) -> None:
-    review = ask(server, client, "```\nt1: Covered S1.1, S1.2\n\nT2 covered: S2.1\n```")
+@pytest.mark.parametrize("around", [("", ""), ("Here is the review:\n", "\nEach topic was checked.")])
+def test_fences_case_commas_and_ids_after_a_colon_are_read(
+    server: FakeOpenAIServer, client: ChatClient, around: tuple[str, str]
+) -> None:
+    before, after = around  # words around the one fenced block are ignored, as for a JSON reply
+    review = ask(server, client, f"{before}```\nt1: Covered S1.1, S1.2\n\nT2 covered: S2.1\n```{after}")
 
     assert [i.status for i in review.items] == [CoverageStatus.COVERED, CoverageStatus.COVERED]
     assert [q.sentence_id for q in review.items[0].quotes] == ["S1.1", "S1.2"]
@@ -190,6 +194,8 @@ def test_fences_case_commas_and_ids_after_a_colon_are_read(server: FakeOpenAISer
         ("T1 quote S2: 임차권등기명령을 신청할 수 있다", "the reply has no topic line"),
         ("T1 covered S1.1\nT2 quote S2: 임차권등기명령을 신청할 수 있다", "names T2, which no topic line assesses"),
         ("  \n```\n```", "the reply has no topic line"),
+        ("```\nT1 covered S1.1\n```\nand\n```\nT2 missing\n```", "more than one fenced block"),
+        ("Here is the review:\nT1 covered S1.1\nT2 missing", "line 1 is not 'T# status ...'"),
         ('{"topics": "all covered"}', "topics must be a list"),
         ('{"topics": [', "not valid JSON"),
     ],

@@ -4,7 +4,9 @@ Two reviewers return the same :class:`~citewise.records.research.CoverageReview`
 
 * :func:`review_with_model` asks a model (prompt :data:`~citewise.research.prompts.REVIEW_PROMPT_VERSION`)
   for a status and the ids of the supporting sentences (``S1.3``) per topic, or verbatim quotes as
-  text; citewise then checks the claims itself (:func:`verify_review`).
+  text; citewise then checks the claims itself (:func:`verify_review`). Under review-v5 the reply
+  is one line per topic (:func:`parse_review_text`; a JSON reply is read too), under review-v4 a
+  JSON object by schema (:func:`parse_review_reply`): the same claims, verified the same way.
 * :func:`review_deterministic` (in :mod:`citewise.research.review_deterministic`) needs no model:
   it looks for source sentences sharing the topic's key words.
 
@@ -182,6 +184,7 @@ def _optional_text(value: object, field: str) -> str | None:
 
 
 _FENCE = re.compile(r"```[\w-]*")
+_BLOCK = re.compile(r"^```[\w-]*[ \t]*\n(.*?)^```[ \t]*$", re.MULTILINE | re.DOTALL)
 _TOPIC_LINE = re.compile(r"(?P<topic>[Tt]\d+)\s*:?\s+(?P<rest>\S.*)")
 _QUOTE_LINE = re.compile(r"quote\s+(?P<source>[^\s:]+)\s*:\s*(?P<quote>\S.*)", re.IGNORECASE)
 _ASSESSMENT = re.compile(r"(?P<status>[A-Za-z]+)(?P<ids>[^:]*)(?::(?P<gap>.*))?")
@@ -202,7 +205,13 @@ def parse_review_text(text: str) -> tuple[ClaimedCoverage, ...]:
     [('T1', 'covered', ('S1.2', 'S3.1'), None, None), ('T2', 'missing', (), 'no date', 'rules effective date')]
     """
     stripped = text.strip()
-    unfenced = "\n".join(line for line in stripped.splitlines() if not _FENCE.fullmatch(line.strip())).strip()
+    # As with JSON (parse_json_reply), the one fenced block of a reply is the reply: words around it
+    # are ignored; a stray fence line (an unclosed block) is dropped.
+    blocks = _BLOCK.findall(stripped)
+    if len(blocks) > 1:
+        raise ValueError("the reply has more than one fenced block")
+    body = blocks[0] if blocks else stripped
+    unfenced = "\n".join(line for line in body.splitlines() if not _FENCE.fullmatch(line.strip())).strip()
     if unfenced.startswith("{"):
         try:
             decoded = parse_json_reply(stripped)
