@@ -51,19 +51,32 @@ run                                                 seed, s    today, s   today 
 ``--scale 0.2``, revise-v2, no speculative draft    11.56      9.03       0.78
 ``--scale 0.2``, revise-v3 and speculative draft    11.72      7.49       0.64
 ``--scale 1``, revise-v2, no speculative draft      57.08      44.17      0.77
-``--scale 1``, revise-v3, speculative, streamed   57.09      35.18      0.62
+``--scale 1``, revise-v3, speculative, streamed     57.09      35.18      0.62
 ``--scale 0.2 --no-speculate --no-stream``          12.01      9.69       0.81
 ``--scale 0.2``, only the last round drafted        11.64      6.58       0.57
 ``--scale 1``, only the last round drafted          56.99      30.76      0.54
 ``--scale 0.2``, and review-v4                      11.55      6.21       0.54
 ``--scale 1``, and review-v4                        56.89      29.41      0.52
+``--scale 0.2``, review-v4 (before review-v5)       11.56      6.13       0.53
+``--scale 0.2``, and review-v5                      11.48      5.50       0.48
+``--scale 1``, review-v4 (before review-v5)         56.92      29.33      0.52
+``--scale 1``, and review-v5                        56.84      26.13      0.46
 ==================================================  =========  =========  ============
 
-The last four rows (2026-12-02, load 2 to 5) draft only the round the loop stops after; with
-``--draft-every-round`` (drafting each round's review, as before) the same code at review-v3 gave
-7.58 s (0.66) and 35.18 s (0.62): round 1's draft, 4.34 s at ``--scale 1``, is off the critical
-path. review-v4 names each topic by its id (``T1``) instead of copying it back: 300 review output
-tokens in the three reviews against 366, 0.45 s less a review at ``--scale 1``.
+The rows from "only the last round drafted" on (2026-12-02, load 2 to 5) draft only the round the
+loop stops after; with ``--draft-every-round`` (drafting each round's review, as before) the same
+code at review-v3 gave 7.58 s (0.66) and 35.18 s (0.62): round 1's draft, 4.34 s at ``--scale 1``,
+is off the critical path. review-v4 names each topic by its id (``T1``) instead of copying it back:
+300 review output tokens in the three reviews against 366, 0.45 s less a review at ``--scale 1``.
+
+review-v5 (the last four rows, 2026-12-02, load 1.9 to 5.3; each review-v4 row run just before its
+review-v5 row) writes the same judgements as one line per topic (``T1 covered S2.3 S1.3``,
+``T3 missing: no date | query: ...``) instead of a JSON object: 25 output tokens a review against
+100, of which the keys were 53 and the nulls and empty lists 6 (output tokens per call, in order:
+plan 47, review 25, review 25, speculative draft 60, review 25, speculative draft 60, revise 6). At
+``--scale 1`` round 1's review takes 3.51 s (5.02 before); rounds 2 and 3 take 4.25 and 4.23 s, no longer the
+review's time but that of the draft written beside it (3 s + 60 tokens), which the loop waits for
+even when the review drops it. ``--review-prompt review-v4`` runs the JSON reply of before.
 
 The drafts are streamed and each line is checked as it arrives (``--no-stream`` to compare); with
 the lexical checks of this world verification takes a few hundredths of a second either way, so
@@ -189,14 +202,16 @@ def _timeline(record: RunRecord) -> list[tuple[str, float]]:
     return stages
 
 
-def _model_use(record: RunRecord) -> dict[str, int]:
-    """Calls, input and output tokens of the reviewer and the writer (draft, repair and revision calls)."""
-    use: dict[str, int] = {"calls": 0}
+def _model_use(record: RunRecord) -> dict[str, Any]:
+    """Calls, input and output tokens of the reviewer and the writer (draft, repair and revision calls),
+    and the output tokens of every model call in order (``per_call_out``)."""
+    use: dict[str, Any] = {"calls": 0, "per_call_out": []}
     for recorded in record.events:
         event = recorded.event
         if not isinstance(event, ModelCallEnded):
             continue
         use["calls"] += 1
+        use["per_call_out"].append((event.purpose.value, event.completion_tokens or 0))
         if event.purpose in _PURPOSES:
             use[f"{event.purpose}_out"] = use.get(f"{event.purpose}_out", 0) + (event.completion_tokens or 0)
         if event.purpose in ("draft", "speculative_draft"):
@@ -220,8 +235,10 @@ def run_once(
     speculate: bool = True,
     stream: bool = True,
     draft_every_round: bool = False,
+    review_prompt: str = prompts.REVIEW_PROMPT_VERSION,
 ) -> dict[str, Any]:
-    """One research run; the store is a new SQLite file in ``tmp`` unless ``store_url`` names another."""
+    """One research run; the store is a new SQLite file in ``tmp`` unless ``store_url`` names another.
+    ``review_prompt`` picks the reviewer's prompt (review-v4 for the JSON reply it had before)."""
     latencies = latencies or Latencies()
     web = Web(latencies)
     with FakeTavilyServer() as tavily, FakeOpenAIServer(tokens_per_s=latencies.tokens_per_s) as model:
@@ -242,6 +259,7 @@ def run_once(
                 speculate=speculate,
                 stream=stream,
                 draft_every_round=draft_every_round,
+                review_prompt=review_prompt,
             )
             started = time.perf_counter()
             result = research(store, QUESTION, settings)
@@ -249,6 +267,7 @@ def run_once(
             record = RunStore(store).get(result.run_id)
             floor, network = _floor(record)
     return {
+        "review_prompt": review_prompt,
         "speculate": speculate,
         "stream": stream,
         "draft_every_round": draft_every_round,
@@ -319,8 +338,8 @@ def _covered(run: Mapping[str, Any]) -> str:
 
 
 def _print(runs: Sequence[Mapping[str, Any]]) -> None:
-    print(f"code: prompts {prompts.REVIEW_PROMPT_VERSION}, {prompts.WRITE_PROMPT_VERSION}, {REVISE_PROMPT_VERSION}")
     path = runs[0]
+    print(f"code: prompts {path['review_prompt']}, {prompts.WRITE_PROMPT_VERSION}, {REVISE_PROMPT_VERSION}")
     speculative, streamed = ("on" if path[k] else "off" for k in ("speculate", "stream"))
     every = "every round" if path["draft_every_round"] else "only the round the loop stops after"
     print(f"speculative draft {speculative}, streamed writer {streamed}, drafts {every}\n")
@@ -394,6 +413,12 @@ def main(argv: Sequence[str] | None = None) -> None:
         "--draft-every-round", action="store_true", help="also draft rounds whose review asks for more searching"
     )
     parser.add_argument(
+        "--review-prompt",
+        choices=prompts.REVIEW_PROMPT_VERSIONS,
+        default=prompts.REVIEW_PROMPT_VERSION,
+        help="the reviewer's prompt (review-v4: the JSON reply of before, to compare)",
+    )
+    parser.add_argument(
         "--paraphrase", action="store_true", help="the writer paraphrases its leads: each run pays a revision"
     )
     args = parser.parse_args(argv)
@@ -403,6 +428,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         path = {"speculate": not args.no_speculate, "stream": not args.no_stream}
         path["draft_every_round"] = args.draft_every_round
+        path["review_prompt"] = args.review_prompt
         runs = [run_once(True, Path(tmp), latencies=latencies, cite=mode, leads=leads, **path) for mode in modes]
         if not args.no_sequential:
             sequential = run_once(False, Path(tmp), latencies=latencies, cite=modes[-1], leads=leads, **path)
@@ -418,6 +444,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     for label, seconds in first["timeline"]:
         print(f"  {label:<28} {seconds:6.2f} s")
     print(f"  critical-path floor from the fake's latencies: {first['floor_s']:.2f} s")
+    calls = ", ".join(f"{purpose} {tokens}" for purpose, tokens in first["per_call_out"])
+    print(f"output tokens per model call, in order: {calls}")
     if not args.no_sequential:
         concurrent = runs[len(modes) - 1]
         print(f"\nsequential / concurrent wall time: {sequential['wall_s'] / concurrent['wall_s']:.2f}")

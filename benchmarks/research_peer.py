@@ -42,7 +42,7 @@ verifies nothing. Today's loop plans, searches, extracts one page a site, review
 evidence, drafts, verifies every sentence against its stored source and revises what fails; in this
 world the scripted reviewer always leaves one topic missing, so it uses all three rounds (6 model
 calls: the plan, three reviews and two drafts each written beside its review; a critical-path floor
-of 25.9 s at scale 1) and its report is not accepted (2 of 3 topics). ``--draft-every-round`` drafts
+of 22.9 s at scale 1) and its report is not accepted (2 of 3 topics). ``--draft-every-round`` drafts
 round 1 too, after its review, as the loop did before (7 calls, floor 31.5 s).
 
 Figures of 2026-12-02, GPT Researcher 0.15.1 (2 shared cores; load average before the runs):
@@ -57,11 +57,16 @@ run                                                        load   peer, s     to
 ``--runs 3 --scale 1 --draft-every-round``, medians        7.21   23.14       31.79     1.37
 ``--runs 3 --scale 1``, medians, review-v3                 9.76   23.81       27.49     1.15
 ``--runs 3 --scale 1``, medians, review-v4                 2.14   21.65       26.01     1.20
+``--runs 3 --scale 1``, medians, review-v4 (before v5)     3.80   23.02       26.44     1.15
+``--runs 3 --scale 1``, medians, review-v5                 1.86   22.02       23.04     1.05
 =========================================================  =====  ==========  ========  ============
 
 The first four rows draft every round (the loop's behaviour until a round that goes on to another
-went undrafted); all but the last are at review-v3, which copied each topic back as text. The
-peer's time grows with the load (its imports and page parsing are CPU work); today's does not.
+went undrafted); all but the last three are at review-v3, which copied each topic back as text.
+The last two rows ran one after the other: review-v5 has the reviewer answer one line per topic
+instead of a JSON object (25 output tokens a review instead of 100; ``--review-prompt review-v4``
+to compare), which lowers today's floor from 26.1 to 22.9 s. The peer's time grows with the load
+(its imports and page parsing are CPU work); today's does not.
 
 The peer's figure is its in-process time from ``GPTResearcher(...)`` to the written report (its
 interpreter start and imports, about 1.5 s more, are printed as "peer process s"); today's is the
@@ -91,6 +96,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from research_loop import run_once  # noqa: E402
 from research_world import FACTS, FILLER, QUESTION, TOPICS, Latencies, page_text  # noqa: E402
 
+from citewise.research import prompts  # noqa: E402
 from citewise.testing import FakeOpenAIServer, FakeReply  # noqa: E402
 
 DRIVER = Path(__file__).resolve().parent / "research_peer_driver.py"
@@ -348,6 +354,12 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument(
         "--draft-every-round", action="store_true", help="today's loop also drafts rounds that go on to another"
     )
+    parser.add_argument(
+        "--review-prompt",
+        choices=prompts.REVIEW_PROMPT_VERSIONS,
+        default=prompts.REVIEW_PROMPT_VERSION,
+        help="today's reviewer prompt (review-v4: the JSON reply of before, to compare)",
+    )
     args = parser.parse_args(argv)
     if args.runs < 1:
         parser.error("--runs must be at least 1")
@@ -362,7 +374,16 @@ def main(argv: Sequence[str] | None = None) -> None:
         for n in range(args.runs):
             peer.append(run_peer(args.peer_python, latencies, Path(tmp), args.peer_words))
             store, every = str(Path(tmp) / f"today-{n}.sqlite"), args.draft_every_round
-            ours.append(run_once(True, Path(tmp), store_url=store, latencies=latencies, draft_every_round=every))
+            ours.append(
+                run_once(
+                    True,
+                    Path(tmp),
+                    store_url=store,
+                    latencies=latencies,
+                    draft_every_round=every,
+                    review_prompt=args.review_prompt,
+                )
+            )
     _print(peer, ours, args.scale, load)
 
 
@@ -371,7 +392,8 @@ def _print(
 ) -> None:
     first, today = peer[0], ours[0]
     before, after = (" ".join(f"{x:.2f}" for x in avg) for avg in (load, os.getloadavg()))
-    print(f"scale {scale}, {len(peer)} runs each, load average {before} before, {after} after\n")
+    print(f"scale {scale}, {len(peer)} runs each, load average {before} before, {after} after")
+    print(f"today's reviewer prompt {today['review_prompt']}\n")
     print(
         f"peer (gpt-researcher): {first['calls']} model calls, {first['searches']} searches, {first['pages']} pages "
         f"fetched, {first['sources']} sources, report {first['report_words']} words "

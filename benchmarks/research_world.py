@@ -159,6 +159,21 @@ def _revise(items: Sequence[Mapping[str, Any]], lines: bool) -> str:
     return json.dumps({"revisions": [{"id": ident, "replacement": text} for ident, text in answers]})
 
 
+def _review_lines(review: Mapping[str, Any]) -> str:
+    """The judgements of a JSON review (v4 shape) written as review-v5 lines: ``T1 covered S1.2``,
+    ``T3 missing: <gap> | query: <query>``, and ``T1 quote S2: <text>`` for each quote."""
+    lines, quotes = [], []
+    for item in review["topics"]:
+        line = " ".join([item["topic"], item["status"], *item.get("sentence_ids", [])])
+        if item["gap"] is not None:
+            line += f": {item['gap']}"
+        if item["follow_up_query"] is not None:
+            line += f" | query: {item['follow_up_query']}"
+        lines.append(line)
+        quotes += [f"{item['topic']} quote {q['source_id']}: {q['quote']}" for q in item["quotes"]]
+    return "\n".join([*lines, *quotes])
+
+
 class Model:
     """Plans, reviews (one topic always missing, with a new follow-up) and writes, citing by ``cite``."""
 
@@ -184,7 +199,9 @@ class Model:
             return FakeReply(json.dumps(body), delay=self.delay)
         if system.startswith(self.prompts.review):
             self.reviews += 1
-            return FakeReply(json.dumps(self._review(data["sources"], data["topics"])), delay=self.delay)
+            review = self._review(data["sources"], data["topics"])
+            lines = "one line per topic" in system  # review-v5 and later
+            return FakeReply(_review_lines(review) if lines else json.dumps(review), delay=self.delay)
         return FakeReply(self._write(data), delay=self.delay)
 
     def _review(self, sources: Sequence[Mapping[str, Any]], given: Any) -> dict[str, Any]:

@@ -42,9 +42,12 @@ __all__ = [
     "PLAN_SYSTEM_PROMPT",
     "REPAIR_SYSTEM_PROMPT",
     "REVIEW_PROMPT_VERSION",
+    "REVIEW_PROMPT_VERSIONS",
     "REVIEW_SCHEMA",
     "REVIEW_SCHEMA_NAME",
     "REVIEW_SYSTEM_PROMPT",
+    "REVIEW_V4",
+    "REVIEW_V4_SYSTEM_PROMPT",
     "WRITE_PROMPT_VERSION",
     "WRITE_SYSTEM_PROMPT",
     "build_plan_messages",
@@ -55,10 +58,17 @@ __all__ = [
 ]
 
 PLAN_PROMPT_VERSION: Final = "plan-v1"
-REVIEW_PROMPT_VERSION: Final = "review-v4"
+REVIEW_PROMPT_VERSION: Final = "review-v5"
 """v2: sources as numbered sentences; the reviewer cites ``sentence_ids`` (v1 copied every quote).
 v3: a source carries ``published`` when the page states its date. v4: the topics are given by id
-(``{"T1": ..., "T2": ...}``) and each is assessed by its id, not copied back."""
+(``{"T1": ..., "T2": ...}``) and each is assessed by its id, not copied back. v5: the same
+judgements as one line per topic (``T1 covered S1.2 S3.1``, ``T2 missing: <gap> | query: <query>``)
+instead of a JSON object, so the reply carries no keys, no quoting and no nulls; a JSON reply in the
+v4 shape is still read. Runs keep the version they were made with."""
+REVIEW_V4: Final = "review-v4"
+"""The previous review prompt (a JSON reply by :data:`REVIEW_SCHEMA`), kept selectable."""
+REVIEW_PROMPT_VERSIONS: Final = (REVIEW_V4, REVIEW_PROMPT_VERSION)
+"""The review prompts a run may use."""
 WRITE_PROMPT_VERSION: Final = "write-v3"
 """The writer's prompt version; the repair prompt is part of it. v2: sources as numbered sentences,
 cited as ``[S1.3]`` and quoted as ``{{S1.3}}`` (v1 cited whole sources only). v3: a source carries
@@ -170,7 +180,7 @@ Each topic and query is at most {MAX_TEXT_CHARS} characters. Never output URLs.
 Reply with one JSON object: {{"topics": [string, ...], "queries": [string, ...]}}."""
 """The instructions of :data:`PLAN_PROMPT_VERSION`; they contain no question text."""
 
-REVIEW_SYSTEM_PROMPT: Final = f"""\
+_REVIEW_TASK: Final = f"""\
 You review whether stored sources cover each required sub-question (topic) of a research question.
 
 {_DATA_RULE} The user message is {{"question": ..., "topics": {{"T1": ..., "T2": ...}}, "sources": \
@@ -178,11 +188,18 @@ You review whether stored sources cover each required sub-question (topic) of a 
 "already_tried_queries": [...]}}. \
 Each source's excerpt is given as numbered sentences: "S1.3" is the third sentence of source S1. \
 A source may have "published": the date (YYYY-MM-DD) the page itself states; a source without it \
-has no known date. Weigh dates when a topic asks how recent or current something is.
+has no known date. Weigh dates when a topic asks how recent or current something is."""
+
+_STATUS_RULE: Final = (
+    '"covered" (the sources answer it), "weak" (partial or indirect support), "missing" (nothing '
+    'relevant) or "conflicting" (sources disagree)'
+)
+
+REVIEW_V4_SYSTEM_PROMPT: Final = f"""\
+{_REVIEW_TASK}
 
 For every topic, by its id ("T1"), report:
-- "status": "covered" (the sources answer it), "weak" (partial or indirect support), "missing" \
-(nothing relevant) or "conflicting" (sources disagree).
+- "status": {_STATUS_RULE}.
 - "sentence_ids": the ids of the sentences that support it, such as "S1.3". Use only ids given in \
 "sources". citewise reads their text itself: do not copy them. A topic without a supporting \
 sentence does not count as covered. For "conflicting", cite each side.
@@ -198,7 +215,32 @@ Use only the sources; do not rely on memory. Never output URLs.
 
 Reply with one JSON object: {{"topics": [{{"topic", "status", "sentence_ids", "quotes", "gap", \
 "follow_up_query"}}, ...]}}."""
-"""The instructions of :data:`REVIEW_PROMPT_VERSION`; they contain no question or source text."""
+"""The instructions of :data:`REVIEW_V4`; they contain no question or source text."""
+
+REVIEW_SYSTEM_PROMPT: Final = f"""\
+{_REVIEW_TASK}
+
+Reply in plain text, one line per topic and nothing else:
+T1 covered S1.3 S2.1
+T2 weak S2.4: <gap> | query: <follow-up query>
+T3 missing: <gap> | query: <follow-up query>
+
+Each line is the topic's id, its status, the ids of the sentences that support it and, when it is \
+not covered, a colon, the gap and "| query:" with one follow-up query.
+- The status is {_STATUS_RULE}.
+- Sentence ids such as S1.3, separated by spaces: only ids given in "sources". citewise reads \
+their text itself: do not copy them. A topic without a supporting sentence does not count as \
+covered. For "conflicting", cite each side.
+- The gap says what is missing — a primary source, a date, a metric definition, an independent \
+comparison, an explanation of a disagreement — with no "|" in it.
+- The follow-up query is one targeted web search query for that gap (at most {MAX_TEXT_CHARS} \
+characters). Never repeat a query in "already_tried_queries".
+- Only when the support is a part of a sentence that says much more, add a line "T1 quote S2: \
+<that part>", copied exactly, character for character: no ellipses, no paraphrase, no translation.
+
+Use only the sources; do not rely on memory. Never output URLs. No JSON, no commentary."""
+"""The instructions of :data:`REVIEW_PROMPT_VERSION`; they contain no question or source text. They
+begin as :data:`REVIEW_V4_SYSTEM_PROMPT` does and differ in the reply they ask for."""
 
 WRITE_SYSTEM_PROMPT: Final = f"""\
 You write a research report in Markdown from stored sources only.
@@ -271,17 +313,25 @@ def build_plan_messages(question: str) -> list[dict[str, str]]:
 
 
 def build_review_messages(
-    question: str, plan: ResearchPlan, sources: Sequence[Source], tried_queries: Sequence[str] = ()
+    question: str,
+    plan: ResearchPlan,
+    sources: Sequence[Source],
+    tried_queries: Sequence[str] = (),
+    *,
+    version: str = REVIEW_PROMPT_VERSION,
 ) -> list[dict[str, str]]:
     """The reviewer's messages: the question, the plan's topics by id (``T1``, ``T2`` ...), each
-    source's ``content`` as numbered sentences and the queries already tried, all as one JSON object."""
+    source's ``content`` as numbered sentences and the queries already tried, all as one JSON object,
+    under the instructions of review prompt ``version`` (one of :data:`REVIEW_PROMPT_VERSIONS`)."""
+    if version not in REVIEW_PROMPT_VERSIONS:
+        raise ValueError(f"unknown review prompt {version!r}; known: {', '.join(REVIEW_PROMPT_VERSIONS)}")
     data = {
         "question": question,
         "topics": {topic_id(n): topic for n, topic in enumerate(plan.topics, 1)},
         "sources": _source_data(sources),
         "already_tried_queries": list(tried_queries),
     }
-    return _messages(REVIEW_SYSTEM_PROMPT, data)
+    return _messages(REVIEW_SYSTEM_PROMPT if version == REVIEW_PROMPT_VERSION else REVIEW_V4_SYSTEM_PROMPT, data)
 
 
 def _write_data(question: str, plan: ResearchPlan, sources: Sequence[Source], review: CoverageReview) -> dict[str, Any]:

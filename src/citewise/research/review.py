@@ -4,7 +4,9 @@ Two reviewers return the same :class:`~citewise.records.research.CoverageReview`
 
 * :func:`review_with_model` asks a model (prompt :data:`~citewise.research.prompts.REVIEW_PROMPT_VERSION`)
   for a status and the ids of the supporting sentences (``S1.3``) per topic, or verbatim quotes as
-  text; citewise then checks the claims itself (:func:`verify_review`).
+  text; citewise then checks the claims itself (:func:`verify_review`). Under review-v5 the reply
+  is one line per topic (:func:`parse_review_text`; a JSON reply is read too), under review-v4 a
+  JSON object by schema (:func:`parse_review_reply`): the same claims, verified the same way.
 * :func:`review_deterministic` (in :mod:`citewise.research.review_deterministic`) needs no model:
   it looks for source sentences sharing the topic's key words.
 
@@ -36,11 +38,12 @@ else there is none (``TopicCoverage.follow_up`` is None). Covered topics get non
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from citewise.errors import RunError
-from citewise.llm import ChatClient, ModelReplyError, expect_object, expect_str
+from citewise.llm import ChatClient, ModelReplyError, ModelReplyInvalid, expect_object, expect_str, parse_json_reply
 from citewise.records.research import (
     CoverageReview,
     CoverageStatus,
@@ -50,7 +53,14 @@ from citewise.records.research import (
     TopicCoverage,
 )
 from citewise.research.matching import new_query, topic_queries, tried_key
-from citewise.research.prompts import REVIEW_SCHEMA, REVIEW_SCHEMA_NAME, build_review_messages, topic_id
+from citewise.research.prompts import (
+    REVIEW_PROMPT_VERSION,
+    REVIEW_SCHEMA,
+    REVIEW_SCHEMA_NAME,
+    REVIEW_V4,
+    build_review_messages,
+    topic_id,
+)
 from citewise.research.review_deterministic import COVERED_SHARE, WEAK_SHARE, review_deterministic
 from citewise.text.quotes import MIN_QUOTE_CHARS, normalise_for_match, quote_occurs
 from citewise.text.sentences import parse_sentence_id, sentence_of, split_sentences
@@ -62,6 +72,7 @@ __all__ = [
     "ClaimedQuote",
     "ReviewRejected",
     "parse_review_reply",
+    "parse_review_text",
     "review_deterministic",
     "review_with_model",
     "verify_review",
@@ -172,6 +183,113 @@ def _optional_text(value: object, field: str) -> str | None:
     return expect_str(value, field=field)
 
 
+_FENCE = re.compile(r"```[\w-]*")
+_BLOCK = re.compile(r"^```[\w-]*[ \t]*\n(.*?)^```[ \t]*$", re.MULTILINE | re.DOTALL)
+_TOPIC_LINE = re.compile(r"(?P<topic>[Tt]\d+)\s*:?\s+(?P<rest>\S.*)")
+_QUOTE_LINE = re.compile(r"quote\s+(?P<source>[^\s:]+)\s*:\s*(?P<quote>\S.*)", re.IGNORECASE)
+_ASSESSMENT = re.compile(r"(?P<status>[A-Za-z]+)(?P<ids>[^:]*)(?::(?P<gap>.*))?")
+_PART = re.compile(r"(?P<key>query|gap)\s*:(?P<value>.*)", re.IGNORECASE)
+_NONE = frozenset({"", "-", "none", "null"})
+
+
+def parse_review_text(text: str) -> tuple[ClaimedCoverage, ...]:
+    """The reviewer's claims from a review-v5 reply: one line per topic, or (as real models may
+    answer anyway) one JSON object in the v4 shape, read by :func:`parse_review_reply`.
+
+    Like the JSON parser this checks only the shape, and as strictly: a line that is not a topic
+    line raises :class:`ValueError` (the whole reply is then unusable), an unknown status too; topic
+    ids, sentence ids and quotes are taken as written and judged by :func:`verify_review`.
+
+    >>> [(c.topic, c.status.value, c.sentence_ids, c.gap, c.follow_up_query) for c in parse_review_text(
+    ...     "T1 covered S1.2 S3.1\\nT2 missing: no date | query: rules effective date")]
+    [('T1', 'covered', ('S1.2', 'S3.1'), None, None), ('T2', 'missing', (), 'no date', 'rules effective date')]
+    """
+    stripped = text.strip()
+    # As with JSON (parse_json_reply), the one fenced block of a reply is the reply: words around it
+    # are ignored; a stray fence line (an unclosed block) is dropped.
+    blocks = _BLOCK.findall(stripped)
+    if len(blocks) > 1:
+        raise ValueError("the reply has more than one fenced block")
+    body = blocks[0] if blocks else stripped
+    unfenced = "\n".join(line for line in body.splitlines() if not _FENCE.fullmatch(line.strip())).strip()
+    if unfenced.startswith("{"):
+        try:
+            decoded = parse_json_reply(stripped)
+        except ModelReplyInvalid as exc:  # a ValueError here, so the client records the call's details
+            raise ValueError(str(exc)) from exc
+        return parse_review_reply(decoded)
+    claims: list[ClaimedCoverage] = []
+    quotes: dict[str, list[ClaimedQuote]] = {}
+    for number, line in enumerate((raw.strip() for raw in unfenced.splitlines()), 1):
+        if not line:
+            continue
+        match = _TOPIC_LINE.fullmatch(line)
+        if match is None:
+            raise ValueError(f"line {number} is not 'T# status ...' or 'T# quote S#: ...': {line!r:.80}")
+        topic, rest = match["topic"].upper(), match["rest"]
+        quoted = _QUOTE_LINE.fullmatch(rest)
+        if quoted is not None:
+            quotes.setdefault(topic, []).append(ClaimedQuote(source_id=quoted["source"], quote=quoted["quote"]))
+        else:
+            claims.append(_line_claim(topic, rest, f"line {number}"))
+    if not claims:
+        raise ValueError("the reply has no topic line")
+    assessed = {c.topic for c in claims}
+    orphans = sorted(set(quotes) - assessed)
+    if orphans:
+        raise ValueError(f"a quote line names {', '.join(orphans)}, which no topic line assesses")
+    first = {c.topic: i for i, c in reversed(list(enumerate(claims)))}
+    for topic, given in quotes.items():
+        claim = claims[first[topic]]
+        claims[first[topic]] = replace(claim, quotes=(*claim.quotes, *given))
+    return tuple(claims)
+
+
+def _line_claim(topic: str, rest: str, where: str) -> ClaimedCoverage:
+    """One ``T1 status ids[: gap] [| query: ...]`` line's claim (``topic`` already read)."""
+    head, *parts = rest.split("|")
+    assessment = _ASSESSMENT.fullmatch(head.strip())
+    if assessment is None:
+        raise ValueError(f"{where} has no status")
+    status_text = assessment["status"]
+    try:
+        status = CoverageStatus(status_text.lower())
+    except ValueError:
+        valid = ", ".join(s.value for s in CoverageStatus)
+        raise ValueError(f"{where}: status must be one of {valid}, got {status_text!r}") from None
+    ids = _line_ids(assessment["ids"])
+    gap = _line_text(assessment["gap"])
+    if gap is not None and all(parse_sentence_id(t) for t in _line_ids(gap)):
+        ids, gap = (*ids, *_line_ids(gap)), None  # "T1 covered: S1.2 S1.3" cites, it names no gap
+    given: dict[str, str | None] = {}
+    for part in parts:
+        found = _PART.fullmatch(part.strip())
+        if found is None:
+            raise ValueError(f"{where}: {part.strip()!r:.60} is not 'query: ...'")
+        key = found["key"].lower()
+        if key in given or (key == "gap" and gap is not None):
+            raise ValueError(f"{where} gives its {key} twice")
+        given[key] = _line_text(found["value"])
+    return ClaimedCoverage(
+        topic=topic,
+        status=status,
+        source_ids=(),
+        quotes=(),
+        gap=gap if gap is not None else given.get("gap"),
+        follow_up_query=given.get("query"),
+        sentence_ids=ids,
+    )
+
+
+def _line_ids(text: str) -> tuple[str, ...]:
+    return tuple(t for t in re.split(r"[\s,;\[\]]+", text) if t)
+
+
+def _line_text(text: str | None) -> str | None:
+    flat = " ".join((text or "").split())
+    return None if flat.casefold() in _NONE else flat
+
+
 def review_with_model(
     client: ChatClient,
     model: str,
@@ -181,21 +299,27 @@ def review_with_model(
     round: int,
     *,
     tried_queries: Iterable[str] = (),
+    prompt_version: str = REVIEW_PROMPT_VERSION,
 ) -> CoverageReview:
     """Ask ``model`` to review ``plan``'s topics against ``sources``; the verified review.
 
     The reviewer sees the question, the topics, each source's id, title and ``content`` as numbered
-    sentences and the queries already tried, all as JSON data. Its claims go through :func:`verify_review`. Raises
+    sentences and the queries already tried, all as JSON data. Under review-v5 (the default) it
+    answers in lines (:func:`parse_review_text`); under review-v4 in JSON by the review schema, with
+    structured output where the endpoint allows it. Its claims go through :func:`verify_review`. Raises
     :class:`ReviewRejected` for an unusable reply (chained to the model error); a failed call raises
     its :class:`~citewise.llm.ModelError` unchanged (retrying is the caller's decision, inside its
     budget).
     """
     tried = tuple(tried_queries)
-    messages = build_review_messages(question, plan, sources, tried)
+    messages = build_review_messages(question, plan, sources, tried, version=prompt_version)
     try:
-        claims, result = client.complete_json(
-            model, messages, schema=REVIEW_SCHEMA, name=REVIEW_SCHEMA_NAME, validate=parse_review_reply
-        )
+        if prompt_version == REVIEW_V4:
+            claims, result = client.complete_json(
+                model, messages, schema=REVIEW_SCHEMA, name=REVIEW_SCHEMA_NAME, validate=parse_review_reply
+            )
+        else:
+            claims, result = client.complete_text(model, messages, validate=parse_review_text)
     except ModelReplyError as exc:
         raise ReviewRejected(f"the reviewer's reply is not a usable review: {exc}", model=model) from exc
     return verify_review(claims, plan, sources, round=round, reviewer=result.model, tried_queries=tried)

@@ -12,6 +12,7 @@ from citewise.errors import ConfigError
 from citewise.records.budget import Budget
 from citewise.records.providers import Extractor, SearchProvider
 from citewise.records.verify import UnsupportedAction
+from citewise.research.prompts import REVIEW_PROMPT_VERSION, REVIEW_PROMPT_VERSIONS
 from citewise.research.sites import SitePolicy
 
 if TYPE_CHECKING:
@@ -66,8 +67,16 @@ class ResearchSettings:
     """Draft after every round's review, also when the loop goes on to another round (by default only
     the round the loop stops after is drafted, when no token or money cap could then leave the run
     without a model draft; :mod:`citewise.research.loop`)."""
+    review_prompt: str = REVIEW_PROMPT_VERSION
+    """The reviewer's prompt version: review-v5 (a line per topic) or review-v4 (a JSON object by
+    schema), to compare the two on the same run."""
     engine: str | None = None
     """The native engine that searched and wrote (``openai:MODEL`` ...); None for citewise's own loop."""
+
+    def __post_init__(self) -> None:
+        if self.review_prompt not in REVIEW_PROMPT_VERSIONS:
+            known = ", ".join(REVIEW_PROMPT_VERSIONS)
+            raise ConfigError(f"unknown review prompt {self.review_prompt!r}; known: {known}")
 
     @property
     def chat(self) -> ChatClient:

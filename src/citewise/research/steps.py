@@ -185,7 +185,14 @@ def review(run: ResearchRun, round_no: int) -> CoverageReview:
         ModelPurpose.REVIEW,
         model,
         lambda: reviewing.review_with_model(
-            run.settings.chat, model, run.question, plan, sources, round_no, tried_queries=_tried(run)
+            run.settings.chat,
+            model,
+            run.question,
+            plan,
+            sources,
+            round_no,
+            tried_queries=_tried(run),
+            prompt_version=run.settings.review_prompt,
         ),
     )
 
@@ -324,7 +331,7 @@ def _report_made(
         path=path,
         planner=_plan(run).planner,
         writer=writer,
-        prompt_versions=_prompt_versions() if uses_models else None,
+        prompt_versions=_prompt_versions(run.settings.review_prompt) if uses_models else None,
         queries=tuple(sorted(run.state.collection.tried_queries)),
         verified=verification is not None,
         removed=delivered.removed,
@@ -334,10 +341,10 @@ def _report_made(
     )
 
 
-def _prompt_versions() -> dict[str, str]:
+def _prompt_versions(review: str) -> dict[str, str]:
     return {
         "plan": prompts.PLAN_PROMPT_VERSION,
-        "review": prompts.REVIEW_PROMPT_VERSION,
+        "review": review,
         "write": prompts.WRITE_PROMPT_VERSION,
         "revise": REVISE_PROMPT_VERSION,
     }
