@@ -125,8 +125,9 @@ _NEG_VERB = re.compile(
     r"|stop(?:s|ped|ping)?"
 )
 """Verbs that negate the act they take: "avoids shadowing" says "does not shadow", "disable the
-automatic prepending" "do not prepend", "stop X from being prepended" "X is not prepended". "Refuse" is not one: its object is what is
-turned away ("refuses integers too large" does not deny integers)."""
+automatic prepending" "do not prepend", "stop X from being prepended" "X is not prepended".
+"Refuse" is not one: its object is what is turned away ("refuses integers too large" does not
+deny integers)."""
 _INSTEAD: Final = (("rather", "than"), ("instead", "of"), ("in", "place", "of"))
 """"a list rather than a mapping": the claim rules the mapping out, as "not a mapping" would."""
 
