@@ -7,7 +7,7 @@ catch them far apart, or with no shared verb between them:
   *assumes*"), or the one after "by" of a passive ("*is handled by* the calling code"). A claim that
   gives the verb a doer the span gives another role, while the span's doer takes another role in the
   claim, has traded them. A passive for an active is faithful: the doer is read, not the order.
-  Korean: the noun marked 이/가 (or 은/는) nearest before a shared verb ("근로자가 *청구하면*").
+  Korean: the noun marked 이/가 nearest before a shared verb ("근로자가 *청구하면*").
 - **a comparison**: "A is (not) greater than B" against "B is (not) greater than A".
 - **default and alternative**: "uses quote() by default, and quote_plus() is the alternative"
   against "by default quote_plus() is used … an alternate function … is quote()".
@@ -156,14 +156,15 @@ def _default_swap(claim: str, span: str) -> tuple[str, str] | None:
     return None
 
 
-_KO_DOER = re.compile(r"([가-힣]{2,}?)(?<![하되])(?:이|가|은|는)\s")
+_KO_DOER = re.compile(r"([가-힣]{2,}?)(?<![하되에도서로])(?:이|가)\s")
+"""A subject marked 이/가: a topic (은/는) is often another verb's, and is left to :mod:`citewise.verify.roles`."""
 _KO_VERB = re.compile(r"([가-힣]{2,})(?:하면|하여야|하여|해야|할|한다|하고|하는|한)(?=[\s,.]|$)")
 _KO_BREAK = re.compile(r"[,.]|(?:면|고|며|서)\s")
 _KO_NAMED = r"(?:은|는|이|가|을|를|에게|한테|의|에|와|과|도|보다)(?=[\s,.]|$)"
 
 
 def _korean_doers(text: str) -> dict[str, set[str]]:
-    """Each 하다-verb's stem with the noun marked 이/가/은/는 nearest before it in its clause; a clause
+    """Each 하다-verb's stem with the noun marked 이/가 nearest before it in its clause; a clause
     ends at a comma, a connective (하면, 하고, 하며) or another 하다-verb ("임차인이 사망한 후 …")."""
     found: dict[str, set[str]] = {}
     verbs = list(_KO_VERB.finditer(text))
