@@ -25,7 +25,7 @@ from citewise.verify.meaning import default_scorer, rule_set
 
 __all__ = ["VERIFIER_VERSION", "decide_acceptance", "delivered_answer", "gap_reason"]
 
-VERIFIER_VERSION = "verify-8"
+VERIFIER_VERSION = "verify-9"
 """v2: acceptance needs every required sub-question answered by a supported claim of the delivered
 text; signposting is not a finding. v3: support is decided by meaning when an embedder is
 configured (:mod:`citewise.verify.meaning`), with new guards for swapped roles, contrasting terms,
@@ -52,7 +52,12 @@ inside another word), bounds in other words ("smaller than", "any higher value")
 their act (avoids, disables, stops … from), a correction or alternative ruled out ("an iterator, not
 a list", "rather than", "in place of"), "without raising" against a span that raises, a prohibition
 itself denied (금지되지 않는다) and the contrapositive of a necessary condition (…해야만 효력이 있으므로
-… 효력이 없다); ``verify-8-lexical`` without an embedder."""
+… 효력이 없다); ``verify-8-lexical`` without an embedder. v9: who does what to whom is read in the span
+and the claim (:mod:`citewise.verify.relations`): the doer of a shared verb, active or passive ("the
+calling code assumes" / "is handled by the calling code"), a comparison ("first is not greater than
+last"), default and alternative, and the 이/가 subject of a shared Korean verb (근로자가 청구하면); a
+claim that trades them is swapped roles, however far apart its parties; ``verify-9-lexical`` without an
+embedder."""
 
 _ANSWERED = {"model_answer_accepted", "deterministic_evidence_fallback"}
 

@@ -20,6 +20,8 @@ import re
 import unicodedata
 from typing import Final
 
+from citewise.verify.relations import relation_swap
+
 __all__ = ["role_swap"]
 
 _KO_ROLE = re.compile(
@@ -218,6 +220,7 @@ def role_swap(claim: str, span_sentence: str) -> str | None:
         or _possessor_swap(claim, span_sentence)
         or _english_swap(claim, span_sentence)
         or _agent_swap(claim, span_sentence)
+        or relation_swap(claim, span_sentence)
     )
     if pair:
         return f"swapped roles: {pair[0]} and {pair[1]} change places"
