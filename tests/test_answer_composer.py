@@ -115,7 +115,10 @@ def test_the_ranked_first_passage_that_answers_leads_over_one_that_shares_more_w
 
 
 def test_a_passage_sharing_no_word_never_leads() -> None:
-    evidence = [_e(1, "Capital stock", "The capital stock of a company is recorded at par."), _e(2, "Night work", NIGHT_WORK)]
+    evidence = [
+        _e(1, "Capital stock", "The capital stock of a company is recorded at par."),
+        _e(2, "Night work", NIGHT_WORK),
+    ]
     answer = compose_extractive("Do I get paid extra for night work?", evidence)
     assert [c.evidence_id for c in answer.citations] == ["E2"]
 
