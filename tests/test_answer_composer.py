@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from citewise.answer.ask import ask
-from citewise.answer.deterministic import compose_extractive
+from citewise.answer.deterministic import KEEP_RATIO, best_sentence, compose_extractive
+from citewise.answer.question import analyse_question
 from citewise.answer.roles import side_paragraph
 from citewise.evidence.plan import RetrievalPlan
 from citewise.records.answer import AskOutcome, Evidence
@@ -93,6 +94,32 @@ def test_a_passage_that_merely_shares_a_word_is_not_cited() -> None:
         _e(2, "Penalties", "Whoever violates the registration rules shall be fined not more than $500."),
     ]
     answer = compose_extractive("What is the penalty for violating the registration rules?", evidence)
+    assert [c.evidence_id for c in answer.citations] == ["E2"]
+
+
+NIGHT_WORK = "An employer shall pay at least half again the ordinary wage for work done between 10 p.m. and 6 a.m."
+PAID_LEAVE = "A worker gets paid leave for each year of work, and extra days for every two years."
+
+
+def test_the_ranked_first_passage_that_answers_leads_over_one_that_shares_more_words() -> None:
+    # The ranker put the article about night work first (retrieval had the question's meaning); the
+    # leave article holds more of the question's words (paid, extra, work) and is not about it.
+    question = "Do I get paid extra for night work?"
+    evidence = [_e(1, "Night work", NIGHT_WORK), _e(2, "Paid leave", PAID_LEAVE)]
+    analysed = analyse_question(question)
+    night, leave = (best_sentence(analysed, e.heading, e.text, e.title)[0] for e in evidence)
+    assert 0 < night < KEEP_RATIO * leave  # a word count alone would leave the night-work article out
+    answer = compose_extractive(question, evidence)
+    assert [c.evidence_id for c in answer.citations] == ["E1", "E2"]
+    assert answer.citations[0].quote == NIGHT_WORK
+
+
+def test_a_passage_sharing_no_word_never_leads() -> None:
+    evidence = [
+        _e(1, "Capital stock", "The capital stock of a company is recorded at par."),
+        _e(2, "Night work", NIGHT_WORK),
+    ]
+    answer = compose_extractive("Do I get paid extra for night work?", evidence)
     assert [c.evidence_id for c in answer.citations] == ["E2"]
 
 

@@ -14,10 +14,10 @@ from citewise.answer.ask import ask
 from citewise.answer.result import AskSettings
 from citewise.audit.events import AnswerGiven, GateDecided
 from citewise.evidence.plan import RetrievalPlan
-from citewise.export.run import run_data
+from citewise.export.run import export_run, run_data
 from citewise.hashing import normalize_text
 from citewise.ingest.pipeline import ingest_paths
-from citewise.records.answer import AnswerPath, AskOutcome
+from citewise.records.answer import AnswerPath, AskOutcome, ReadingUsed
 from citewise.records.gate import Candidate
 from citewise.store.evidence import EvidenceStore
 from citewise.store.runs import RunRecord, RunStore
@@ -156,6 +156,19 @@ def test_the_run_record_keeps_answer_and_retrieval_provenance_apart(store: Evide
     gate_event = record.events[2].event
     assert isinstance(gate_event, GateDecided)
     assert any(not d.eligible and d.reasons for d in gate_event.decisions)
+
+
+def test_the_answer_provenance_records_which_everyday_words_were_read_as_statute_terms(store: EvidenceStore) -> None:
+    result = ask(store, "집주인이 보증금을 안 돌려주면 어떻게 하나요", RetrievalPlan())
+    assert result.outcome is AskOutcome.FALLBACK  # answered: the readings are kept on the answered path too
+    stored = answer_of(RunStore(store).get(result.run_id)).provenance.readings  # read back from the store
+    assert ReadingUsed("집주인", ("임대인",)) in stored
+    assert stored == result.provenance.readings
+    markdown = export_run(RunStore(store).get(result.run_id), "md")
+    assert "- answer readings: " in markdown and "집주인 as 임대인" in markdown
+    plain = ask(store, "해고 예고는 며칠 전에 해야 하나요", RetrievalPlan())  # statute words: nothing read
+    assert answer_of(RunStore(store).get(plain.run_id)).provenance.readings == ()
+    assert "answer readings" not in export_run(RunStore(store).get(plain.run_id), "md")
 
 
 class InjectingRanker:

@@ -13,11 +13,13 @@ In **shadow** mode the existing answer is returned unchanged and the comparison 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 from citewise.answer.compose import answer_from_evidence, record_run
 from citewise.answer.deterministic import AnswerRanker
 from citewise.answer.provisions import NamedProvisions, named_first, resolve_named
+from citewise.answer.question import analyse_question
 from citewise.answer.result import AskResult, AskSettings
 from citewise.answer.verified import verify_answer
 from citewise.audit.events import (
@@ -33,7 +35,7 @@ from citewise.audit.events import (
 from citewise.evidence.gate import EligibilityDecision, gate
 from citewise.evidence.plan import RetrievalPlan
 from citewise.evidence.rank import RankingOutcome, apply_ranker
-from citewise.records.answer import Evidence
+from citewise.records.answer import Evidence, ReadingUsed
 from citewise.records.gate import Candidate, SourceRef
 from citewise.records.runs import RunKind
 from citewise.search.local import search
@@ -91,11 +93,18 @@ def ask(store: EvidenceStore, question: str, plan: RetrievalPlan, settings: AskS
     evidence = _evidence(ranking.candidates[: settings.evidence])
     result = answer_from_evidence(store, question, plan, settings, run_id, gated, ranking, evidence, named)
     result, delivery = verify_answer(result, settings)
+    result = _with_readings(result)
     record_run(runs, result, gated, ranking)
     if delivery is not None:
         acceptance = delivery.acceptance
         runs.append(run_id, Verified(acceptance.verifier_version, delivery.entries, delivery.conflicts, acceptance))
     return result
+
+
+def _with_readings(result: AskResult) -> AskResult:
+    """The result with the question's everyday words read as the statute's in its answer provenance."""
+    readings = tuple(ReadingUsed(r.lay, r.statute) for r in analyse_question(result.question).readings)
+    return replace(result, provenance=replace(result.provenance, readings=readings)) if readings else result
 
 
 def _planned(plan: RetrievalPlan) -> AskPlanned:

@@ -127,7 +127,9 @@ KEEP_RATIO = 0.75
 def compose_extractive(question: str, evidence: Sequence[Evidence], max_passages: int = 3) -> ComposedAnswer:
     """Cite, from the top passages, the sentence of each that best answers the question (its content
     terms and its intent, :func:`sentence_score`), keeping only passages whose best sentence comes
-    near the best one (:data:`KEEP_RATIO`): a passage that merely shares a word is not cited. If no
+    near the best one (:data:`KEEP_RATIO`): a passage that merely shares a word is not cited. The
+    first passage in the ranked order whose best sentence shares anything leads, whatever its score
+    beside the others (the ranker weighed the answer score with retrieval's sense of the question). If no
     sentence shares anything, the first sentence of the top passage. Supplementary provisions (부칙)
     and side rules (purpose, definitions, sanctions) are left out unless the question asks for them
     or nothing else is eligible (:mod:`citewise.answer.roles`)."""
@@ -138,8 +140,11 @@ def compose_extractive(question: str, evidence: Sequence[Evidence], max_passages
     lines: list[str] = []
     citations: list[Citation] = []
     if top > 0:
-        # In the ranked order (the ranker weighed answer scores with retrieval already).
-        kept = [(score, sentence, item) for score, sentence, item in scored if score >= KEEP_RATIO * top]
+        # In the ranked order (the ranker weighed answer scores with retrieval already, so its first
+        # answering passage leads even when a lower one holds more of the question's words: sharing
+        # words is not being about the question); the others only when they come near the best.
+        lead = next(i for i, (score, _, _) in enumerate(scored) if score > 0)
+        kept = [row for i, row in enumerate(scored) if i == lead or (i > lead and row[0] >= KEEP_RATIO * top)]
         for _, sentence, item in kept[:max_passages]:
             lines.append(f"{sentence} [{item.evidence_id}]")
             citations.append(Citation(item.evidence_id, sentence, item.doc_id, item.version, item.section_id))

@@ -211,6 +211,8 @@ def _print(result: AskResult) -> None:
         how += f" · model {p.model} · prompt {p.prompt_version}"
     if p.fallback_reason:
         how += f" · {p.fallback_reason}"
+    if p.readings:
+        how += " · read " + "; ".join(r.render() for r in p.readings)
     if result.shadow:
         how += f" · shadow: new path would give {_LABELS[result.shadow.new_outcome.value]}"
     console.print(f"\n[dim]outcome: {shown(how)}\nrun: {result.run_id}[/]", highlight=False)

@@ -173,6 +173,7 @@ def _show_answer(answer: AnswerGiven) -> None:
             "prompt version": p.prompt_version,
             "fallback reason": p.fallback_reason,
             "tokens": tokens,
+            "lay readings": "; ".join(r.render() for r in p.readings) or None,
         },
     )
     exclusions = ", ".join(f"{n} {reason}" for reason, n in sorted((answer.exclusions or {}).items()))

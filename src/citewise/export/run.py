@@ -78,7 +78,10 @@ def _answer_provenance(record: RunRecord) -> dict[str, Any]:
             "prompt_versions": report.prompt_versions,
         }
     if answer is not None:
-        return to_data(answer.provenance)  # type: ignore[no-any-return]
+        data: dict[str, Any] = to_data(answer.provenance)
+        # Everyday words read as the statute's, as the handoff message says them: 집주인 as 임대인.
+        data["readings"] = "; ".join(r.render() for r in answer.provenance.readings)
+        return data
     return {}
 
 

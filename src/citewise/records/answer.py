@@ -20,6 +20,7 @@ __all__ = [
     "ClarificationOption",
     "ComposedAnswer",
     "Evidence",
+    "ReadingUsed",
     "ShadowComparison",
 ]
 
@@ -101,6 +102,21 @@ class ComposedAnswer:
 
 
 @dataclass(frozen=True, slots=True)
+class ReadingUsed:
+    """An everyday word of the question read as the statute's terms (집주인 as 임대인), as recorded
+    with the answer: what the question was taken to ask in the statute's words."""
+
+    lay: str
+    """The everyday word (the reading table's form: 잘리다 for 잘렸어요)."""
+    statute: tuple[str, ...]
+    """The statute terms it was read as."""
+
+    def render(self) -> str:
+        """``집주인 as 임대인`` (``a as b, c`` for more than one term)."""
+        return f"{self.lay} as {', '.join(self.statute)}"
+
+
+@dataclass(frozen=True, slots=True)
 class AnswerProvenance:
     """Which path produced the final text, recorded apart from retrieval provenance."""
 
@@ -118,6 +134,9 @@ class AnswerProvenance:
     """Prompt tokens of the model call(s), when reported."""
     completion_tokens: int | None = None
     """Completion tokens of the model call(s), when reported."""
+    readings: tuple[ReadingUsed, ...] = ()
+    """The question's everyday words read as statute terms, on every path (the composer's sentence
+    choice, the relevance gate and the search all read the question through them)."""
 
 
 @dataclass(frozen=True, slots=True)
