@@ -105,7 +105,14 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from citewise.audit.events import AttemptEnded, ModelCallEnded  # noqa: E402
+from citewise.audit.events import (  # noqa: E402
+    AttemptEnded,
+    DraftDropped,
+    DropReason,
+    ModelCallEnded,
+    ModelCallStarted,
+    RoundStarted,
+)
 from citewise.config import Secret  # noqa: E402
 from citewise.llm import ChatClient, ModelSettings  # noqa: E402
 from citewise.providers.tavily import TavilyConnection, TavilyExtract, TavilySearch, TavilySettings  # noqa: E402
@@ -129,27 +136,45 @@ worked end to end (its source is the same as that of the benchmark's first versi
 
 def _floor(record: RunRecord) -> tuple[float, float]:
     """(critical-path floor, total network wait) from the recorded latencies. A speculative draft
-    runs beside its round's review: only what it took beyond that review is on the critical path."""
+    runs beside its round's review: only what it took beyond that review is on the critical path. One
+    dropped without waiting for it (its ``DraftDropped`` carries no draft) also runs beside the next
+    round's search and read: only what it took beyond both is on the path."""
     floor = total = 0.0
     per_round: dict[int, dict[AttemptKind, float]] = {}
-    calls: list[tuple[str, float]] = []
+    reviews: dict[int, float] = {}
+    drafts: list[tuple[int, float]] = []  # (round, latency) of each speculative draft's call
+    started: list[int] = []
+    unwaited: set[int] = set()
+    round_no = 0
     for recorded in record.events:
         event = recorded.event
-        if isinstance(event, AttemptEnded):
+        if isinstance(event, RoundStarted):
+            round_no = event.round
+        elif isinstance(event, AttemptEnded):
             a = event.attempt
             slot = per_round.setdefault(a.round, {AttemptKind.SEARCH: 0.0, AttemptKind.EXTRACT: 0.0})
             slot[a.kind] = max(slot.get(a.kind, 0.0), a.latency_s or 0.0)
             total += a.latency_s or 0.0
+        elif isinstance(event, DraftDropped) and event.draft is None and event.reason is DropReason.MORE_SEARCHING:
+            unwaited.add(event.round)
+        elif isinstance(event, ModelCallStarted) and event.purpose.value == "speculative_draft":
+            started.append(round_no)
         elif isinstance(event, ModelCallEnded):
-            calls.append((event.purpose.value, event.latency_s or 0.0))
-            total += event.latency_s or 0.0
-    for i, (purpose, latency) in enumerate(calls):
-        if purpose != "speculative_draft":
+            latency = event.latency_s or 0.0
+            total += latency
+            if event.purpose.value == "speculative_draft":
+                drafts.append((started.pop(0) if started else round_no, latency))
+                continue
             floor += latency
-            continue
-        reviews = [(abs(i - j), s) for j, (p, s) in enumerate(calls) if p == "review"]
-        floor += max(0.0, latency - min(reviews)[1]) if reviews else latency
-    floor += sum(r[AttemptKind.SEARCH] + r[AttemptKind.EXTRACT] for r in per_round.values())
+            if event.purpose.value == "review":
+                reviews[round_no] = latency
+    collected = {r: s[AttemptKind.SEARCH] + s[AttemptKind.EXTRACT] for r, s in per_round.items()}
+    for draft_round, latency in drafts:
+        beside = reviews.get(draft_round, 0.0)
+        if draft_round in unwaited:
+            beside += collected.get(draft_round + 1, 0.0)
+        floor += max(0.0, latency - beside)
+    floor += sum(collected.values())
     return floor, total
 
 
