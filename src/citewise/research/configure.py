@@ -28,7 +28,6 @@ from citewise.records.providers import ExtractFailure, ExtractResponse
 from citewise.records.verify import UnsupportedAction
 from citewise.research.caching import cache_ttl as cache_ttl_of
 from citewise.research.caching import cached_extractor, cached_providers
-from citewise.research.prompts import REVIEW_PROMPT_VERSION
 from citewise.research.resume import recorded_review_prompt
 from citewise.research.settings import ResearchSettings
 from citewise.store.evidence import EvidenceStore
@@ -181,7 +180,6 @@ def research_settings(
     stream: bool = True,
     speculate: bool = True,
     draft_every_round: bool = False,
-    review_prompt: str = REVIEW_PROMPT_VERSION,
 ) -> Iterator[ResearchSettings]:
     """Settings for one or more research runs, with their connections open while inside.
 
@@ -190,7 +188,7 @@ def research_settings(
     table); a planner or writer model the table cannot price refuses to start, since the cap could not
     be kept. Remote search answers and pages are cached in the store for ``cache_ttl`` (default
     ``CITEWISE_CACHE_TTL``, else 24 h; ``0`` or ``no_cache`` turn the cache off). ``stream``,
-    ``speculate``, ``draft_every_round`` and ``review_prompt``: see :class:`ResearchSettings`."""
+    ``speculate`` and ``draft_every_round``: see :class:`ResearchSettings`."""
     budget = budget or budget_from_env()
     ttl = cache_ttl_of(cache_ttl, no_cache=no_cache)
     with ExitStack() as stack:
@@ -220,7 +218,6 @@ def research_settings(
             stream=stream,
             speculate=speculate,
             draft_every_round=draft_every_round,
-            review_prompt=review_prompt,
         )
 
 
@@ -276,6 +273,5 @@ def resume_settings(
         stream=stream,
         speculate=speculate,
         draft_every_round=draft_every_round,
-        review_prompt=recorded_review_prompt(configured),
     ) as settings:
-        yield settings
+        yield replace(settings, review_prompt=recorded_review_prompt(configured))
