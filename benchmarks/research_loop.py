@@ -61,6 +61,10 @@ run                                                 seed, s    today, s   today 
 ``--scale 0.2``, and review-v5                      11.48      5.50       0.48
 ``--scale 1``, review-v4 (before review-v5)         56.92      29.33      0.52
 ``--scale 1``, and review-v5                        56.84      26.13      0.46
+``--scale 0.2``, waiting on the dropped draft       11.55      5.57       0.48
+``--scale 0.2``, not waiting on it                  11.61      5.43       0.47
+``--scale 1``, waiting on the dropped draft         57.07      26.32      0.46
+``--scale 1``, not waiting on it                    57.10      25.70      0.45
 ==================================================  =========  =========  ============
 
 The rows from "only the last round drafted" on (2026-12-02, load 2 to 5) draft only the round the
@@ -74,15 +78,24 @@ review-v5 row) writes the same judgements as one line per topic (``T1 covered S2
 ``T3 missing: no date | query: ...``) instead of a JSON object: 25 output tokens a review against
 100, of which the keys were 53 and the nulls and empty lists 6 (output tokens per call, in order:
 plan 47, review 25, review 25, speculative draft 60, review 25, speculative draft 60, revise 6). At
-``--scale 1`` round 1's review takes 3.51 s (5.02 before); rounds 2 and 3 take 4.25 and 4.23 s, no longer the
-review's time but that of the draft written beside it (3 s + 60 tokens), which the loop waits for
-even when the review drops it. ``--review-prompt review-v4`` runs the JSON reply of before.
+``--scale 1`` round 1's review takes 3.51 s (5.02 before); rounds 2 and 3 took 4.25 and 4.23 s,
+no longer the review's time but that of the draft written beside it (3 s + 60 tokens), which the
+loop waited for even when the review dropped it. ``--review-prompt review-v4`` runs the JSON reply of before.
+
+The last four rows (2026-12-02, one session, load 0.9 to 5.3 for the "waiting" rows and 7.8 to
+11.5 for the others, which the network-bound loop hardly feels): without a token or money cap, a
+draft dropped because the review asks for more searching is no longer waited for; its call ends
+beside the next round's search and read, with its reported usage recorded and counted. Round 2's
+review stage fell from 4.32 to 3.51 s at ``--scale 1`` (the same as round 1's); round 3's kept
+draft is still waited for (its review 3.53 s, then the draft 0.77 s). The floor counts a dropped
+draft's call only past its review and the next round's search and read (25.27 s at ``--scale 1``
+against a wall time of 25.42 s, load 0.5; it counted the dropped draft's 0.7 s before).
 
 The drafts are streamed and each line is checked as it arrives (``--no-stream`` to compare); with
 the lexical checks of this world verification takes a few hundredths of a second either way, so
 streaming shows no wall-time difference here. From round 2 on today's run drafts while it reviews
 (:mod:`citewise.research.speculate`): in this world the review of round 2 asks for more searching,
-so its draft is dropped (the timeline shows ``draft dropped``), and round 3's draft, written beside
+so its draft is dropped at once (the timeline shows ``draft dropped``), and round 3's draft, written beside
 its review from the same coverage, is kept. Round 1, whose review asks for more searching, is not
 drafted at all (``--draft-every-round`` to compare).
 """
@@ -105,7 +118,14 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from citewise.audit.events import AttemptEnded, ModelCallEnded  # noqa: E402
+from citewise.audit.events import (  # noqa: E402
+    AttemptEnded,
+    DraftDropped,
+    DropReason,
+    ModelCallEnded,
+    ModelCallStarted,
+    RoundStarted,
+)
 from citewise.config import Secret  # noqa: E402
 from citewise.llm import ChatClient, ModelSettings  # noqa: E402
 from citewise.providers.tavily import TavilyConnection, TavilyExtract, TavilySearch, TavilySettings  # noqa: E402
@@ -129,27 +149,45 @@ worked end to end (its source is the same as that of the benchmark's first versi
 
 def _floor(record: RunRecord) -> tuple[float, float]:
     """(critical-path floor, total network wait) from the recorded latencies. A speculative draft
-    runs beside its round's review: only what it took beyond that review is on the critical path."""
+    runs beside its round's review: only what it took beyond that review is on the critical path. One
+    dropped without waiting for it (its ``DraftDropped`` carries no draft) also runs beside the next
+    round's search and read: only what it took beyond both is on the path."""
     floor = total = 0.0
     per_round: dict[int, dict[AttemptKind, float]] = {}
-    calls: list[tuple[str, float]] = []
+    reviews: dict[int, float] = {}
+    drafts: list[tuple[int, float]] = []  # (round, latency) of each speculative draft's call
+    started: list[int] = []
+    unwaited: set[int] = set()
+    round_no = 0
     for recorded in record.events:
         event = recorded.event
-        if isinstance(event, AttemptEnded):
+        if isinstance(event, RoundStarted):
+            round_no = event.round
+        elif isinstance(event, AttemptEnded):
             a = event.attempt
             slot = per_round.setdefault(a.round, {AttemptKind.SEARCH: 0.0, AttemptKind.EXTRACT: 0.0})
             slot[a.kind] = max(slot.get(a.kind, 0.0), a.latency_s or 0.0)
             total += a.latency_s or 0.0
+        elif isinstance(event, DraftDropped) and event.draft is None and event.reason is DropReason.MORE_SEARCHING:
+            unwaited.add(event.round)
+        elif isinstance(event, ModelCallStarted) and event.purpose.value == "speculative_draft":
+            started.append(round_no)
         elif isinstance(event, ModelCallEnded):
-            calls.append((event.purpose.value, event.latency_s or 0.0))
-            total += event.latency_s or 0.0
-    for i, (purpose, latency) in enumerate(calls):
-        if purpose != "speculative_draft":
+            latency = event.latency_s or 0.0
+            total += latency
+            if event.purpose.value == "speculative_draft":
+                drafts.append((started.pop(0) if started else round_no, latency))
+                continue
             floor += latency
-            continue
-        reviews = [(abs(i - j), s) for j, (p, s) in enumerate(calls) if p == "review"]
-        floor += max(0.0, latency - min(reviews)[1]) if reviews else latency
-    floor += sum(r[AttemptKind.SEARCH] + r[AttemptKind.EXTRACT] for r in per_round.values())
+            if event.purpose.value == "review":
+                reviews[round_no] = latency
+    collected = {r: s[AttemptKind.SEARCH] + s[AttemptKind.EXTRACT] for r, s in per_round.items()}
+    for draft_round, latency in drafts:
+        beside = reviews.get(draft_round, 0.0)
+        if draft_round in unwaited:
+            beside += collected.get(draft_round + 1, 0.0)
+        floor += max(0.0, latency - beside)
+    floor += sum(collected.values())
     return floor, total
 
 

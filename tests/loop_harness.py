@@ -22,6 +22,7 @@ from citewise.llm import ChatClient, ModelSettings
 from citewise.providers.tavily import TavilyConnection, TavilyExtract, TavilySearch, TavilySettings
 from citewise.records.budget import Budget
 from citewise.research.loop import ResearchResult, research
+from citewise.research.prompts import REVIEW_SYSTEM_PROMPT
 from citewise.research.settings import ResearchSettings
 from citewise.serial import to_data
 from citewise.store.evidence import EvidenceStore
@@ -132,11 +133,57 @@ class Brain:
         if isinstance(step, FakeReply | FakeError):
             return step
         if isinstance(step, dict):
-            return FakeReply(json.dumps(step))
+            asked_for_lines = purpose == "review" and body["messages"][0]["content"] == REVIEW_SYSTEM_PROMPT
+            lines = review_lines(step) if asked_for_lines else None
+            return FakeReply(lines if lines is not None else json.dumps(step))
         return FakeReply(step)
 
     def calls(self, purpose: str) -> list[dict[str, Any]]:
         return [data for p, data in self.seen if p == purpose]
+
+
+_TOPIC_ID = re.compile(r"T\d+")
+_STATUSES = ("covered", "weak", "conflicting", "missing")
+
+
+def _one_line(text: object) -> bool:
+    """Whether ``text`` reads back from a line as it is: one line, no "|", whitespace as the line
+    reader folds it, and not a word the reader takes for "none" nor only sentence ids (read as cited)."""
+    if not isinstance(text, str) or "|" in text or text != " ".join(text.split()):
+        return False
+    return text.casefold() not in ("", "-", "none", "null") and not all(
+        re.fullmatch(r"S\d+\.\d+", t) for t in re.split(r"[\s,;\[\]]+", text) if t
+    )
+
+
+def review_lines(reply: Mapping[str, Any]) -> str | None:
+    """A review written as a JSON object (review-v4's shape) as the same judgements in review-v5's
+    lines (``T1 covered S1.2``, ``T2 missing: <gap> | query: <query>``, ``T1 quote S2: <text>``), the
+    way a reviewer asked by review-v5 answers; None when the lines could not say exactly the same (a
+    topic not given by id, an unknown status, a gap or query that would not fit on its line), so the
+    JSON is sent as it is and read by review-v5's JSON fallback."""
+    items = reply.get("topics") if set(reply) == {"topics"} else None
+    if not isinstance(items, list) or not items:
+        return None
+    out, quotes = [], []
+    for item in items:
+        if not isinstance(item, dict) or not _TOPIC_ID.fullmatch(str(item.get("topic", ""))):
+            return None
+        topic, status = item["topic"], item.get("status")
+        ids, given = item.get("sentence_ids") or [], item.get("quotes") or []
+        gap, query = item.get("gap"), item.get("follow_up_query")
+        if status not in _STATUSES or not all(isinstance(i, str) and re.fullmatch(r"S\d+\.\d+", i) for i in ids):
+            return None
+        if any(v is not None and not _one_line(v) for v in (gap, query)) or (query is not None and gap is None):
+            return None
+        line = " ".join([topic, status, *ids]) + (f": {gap}" if gap is not None else "")
+        out.append(line + (f" | query: {query}" if query is not None else ""))
+        for quote in given:
+            text = quote.get("quote") if isinstance(quote, dict) else None
+            if not isinstance(text, str) or not text.strip() or "\n" in text or not _one_line(quote.get("source_id")):
+                return None
+            quotes.append(f"{topic} quote {quote['source_id']}: {text}")
+    return "\n".join([*out, *quotes])
 
 
 def plan_reply(topics: Sequence[str] = TOPICS, queries: Sequence[str] = ("rental deposit law",)) -> dict[str, Any]:

@@ -273,3 +273,34 @@ def test_a_run_reviewed_in_lines_resumes_after_a_crash_and_folds_the_same_state(
     assert len(reviews) == 2 and all(
         b["messages"][0]["content"] == REVIEW_SYSTEM_PROMPT and "response_format" not in b for b in reviews
     )
+
+
+@pytest.mark.parametrize("version", [REVIEW_PROMPT_VERSION, REVIEW_V4])
+def test_the_loop_harness_reviewer_answers_in_the_format_its_prompt_asks_for(env: Env, version: str) -> None:
+    two_pages(env)
+    env.brain.script("plan", plan_reply())
+    env.brain.script("review", lambda d: verdict(d, missing={1: "deposit return deadline"}), covered)
+    env.brain.script("write", draft_citing("S1", "S2"))
+    replies: list[str] = []
+    brain = env.model.responder
+    assert brain is not None
+
+    def answer(body: Any) -> Any:
+        reply = brain(body)
+        if body["messages"][0]["content"] in (REVIEW_SYSTEM_PROMPT, REVIEW_V4_SYSTEM_PROMPT):
+            replies.append(reply.content)
+        return reply
+
+    env.model.responder = answer
+    result = env.run(budget=Budget(max_rounds=2), review_prompt=version)
+
+    assert len(replies) == 2 and result.status == "report"
+    if version == REVIEW_V4:
+        assert all(json.loads(r)["topics"] for r in replies)
+    else:  # lines, read as the lines they are (no JSON fallback)
+        assert not any(r.lstrip().startswith("{") for r in replies)
+        first = parse_review_text(replies[0])
+        assert [c.status for c in first] == [CoverageStatus.COVERED, CoverageStatus.MISSING]
+        assert first[1].follow_up_query == "deposit return deadline" and first[0].sentence_ids
+    reviews = env.record(result.run_id).of(ReviewMade)
+    assert [r.review.passed for r in reviews] == [False, True]

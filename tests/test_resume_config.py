@@ -94,3 +94,19 @@ def test_a_budget_limit_can_be_raised_to_go_on(
         with api.resume_settings(run_id, budget_changes={"max_searches": 9}) as settings:
             assert settings.budget.max_searches == 9
             assert (settings.budget.max_rounds, settings.budget.max_extractions) == (2, 7)  # the rest as recorded
+
+
+@pytest.mark.parametrize(
+    ("recorded", "resumed_under"),
+    [({}, "review-v4"), ({"review_prompt": "review-v4"}, "review-v4"), ({"review_prompt": "review-v5"}, "review-v5")],
+)
+def test_a_resumed_run_reviews_under_the_prompt_it_started_with(
+    tmp_path: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch, recorded: dict[str, str], resumed_under: str
+) -> None:
+    # a record made before runs recorded their review prompt was reviewed under review-v4
+    monkeypatch.setenv("TAVILY_API_KEY", "tvly-resume-test")
+    with Citewise(str(tmp_path / "s.sqlite")) as api:
+        run_id = _stopped_run(api, **recorded)
+        with api.resume_settings(run_id) as settings:
+            assert settings.review_prompt == resumed_under
+            assert settings.describe()["review_prompt"] == resumed_under

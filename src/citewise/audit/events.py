@@ -199,6 +199,9 @@ class RunConfigured(Event):
     engine: str | None = None
     """The native search engine that searched and wrote (``openai``, ``anthropic``, ``gemini``); None
     for citewise's own loop."""
+    review_prompt: str | None = None
+    """The reviewer's prompt version the run started with (``review-v5`` ...); None in records made
+    before the field, whose runs were reviewed under ``review-v4``."""
 
     def __post_init__(self) -> None:
         # Records written before the engine had a field of their own named it in ``search`` as

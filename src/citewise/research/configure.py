@@ -28,6 +28,7 @@ from citewise.records.providers import ExtractFailure, ExtractResponse
 from citewise.records.verify import UnsupportedAction
 from citewise.research.caching import cache_ttl as cache_ttl_of
 from citewise.research.caching import cached_extractor, cached_providers
+from citewise.research.resume import recorded_review_prompt
 from citewise.research.settings import ResearchSettings
 from citewise.store.evidence import EvidenceStore
 
@@ -242,7 +243,8 @@ def resume_settings(
     the deterministic components. ``budget_changes`` (e.g. ``{"max_tokens": 50_000}``) raise or lower
     limits of the recorded budget, to go on after one ran out. ``stream``, ``speculate`` and
     ``draft_every_round`` change how the rest is made, not what the record holds, so they may differ
-    from the stopped run's."""
+    from the stopped run's. The review prompt is the one the run started with
+    (:func:`~citewise.research.resume.recorded_review_prompt`)."""
     used_models = configured.planner_model != "deterministic"
     if used_models:
         from citewise.llm import model_configured
@@ -272,4 +274,4 @@ def resume_settings(
         speculate=speculate,
         draft_every_round=draft_every_round,
     ) as settings:
-        yield settings
+        yield replace(settings, review_prompt=recorded_review_prompt(configured))

@@ -3,7 +3,9 @@ recorder keeps (a fold over the run's events), and the result the run delivers."
 
 from __future__ import annotations
 
+from concurrent.futures import Future
 from dataclasses import dataclass, field
+from typing import Any
 
 from citewise.audit.events import Event, UsageSummary
 from citewise.records.research import (
@@ -36,6 +38,9 @@ class ResearchRun:
     checks: CheckCache = field(default_factory=CheckCache, compare=False)
     """Support checks made while drafts streamed in, reused when the report is delivered (this
     process only; a resumed run checks again)."""
+    dropped: list[Future[Any]] = field(default_factory=list, compare=False)
+    """Calls of speculative drafts dropped without waiting for them, still under way
+    (:func:`citewise.research.speculate.wait_dropped`)."""
 
     @property
     def state(self) -> ResearchState:

@@ -24,6 +24,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import replace
 
 from citewise.audit.events import (
     CollectionEnded,
@@ -44,7 +45,7 @@ from citewise.research import speculate, steps
 from citewise.research.collect import collect_round
 from citewise.research.context import ResearchResult, ResearchRun
 from citewise.research.recorder import Progress, Recorder
-from citewise.research.resume import Restored, restore
+from citewise.research.resume import Restored, recorded_review_prompt, restore
 from citewise.research.round import RecordedCalls
 from citewise.research.settings import ResearchSettings
 from citewise.research.state import ResearchState
@@ -88,9 +89,12 @@ def research(
 def resume(
     store: EvidenceStore, run_id: str, settings: ResearchSettings, progress: Progress | None = None
 ) -> ResearchResult:
-    """Continue a run that stopped part-way, from its recorded state, without repeating a recorded call."""
+    """Continue a run that stopped part-way, from its recorded state, without repeating a recorded call.
+    Its reviews are asked under the review prompt it started with (:func:`recorded_review_prompt`),
+    whatever ``settings`` say."""
     runs = RunStore(store)
     record = runs.get(run_id)
+    settings = replace(settings, review_prompt=recorded_review_prompt(record.last(RunConfigured)))
     restored = restore(record, settings)
     runs.take_over(run_id)
     run = ResearchRun(run_id, settings, Recorder(lambda e: runs.append(run_id, e), restored.state, progress))
@@ -110,7 +114,11 @@ def _closing(runs: RunStore, run: ResearchRun) -> Iterator[None]:
     beat = threading.Thread(target=_heartbeat, args=(runs, run.run_id, stop), daemon=True, name="citewise-lease")
     beat.start()
     try:
-        yield
+        try:
+            yield
+        except Exception:
+            speculate.wait_dropped(run)  # a dropped draft's call ends on the record before the failure
+            raise
     except BaseException as exc:
         stop.set()
         run.record(RunFailed(type(exc).__name__, str(exc)[:500]))
@@ -146,6 +154,7 @@ def _configured(settings: ResearchSettings) -> RunConfigured:
         pages_per_query=settings.pages_per_query,
         search_options=options(settings.search),
         extract_options=options(settings.extractor),
+        review_prompt=settings.review_prompt,
     )
 
 
@@ -165,6 +174,7 @@ def _continue(run: ResearchRun, restored: Restored) -> ResearchResult:
     else:
         stop = restored.round_stop or _after_round(run, state.round, state.collect_stop)
     if stop is not None:
+        speculate.wait_dropped(run)
         return steps.finish(run, stop)
     return _loop(run)
 
@@ -181,6 +191,7 @@ def _loop(run: ResearchRun, first: list[str] | None = None) -> ResearchResult:
             break
         queries, first = (first if first is not None else _pending(run)), None
         stop = _round(run, state.next_round, queries, None)
+    speculate.wait_dropped(run)
     return steps.finish(run, stop)
 
 
@@ -227,6 +238,7 @@ def _defers_draft(run: ResearchRun, round_no: int) -> bool:
 def _review(run: ResearchRun, round_no: int) -> None:
     """The round's review, with its draft written at the same time when the budget allows
     (:mod:`citewise.research.speculate`); the draft's events are all recorded before the review's."""
+    speculate.wait_dropped(run)  # the draft dropped last round: at most two calls at once
     speculation = speculate.start(run, round_no)
     try:
         review = steps.review(run, round_no)
@@ -234,12 +246,16 @@ def _review(run: ResearchRun, round_no: int) -> None:
         if speculation is not None:  # (an interrupt does not wait for the writer)
             speculate.settle(run, speculation, continues=False, reviewed=False)
         raise
-    if speculation is not None:
-        speculation.result()  # its call's events first, so the record reads call, then review
     run.record(ReviewMade(review))
     if speculation is not None:
         continues = _after_round(run, round_no, run.state.collect_stop) is None
-        speculate.settle(run, speculation, continues=continues and run.state.usage.remaining("rounds") > 0)
+        budget = run.state.usage.budget
+        speculate.settle(
+            run,
+            speculation,
+            continues=continues and run.state.usage.remaining("rounds") > 0,
+            background=budget.max_tokens is None and budget.max_cost_usd is None,
+        )
 
 
 def _collect(run: ResearchRun, round_no: int, queries: list[str], replay: Sequence[Event] | None) -> None:

@@ -5,7 +5,8 @@ attempt (their budget stays spent), every source with its page text and excerpt,
 draft, every model call's tokens. A round whose collection had not ended is folded only up to its
 start and then run again against its recorded events: calls already answered are answered from the
 record (never sent again), and a call that was started but never answered is recorded as interrupted
-and made again only if budget is left. A model call cut off by the crash is recorded as interrupted
+and made again only if budget is left (the calls of a dropped speculative draft that ended beside
+that collection are folded, not replayed). A model call cut off by the crash is recorded as interrupted
 and counted in the token budget with its estimated prompt (the provider may have charged for it).
 
 A run that finished because the next model call would have crossed its token or money cap can be
@@ -19,7 +20,10 @@ from dataclasses import dataclass
 from citewise.audit.events import (
     CollectionEnded,
     Event,
+    ModelCallEnded,
     ModelCallInterrupted,
+    ModelCallStarted,
+    ModelRetried,
     ReportMade,
     RoundEnded,
     RoundStarted,
@@ -28,13 +32,14 @@ from citewise.audit.events import (
 )
 from citewise.errors import InputError
 from citewise.records.budget import BudgetUsage
-from citewise.records.research import StopReason
+from citewise.records.research import ModelPurpose, StopReason
 from citewise.records.runs import RunKind
+from citewise.research.prompts import REVIEW_V4
 from citewise.research.settings import ResearchSettings
 from citewise.research.state import ResearchState, fold
 from citewise.store.runs import RunRecord, RunStatus
 
-__all__ = ["Restored", "restore"]
+__all__ = ["Restored", "recorded_review_prompt", "restore"]
 
 
 @dataclass(frozen=True)
@@ -75,8 +80,10 @@ def restore(record: RunRecord, settings: ResearchSettings) -> Restored:
     if start is None:
         fold(state, events)
     else:
-        fold(state, events[: start + 1])
-        replay = tuple(events[start + 1 :])
+        tail = events[start + 1 :]
+        earlier = [e for e in tail if _dropped_draft_call(e)]
+        fold(state, [*events[: start + 1], *earlier])
+        replay = tuple(e for e in tail if not _dropped_draft_call(e))
     everything = fold(ResearchState(record.question, BudgetUsage(settings.budget)), events)
     cut_off = [ModelCallInterrupted(c.purpose, c.model, c.estimated_prompt_tokens) for c in state.open_model_calls]
     resumed = RunResumed(
@@ -88,6 +95,14 @@ def restore(record: RunRecord, settings: ResearchSettings) -> Restored:
     ended = [e for e in events if isinstance(e, RoundEnded)]
     round_stop = ended[-1].stop if ended and state.round_ended and ended[-1].round == state.round else None
     return Restored(state, (resumed, *cut_off), replay, round_stop)
+
+
+def recorded_review_prompt(configured: RunConfigured | None) -> str:
+    """The review prompt a run started with: the recorded one, or ``review-v4`` for a record made
+    before runs recorded it (the prompt of that time)."""
+    if configured is None or configured.review_prompt is None:
+        return REVIEW_V4
+    return configured.review_prompt
 
 
 _CAP_STOPS = (StopReason.TOKENS_EXHAUSTED, StopReason.COST_EXHAUSTED)
@@ -117,3 +132,13 @@ def _unfinished_collection(events: list[Event]) -> int | None:
     if any(isinstance(e, CollectionEnded) and e.round == number for e in events[last + 1 :]):
         return None
     return last
+
+
+def _dropped_draft_call(event: Event) -> bool:
+    """Whether ``event`` is of a speculative draft's call: in a round whose collection never ended
+    (no review, so no draft of its own was started) it is the call of the round before's draft,
+    dropped without waiting and ended beside this collection. It belongs to the fold, not the replay."""
+    purpose = getattr(event, "purpose", None)
+    return purpose is ModelPurpose.SPECULATIVE_DRAFT and isinstance(
+        event, (ModelCallStarted, ModelCallEnded, ModelRetried)
+    )

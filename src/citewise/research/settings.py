@@ -69,7 +69,8 @@ class ResearchSettings:
     without a model draft; :mod:`citewise.research.loop`)."""
     review_prompt: str = REVIEW_PROMPT_VERSION
     """The reviewer's prompt version: review-v5 (a line per topic) or review-v4 (a JSON object by
-    schema), to compare the two on the same run."""
+    schema), to compare the two on the same run. Recorded with the run (:class:`RunConfigured
+    <citewise.audit.events.RunConfigured>`); a resumed run keeps the one it started with."""
     engine: str | None = None
     """The native engine that searched and wrote (``openai:MODEL`` ...); None for citewise's own loop."""
 
@@ -110,4 +111,5 @@ class ResearchSettings:
             "concurrent": self.concurrent,
             "pages_per_query": self.pages_per_query,
             "cache_ttl_s": int(self.cache_ttl.total_seconds()),
+            "review_prompt": self.review_prompt,
         }

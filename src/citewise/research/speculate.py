@@ -7,7 +7,11 @@ the draft starts at the same time as the review, written from this round's sourc
 before it (round 1 has none, so it never speculates). Once the review is recorded:
 
 - the review asks for more searching (the loop goes on to another round): the draft is dropped and
-  the round gets no draft; a draft is written once the loop is about to stop;
+  the round gets no draft; a draft is written once the loop is about to stop. Without a token or
+  money cap the loop does not wait for the dropped draft (:func:`settle`, ``background``): its
+  call finishes beside the next round's collection and is recorded from its own thread (its
+  reported usage counted like any call's); the next review and the delivery wait for it first
+  (:func:`wait_dropped`), so no more than two calls are ever under way at once;
 - the loop stops and the review's verified coverage is the one the draft was written from: the
   draft is kept (:class:`~citewise.audit.events.DraftMade`), and the writer's wait is off the
   critical path;
@@ -15,7 +19,8 @@ before it (round 1 has none, so it never speculates). Once the review is recorde
   round's draft is written from the new review, as without speculation.
 
 Every dropped draft is recorded (:class:`~citewise.audit.events.DraftDropped`, with its reason and
-the draft); its call is recorded and counted in the budget and the cost like any other call.
+the draft, or without the draft when it was dropped without waiting for it); its call is recorded and
+counted in the budget and the cost like any other call.
 """
 
 from __future__ import annotations
@@ -34,7 +39,7 @@ from citewise.research.context import ResearchRun
 from citewise.research.prompts import build_write_messages
 from citewise.text.tokens import estimate_text_tokens
 
-__all__ = ["Speculation", "allowed", "same_coverage", "settle", "start"]
+__all__ = ["Speculation", "allowed", "same_coverage", "settle", "start", "wait_dropped"]
 
 MARGIN_TOKENS = 1000
 """Added to the high estimate of the review and the draft when a token cap decides (schemas, framing)."""
@@ -112,10 +117,20 @@ def same_coverage(a: CoverageReview, b: CoverageReview) -> bool:
     return _coverage(a) == _coverage(b)
 
 
-def settle(run: ResearchRun, speculation: Speculation, *, continues: bool, reviewed: bool = True) -> bool:
+def settle(
+    run: ResearchRun, speculation: Speculation, *, continues: bool, reviewed: bool = True, background: bool = False
+) -> bool:
     """Keep the speculative draft (recorded as the round's draft) or drop it (recorded, with the
     reason), once the round's review is recorded (``reviewed``; False: the review failed). True
-    when it was kept. ``continues``: the loop goes on to another round after this one."""
+    when it was kept. ``continues``: the loop goes on to another round after this one.
+
+    ``background`` (with ``continues``): drop it now without waiting for its call, which ends in its
+    own thread and records its end and usage there (:func:`wait_dropped` waits for it); the
+    dropped draft's text is then not recorded."""
+    if continues and reviewed and background:
+        run.record(DraftDropped(speculation.round, DropReason.MORE_SEARCHING, None))
+        run.dropped.append(speculation.future)
+        return False
     draft, failed = speculation.result()
     if failed or not reviewed:
         reason = DropReason.FAILED
@@ -129,3 +144,14 @@ def settle(run: ResearchRun, speculation: Speculation, *, continues: bool, revie
         return True
     run.record(DraftDropped(speculation.round, reason, draft))
     return False
+
+
+def wait_dropped(run: ResearchRun) -> None:
+    """Wait for the calls of drafts dropped without waiting (:func:`settle`), so their ends are
+    recorded; their outcome does not matter any more (a failed one is recorded as failed)."""
+    while run.dropped:
+        future = run.dropped.pop(0)
+        try:
+            future.result()
+        except Exception:  # noqa: BLE001 - recorded by its call; the draft was dropped already
+            continue
