@@ -82,7 +82,7 @@ plan 47, review 25, review 25, speculative draft 60, review 25, speculative draf
 no longer the review's time but that of the draft written beside it (3 s + 60 tokens), which the
 loop waited for even when the review dropped it. ``--review-prompt review-v4`` runs the JSON reply of before.
 
-The last four rows (2026-12-02, one session, load 0.9 to 5.3 for the "waiting" rows and 7.8 to
+The last four rows (2026-12-02, run back to back, load 0.9 to 5.3 for the "waiting" rows and 7.8 to
 11.5 for the others, which the network-bound loop hardly feels): without a token or money cap, a
 draft dropped because the review asks for more searching is no longer waited for; its call ends
 beside the next round's search and read, with its reported usage recorded and counted. Round 2's
