@@ -432,6 +432,19 @@ def _print_seed(seed: Mapping[str, Any], today: Mapping[str, Any]) -> None:
     )
 
 
+def add_path_switches(parser: argparse.ArgumentParser) -> None:
+    """The switches of today's path both research benchmarks take: drafting every round, the review prompt."""
+    parser.add_argument(
+        "--draft-every-round", action="store_true", help="also draft rounds whose review asks for more searching"
+    )
+    parser.add_argument(
+        "--review-prompt",
+        choices=prompts.REVIEW_PROMPT_VERSIONS,
+        default=prompts.REVIEW_PROMPT_VERSION,
+        help="the reviewer's prompt (review-v4: the JSON reply of before, to compare)",
+    )
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--cite", choices=(*CITE_MODES, "both"), default="both", help="how the models cite")
@@ -447,15 +460,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--no-seed", action="store_true", help="skip the seed loop's run")
     parser.add_argument("--no-speculate", action="store_true", help="draft only after each review")
     parser.add_argument("--no-stream", action="store_true", help="do not stream the writer's drafts")
-    parser.add_argument(
-        "--draft-every-round", action="store_true", help="also draft rounds whose review asks for more searching"
-    )
-    parser.add_argument(
-        "--review-prompt",
-        choices=prompts.REVIEW_PROMPT_VERSIONS,
-        default=prompts.REVIEW_PROMPT_VERSION,
-        help="the reviewer's prompt (review-v4: the JSON reply of before, to compare)",
-    )
+    add_path_switches(parser)
     parser.add_argument(
         "--paraphrase", action="store_true", help="the writer paraphrases its leads: each run pays a revision"
     )

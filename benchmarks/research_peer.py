@@ -101,10 +101,9 @@ from typing import Any
 from urllib.parse import parse_qs, urlparse
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from research_loop import run_once  # noqa: E402
+from research_loop import add_path_switches, run_once  # noqa: E402
 from research_world import FACTS, FILLER, QUESTION, TOPICS, Latencies, page_text  # noqa: E402
 
-from citewise.research import prompts  # noqa: E402
 from citewise.testing import FakeOpenAIServer, FakeReply  # noqa: E402
 
 DRIVER = Path(__file__).resolve().parent / "research_peer_driver.py"
@@ -359,15 +358,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--runs", type=int, default=3, help="runs of each side (the median is compared)")
     parser.add_argument("--scale", type=float, default=1.0, help="multiply every fake-server wait")
     parser.add_argument("--peer-words", type=int, default=0, help="pad the peer's report to this many words")
-    parser.add_argument(
-        "--draft-every-round", action="store_true", help="today's loop also drafts rounds that go on to another"
-    )
-    parser.add_argument(
-        "--review-prompt",
-        choices=prompts.REVIEW_PROMPT_VERSIONS,
-        default=prompts.REVIEW_PROMPT_VERSION,
-        help="today's reviewer prompt (review-v4: the JSON reply of before, to compare)",
-    )
+    add_path_switches(parser)
     args = parser.parse_args(argv)
     if args.runs < 1:
         parser.error("--runs must be at least 1")
