@@ -55,6 +55,7 @@ __all__ = [
     "claim_scope",
     "extract_claims",
     "split_compound",
+    "without_answer_frame",
     "without_attribution",
 ]
 
@@ -451,6 +452,24 @@ def claim_scope(text: str) -> ClaimScope:
     entities = _entities(text, list(taken))
     conditions = [m.group().lower() for m in _CONDITION.finditer(text)]
     return ClaimScope(_distinct(dates), _distinct(numbers), _distinct(entities), _distinct(conditions))
+
+
+_ANSWER_FRAME = re.compile(
+    r"^\s*(?:(?:the\s+)?answer(?:\s+is)?\s*:?|based on the (?:provided\s+)?(?:document|text|passage)s?,?"
+    r"|according to the (?:provided\s+)?(?:document|text|passage)s?,?)\s*",
+    re.IGNORECASE,
+)
+
+
+def without_answer_frame(text: str) -> str:
+    """``text`` without the words that frame an answer rather than state it ("The answer is:",
+    "Based on the provided documents,"); a writer's lead naming its source is
+    :func:`without_attribution`'s.
+
+    >>> without_answer_frame("Based on the provided documents, the port is 443.")
+    'the port is 443.'
+    """
+    return _ANSWER_FRAME.sub("", text, count=1)
 
 
 _ATTRIBUTION = re.compile(

@@ -76,7 +76,7 @@ from citewise.text.analyze import analyze
 from citewise.text.quotes import normalise_for_match, quote_occurs
 from citewise.text.sentences import split_answer_sentences
 from citewise.verify.additions import unsupported_addition
-from citewise.verify.claims import DATE_PATTERN, claim_scope, without_attribution
+from citewise.verify.claims import DATE_PATTERN, claim_scope, without_answer_frame, without_attribution
 from citewise.verify.conditions import changed_condition
 from citewise.verify.figures import Figure, as_digits, date_parts, date_supported, figures, identifiers, page_versions
 from citewise.verify.judge import JUDGE_PROMPT_VERSION, judge_failure, judge_with_model
@@ -119,11 +119,6 @@ SHORT_ANSWER_TERMS: Final = 3
 # -- spans --------------------------------------------------------------------------------------------
 
 _PROVISO = re.compile(r"^\s*(?:\*\*[^*]*\*\*\s*)?(?:다만|단[,\s]|however|provided|except|but\b)", re.IGNORECASE)
-_BOILERPLATE = re.compile(
-    r"^\s*(?:(?:the\s+)?answer(?:\s+is)?\s*:?|based on the (?:provided\s+)?(?:document|text|passage)s?,?"
-    r"|according to the (?:provided\s+)?(?:document|text|passage)s?,?)\s*",
-    re.IGNORECASE,
-)
 
 
 _LEADING_MARKER = re.compile(r"(?:\*\*[^*\n]{1,6}\*\*|[-*+•]|\d{1,3}\\?[.)]|[①-⑳])\s+")
@@ -187,7 +182,7 @@ def _with_items(page_text: str, sentences: list[_Sentence], first: int, last: in
 
 
 def _claim_terms(text: str) -> frozenset[str]:
-    return frozenset(_terms(_BOILERPLATE.sub("", text)))
+    return frozenset(_terms(without_answer_frame(text)))
 
 
 def best_span(claim_text: str, page_text: str, *, context: str = "") -> str | None:
@@ -328,7 +323,7 @@ def check_support(
 def _says_otherwise(text: str, span: str, page_text: str, context: str) -> str | None:
     """Rules 6 and on: why the span, whose figures, dates and names agree, still does not say what
     the claim says (a negation, a role, a name, a contrast, a condition, a scope, an addition)."""
-    body = _BOILERPLATE.sub("", text)
+    body = without_answer_frame(text)
     return (
         negation_mismatch(text, _closest_sentence(text, span))
         or unmatched_negation(body, span)
@@ -379,7 +374,7 @@ def _by_meaning(
             if (i, last) not in candidates:
                 candidates.append((i, last))
     spans = [page_text[sentences[a].start : sentences[b].end] for a, b in candidates]
-    scores = scorer.similarities(_BOILERPLATE.sub("", text), spans)
+    scores = scorer.similarities(without_answer_frame(text), spans)
     best = max(range(len(spans)), key=lambda n: (scores[n], -n))
     if scores[best] < (threshold := scorer.threshold_for(text)):
         return f"; meaning similarity {scores[best]:.2f} is below {threshold}"
@@ -398,7 +393,7 @@ def _predicate_terms(text: str, context: str) -> frozenset[str]:
     close in meaning to any claim about it, and supports none."""
     wanted = _claim_terms(text)
     own = wanted - frozenset(_terms(context)) or wanted
-    body = _BOILERPLATE.sub("", text)
+    body = without_answer_frame(text)
     names = [m.group() for m in _CODE_NAME.finditer(body)] + list(claim_scope(body).entities)
     named = frozenset(t for name in names for t in _terms(name))
     return own - named or own
@@ -458,7 +453,7 @@ def _missing_facts(
     """Figures, dates and names of the claim not where they should be, and the reasons. ``rule`` is
     the sentence a proviso span qualifies: its figures count as the span's. A document number
     ("PEP 681", "RFC 3986") is a name, not a figure: it must be on the page, as an article must."""
-    body = _BOILERPLATE.sub("", text)
+    body = without_answer_frame(text)
     scope = claim_scope(body)
     named = claim_scope(without_attribution(body)).entities
     given_figures = figures(context)
