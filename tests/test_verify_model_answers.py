@@ -11,6 +11,7 @@ from citewise.records.verify import Decision
 from citewise.verify.claims import without_attribution
 from citewise.verify.figures import figures, identifiers
 from citewise.verify.support import check_support
+from tests.support_cases import assert_passes_and_flags
 
 WAGES = "제43조 (임금 지급)\n임금은 매월 1회 이상 일정한 날짜를 정하여 지급하여야 한다."
 MINORS = (
@@ -138,10 +139,7 @@ CASES = [
 
 @pytest.mark.parametrize(("page", "faithful", "perturbed"), CASES)
 def test_a_faithful_answer_passes_and_its_perturbation_is_flagged(page: str, faithful: str, perturbed: str) -> None:
-    passed = check_support(faithful, "S1", page, meaning=False)
-    assert passed.decision is Decision.SUPPORTED, passed.reason
-    flagged = check_support(perturbed, "S1", page, meaning=False)
-    assert flagged.decision is Decision.UNSUPPORTED, flagged.reason
+    assert_passes_and_flags(page, faithful, perturbed)
 
 
 def test_people_given_each_others_acts_are_swapped_roles() -> None:

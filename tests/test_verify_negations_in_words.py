@@ -8,6 +8,7 @@ import pytest
 from citewise.records.verify import Decision
 from citewise.verify.qualifiers import negated_keys
 from citewise.verify.support import check_support
+from tests.support_cases import assert_passes_and_flags
 
 CASES = [
     # A short acronym is a word of the page, not a piece of one ("OR" is not in "network").
@@ -79,10 +80,7 @@ CASES = [
 
 @pytest.mark.parametrize(("page", "faithful", "perturbed"), CASES)
 def test_a_faithful_claim_passes_and_its_perturbation_is_flagged(page: str, faithful: str, perturbed: str) -> None:
-    passed = check_support(faithful, "S1", page, meaning=False)
-    assert passed.decision is Decision.SUPPORTED, passed.reason
-    flagged = check_support(perturbed, "S1", page, meaning=False)
-    assert flagged.decision is Decision.UNSUPPORTED, flagged.reason
+    assert_passes_and_flags(page, faithful, perturbed)
 
 
 def test_negating_verbs_negate_the_act_they_take() -> None:
