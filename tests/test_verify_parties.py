@@ -128,3 +128,9 @@ def test_a_restriction_the_page_never_states_is_flagged() -> None:
     # A restriction whose words the span has is left to the other checks.
     span = "Items are retried only when the retry flag is set."
     assert changed_condition("Items are retried only if the retry flag is set.", span) is None
+
+
+def test_a_phrase_the_span_rules_out_affirmed_is_flagged() -> None:
+    page = "The name argument gives the label shown in the log (the label of the record, not the label of the logger)."
+    assert_passes_and_flags(page, "name gives the label of the record.", "name gives the label of the logger.")
+    assert changed_condition("name is not the label of the logger.", page) is None

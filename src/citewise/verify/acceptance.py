@@ -62,8 +62,9 @@ the payee there), a party the span never names made the subject while the span's
 and 라는 ("외국인근로자라는 이유로") marks a role; a containment said with a copula ("other is a subnet
 of this network") turned round; the kind of decree (대통령령, 법무부령 …) as a maker that can be
 swapped; usually / rarely; a type the span never names ("a list" for "a dictionary"); and a
-restriction ("only when the … variable is set") whose words the span lacks; ``verify-10-lexical``
-without an embedder."""
+restriction ("only when the … variable is set") whose words the span lacks; a phrase the span
+rules out ("not the address of the proxy server") affirmed; ``verify-10-lexical`` without an
+embedder."""
 
 _ANSWERED = {"model_answer_accepted", "deterministic_evidence_fallback"}
 

@@ -239,6 +239,28 @@ def _other_kind(claim: str, span: str) -> str | None:
     return None
 
 
+_RULED_OUT = re.compile(r"\bnot\s+(?:a|an|the)\s+([a-z][\w-]*(?:\s+[a-z][\w-]*){1,4})", re.IGNORECASE)
+_PHRASE_STOP: Final = frozenset("of the a an in on to for by and or".split())
+
+
+def _ruled_out(claim: str, span: str) -> str | None:
+    """ "the address of the proxy server" affirmed where the span says "not the address of the proxy
+    server": a phrase of two content words or more that the span rules out, said by the claim without
+    a "not" of its own."""
+    folded = " ".join(claim.lower().split())
+    for match in _RULED_OUT.finditer(span):
+        words = match.group(1).lower().split()
+        while words and words[-1] in _PHRASE_STOP:
+            words.pop()
+        phrase = " ".join(words)
+        if sum(w not in _PHRASE_STOP for w in words) < 2 or phrase not in folded:
+            continue
+        before = folded[: folded.index(phrase)].split()[-3:]
+        if "not" not in before and "never" not in before and "no" not in before:
+            return f"negation mismatch: the span rules out '{phrase}', the claim affirms it"
+    return None
+
+
 def changed_condition(claim: str, span: str, context: str = "") -> str | None:
     """The reason ``claim`` changes a time condition or swaps a name of ``span``, else None.
 
@@ -259,4 +281,5 @@ def changed_condition(claim: str, span: str, context: str = "") -> str | None:
         or _inverted_condition(claim, span)
         or _unstated_only(claim, span)
         or _other_kind(claim, span)
+        or _ruled_out(claim, span)
     )
