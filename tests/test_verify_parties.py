@@ -134,3 +134,10 @@ def test_a_phrase_the_span_rules_out_affirmed_is_flagged() -> None:
     page = "The name argument gives the label shown in the log (the label of the record, not the label of the logger)."
     assert_passes_and_flags(page, "name gives the label of the record.", "name gives the label of the logger.")
     assert changed_condition("name is not the label of the logger.", page) is None
+
+
+def test_a_causative_verb_is_one_predicate_however_it_is_written() -> None:
+    page = "사용자는 임산부를 야간에 근로시키지 못한다."
+    assert_passes_and_flags(
+        page, "사용자는 임산부에게 야간 근로를 시킬 수 없습니다.", "사용자는 임산부에게 야간 근로를 시킬 수 있습니다."
+    )

@@ -63,7 +63,8 @@ and 라는 ("외국인근로자라는 이유로") marks a role; a containment sa
 of this network") turned round; the kind of decree (대통령령, 법무부령 …) as a maker that can be
 swapped; usually / rarely; a type the span never names ("a list" for "a dictionary"); and a
 restriction ("only when the … variable is set") whose words the span lacks; a phrase the span
-rules out ("not the address of the proxy server") affirmed; ``verify-10-lexical`` without an
+rules out ("not the address of the proxy server") affirmed; a causative verb one predicate
+however written (근로시키지 못한다 = 근로를 시킬 수 없다); ``verify-10-lexical`` without an
 embedder."""
 
 _ANSWERED = {"model_answer_accepted", "deterministic_evidence_fallback"}

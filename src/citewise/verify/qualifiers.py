@@ -53,10 +53,15 @@ _BECOMES: Final = ("되", "된", "됩", "될", "돼")
 
 def _key(word: str) -> str | None:
     hangul = "".join(_KO_WORD.findall(word))
+    if _CAUSATIVE.search(hangul):  # 근로시키지 못한다 = 근로를 시킬 수 없다: the verb is 시키다
+        return "시키"
     if hangul:
         return hangul[:2] if len(hangul) >= 3 else hangul[:1]
     stems = analyze(word)
     return stems[0] if stems else None
+
+
+_CAUSATIVE = re.compile(r"(?:시키|시킬|시킨|시켜|시킵|시켰)[가-힣]*$")
 
 
 def negated_keys(text: str) -> tuple[frozenset[str], frozenset[str]]:
