@@ -71,7 +71,7 @@ SEEDS = [
             ),
             (
                 "model",
-                "role",
+                "role_swap",
                 "unsupported",
                 "According to the docs, urlencode() uses quote() by default, and quote_plus() is the alternative you can pass as quote_via to get '+' for spaces.",
             ),
@@ -109,7 +109,7 @@ SEEDS = [
             ),
             (
                 "model",
-                "role",
+                "role_swap",
                 "unsupported",
                 "The documentation says a ValueError is raised if first is not greater than last.",
             ),
@@ -186,7 +186,7 @@ SEEDS = [
             ),
             (
                 "human",
-                "figure",
+                "number",
                 "unsupported",
                 "v4_int_to_packed packs an address into 6 bytes in little-endian order.",
             ),
@@ -217,7 +217,7 @@ SEEDS = [
                 "unsupported",
                 "근로기준법에 따르면, 근로자가 동의한 경우에는 사용자가 전차금을 임금과 상계할 수 있습니다.",
             ),
-            ("human", "role", "unsupported", "근로자는 전차금을 사용자의 채권과 상계하지 못한다."),
+            ("human", "role_swap", "unsupported", "근로자는 전차금을 사용자의 채권과 상계하지 못한다."),
         ],
     },
     {
@@ -235,11 +235,11 @@ SEEDS = [
             ),
             (
                 "model",
-                "role",
+                "role_swap",
                 "unsupported",
                 "근로기준법에 따르면, 사용자가 근로자의 저축을 관리할 때 저축의 종류와 기간, 금융기관은 사용자가 정합니다.",
             ),
-            ("human", "figure", "unsupported", "근로자가 저축증서의 반환을 요구하면 사용자는 7일 이내에 따라야 한다."),
+            ("human", "number", "unsupported", "근로자가 저축증서의 반환을 요구하면 사용자는 7일 이내에 따라야 한다."),
             (
                 "model",
                 "negation",
@@ -257,7 +257,7 @@ SEEDS = [
             ("human", "paraphrase", "supported", "사용자는 근로자 명부를 3년 동안 보관해야 한다."),
             (
                 "model",
-                "figure",
+                "number",
                 "unsupported",
                 "근로기준법 제42조에 따르면, 사용자는 근로자 명부와 근로계약에 관한 중요한 서류를 5년간 보존해야 합니다.",
             ),
@@ -296,7 +296,7 @@ SEEDS = [
             ),
             (
                 "human",
-                "figure",
+                "number",
                 "unsupported",
                 "산후 1년이 지나지 아니한 여성의 시간외근로는 1주에 12시간을 넘지 못한다.",
             ),
@@ -328,7 +328,7 @@ SEEDS = [
             ),
             (
                 "model",
-                "figure",
+                "number",
                 "unsupported",
                 "근로기준법에 따르면, 사용자는 여성과 20세 미만인 사람을 갱내에서 근로시키지 못합니다.",
             ),

@@ -25,7 +25,7 @@ from citewise.verify.meaning import default_scorer, rule_set
 
 __all__ = ["VERIFIER_VERSION", "decide_acceptance", "delivered_answer", "gap_reason"]
 
-VERIFIER_VERSION = "verify-9"
+VERIFIER_VERSION = "verify-10"
 """v2: acceptance needs every required sub-question answered by a supported claim of the delivered
 text; signposting is not a finding. v3: support is decided by meaning when an embedder is
 configured (:mod:`citewise.verify.meaning`), with new guards for swapped roles, contrasting terms,
@@ -57,6 +57,14 @@ and the claim (:mod:`citewise.verify.relations`): the doer of a shared verb, act
 calling code assumes" / "is handled by the calling code"), a comparison ("first is not greater than
 last"), default and alternative, and the 이/가 subject of a shared Korean verb (근로자가 청구하면); a
 claim that trades them is swapped roles, however far apart its parties; ``verify-9-lexical`` without an
+embedder. v10: Korean parties are read in the clause that holds the claim's predicate (a payer made
+the payee there), a party the span never names made the subject while the span's subject is demoted,
+and 라는 ("외국인근로자라는 이유로") marks a role; a containment said with a copula ("other is a subnet
+of this network") turned round; the kind of decree (대통령령, 법무부령 …) as a maker that can be
+swapped; usually / rarely; a type the span never names ("a list" for "a dictionary"); and a
+restriction ("only when the … variable is set") whose words the span lacks; a phrase the span
+rules out ("not the address of the proxy server") affirmed; a causative verb one predicate
+however written (근로시키지 못한다 = 근로를 시킬 수 없다); ``verify-10-lexical`` without an
 embedder."""
 
 _ANSWERED = {"model_answer_accepted", "deterministic_evidence_fallback"}

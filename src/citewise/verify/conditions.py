@@ -43,9 +43,11 @@ _DIRECTION_BEFORE = re.compile(r"\b(?:(?P<within>within|before|by)|(?P<after>aft
 
 _BODY = re.compile(
     r"(?<![가-힣])(?:[가-힣]{1,12}?(?:장관|위원회|공단|청장|세무서장|공사)|[가-힣]{0,6}?법원|정부|지방자치단체"
-    r"|[가-힣]{1,12}?(?:관서|기관|단체)의\s?장)(?=[가-힣]{0,3}(?:[\s,.)]|$))"
+    r"|[가-힣]{1,12}?(?:관서|기관|단체)의\s?장|대통령령|총리령|[가-힣]{1,8}?부령)(?=[가-힣]{0,3}(?:[\s,.)]|$))"
 )
-"""A public body: …장관, …위원회, 법원, 정부, 지방자치단체, and a head of an office named by it (…관서의 장)."""
+"""A public body: …장관, …위원회, 법원, 정부, 지방자치단체, and a head of an office named by it (…관서의 장);
+and the kind of decree a statute leaves a matter to (대통령령, 총리령, 법무부령 …): "대통령령으로 정한다"
+for "법무부령으로 정한다" names the wrong maker."""
 _SIDE_WORD = re.compile(r"([가-힣]{1,8})\s+(전|이전|후|이후|뒤)(?:에|까지|부터|에는)?(?=[\s,.]|$)")
 """An event and the side of it a condition is on: "경매신청의 등기 전에", "체류기간이 끝난 뒤에"."""
 _BEFORE_SIDE: Final = frozenset({"전", "이전"})
@@ -195,6 +197,70 @@ def _inverted_condition(claim: str, span: str) -> str | None:
     return None
 
 
+_ONLY_WHEN = re.compile(r"\bonly\s+(?:when|if|whenever)\s+([^,.;:]+)", re.IGNORECASE)
+_EN_TERM = re.compile(r"[a-z][a-z0-9_]{2,}")
+_CONDITION_STOP: Final = frozenset(
+    "the and are was were been being set has have had its this that there their with from into not only any".split()
+)
+
+
+def _en_terms(text: str) -> set[str]:
+    return {w.removesuffix("s") for w in _EN_TERM.findall(text.lower()) if w not in _CONDITION_STOP}
+
+
+def _unstated_only(claim: str, span: str) -> str | None:
+    """ "only when the PYTHONNODEBUGRANGES variable is set" where the span says nothing of the kind:
+    a restriction the claim adds, at least two of its words and most of them not in the span."""
+    theirs = _en_terms(span)
+    for match in _ONLY_WHEN.finditer(claim):
+        wanted = _en_terms(match.group(1))
+        if len(wanted) >= 2 and len(wanted & theirs) * 2 < len(wanted):
+            said = match.group(0).split(None, 1)[1]
+            return f"changed condition: the claim adds 'only {said}', the span says no such thing"
+    return None
+
+
+_KIND_OF = re.compile(
+    r"\b(?:is|are|returns?|gives?|yields?)\s+(?:a|an)\s+(?:[\w-]+\s+)?"
+    r"(list|tuple|dictionary|dict|set|string|integer|iterator|generator|callable)\b",
+    re.IGNORECASE,
+)
+"""What a thing is said to be, as a type: "is a dictionary whose items …", "returns an iterator"."""
+
+
+def _other_kind(claim: str, span: str) -> str | None:
+    """ "is a list of the channels" where the span says "is a dictionary whose items are the
+    channels": a type the span never names, where it names another."""
+    theirs = {t.lower() for t in _KIND_OF.findall(span)}
+    words = {w.lower().removesuffix("s") for w in re.findall(r"[A-Za-z]+", span)}
+    for kind in (k.lower() for k in _KIND_OF.findall(claim)):
+        if theirs and kind not in theirs and kind not in words:
+            return f"changed condition: the claim says '{kind}', the span '{sorted(theirs)[0]}'"
+    return None
+
+
+_RULED_OUT = re.compile(r"\bnot\s+(?:a|an|the)\s+([a-z][\w-]*(?:\s+[a-z][\w-]*){1,4})", re.IGNORECASE)
+_PHRASE_STOP: Final = frozenset("of the a an in on to for by and or".split())
+
+
+def _ruled_out(claim: str, span: str) -> str | None:
+    """ "the address of the proxy server" affirmed where the span says "not the address of the proxy
+    server": a phrase of two content words or more that the span rules out, said by the claim without
+    a "not" of its own."""
+    folded = " ".join(claim.lower().split())
+    for match in _RULED_OUT.finditer(span):
+        words = match.group(1).lower().split()
+        while words and words[-1] in _PHRASE_STOP:
+            words.pop()
+        phrase = " ".join(words)
+        if sum(w not in _PHRASE_STOP for w in words) < 2 or phrase not in folded:
+            continue
+        before = folded[: folded.index(phrase)].split()[-3:]
+        if "not" not in before and "never" not in before and "no" not in before:
+            return f"negation mismatch: the span rules out '{phrase}', the claim affirms it"
+    return None
+
+
 def changed_condition(claim: str, span: str, context: str = "") -> str | None:
     """The reason ``claim`` changes a time condition or swaps a name of ``span``, else None.
 
@@ -213,4 +279,7 @@ def changed_condition(claim: str, span: str, context: str = "") -> str | None:
         or _swapped_body(claim, span, context)
         or _swapped_code_name(claim, span, context)
         or _inverted_condition(claim, span)
+        or _unstated_only(claim, span)
+        or _other_kind(claim, span)
+        or _ruled_out(claim, span)
     )

@@ -53,10 +53,15 @@ _BECOMES: Final = ("되", "된", "됩", "될", "돼")
 
 def _key(word: str) -> str | None:
     hangul = "".join(_KO_WORD.findall(word))
+    if _CAUSATIVE.search(hangul):  # 근로시키지 못한다 = 근로를 시킬 수 없다: the verb is 시키다
+        return "시키"
     if hangul:
         return hangul[:2] if len(hangul) >= 3 else hangul[:1]
     stems = analyze(word)
     return stems[0] if stems else None
+
+
+_CAUSATIVE = re.compile(r"(?:시키|시킬|시킨|시켜|시킵|시켰)[가-힣]*$")
 
 
 def negated_keys(text: str) -> tuple[frozenset[str], frozenset[str]]:
@@ -351,8 +356,10 @@ _CONTRASTS: Final = (
     ("같은", "다른"), ("중요한", "사소한"), ("same", "different"), ("public", "private"),
     ("absolute", "relative"), ("synchronous", "asynchronous"), ("increase", "decrease"), ("증액", "감액"),
     ("증가", "감소"), ("상한", "하한"), ("인상", "인하"), ("verbose", "concise"), ("differently", "same"),
+    ("usually", "rarely"), ("often", "rarely"),
 )  # fmt: skip
-"""Words of opposite meaning: a condition or a property changed in words ("다른 업무" for "같은 업무")."""
+"""Words of opposite meaning: a condition or a property changed in words ("다른 업무" for "같은 업무",
+"usually" for "rarely")."""
 
 
 _COMPARATIVE = re.compile(r"\b(more|less|fewer)\s+([a-z][\w-]+)", re.IGNORECASE)
@@ -388,7 +395,7 @@ def contrast_problem(claim: str, span: str) -> str | None:
 
 def _contrast_terms(text: str) -> frozenset[str]:
     folded = unicodedata.normalize("NFKC", text).lower()
-    words = set(re.findall(r"[a-z0-9]+", folded))
+    words = {w.removesuffix("s") if len(w) > 4 else w for w in re.findall(r"[a-z0-9]+", folded)}  # tuples: tuple
     hangul = "".join(re.findall(r"[가-힣]+", folded))
     return frozenset(w for pair in _CONTRASTS for w in pair if (w in words if w.isascii() else w in hangul))
 

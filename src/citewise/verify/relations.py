@@ -9,6 +9,9 @@ catch them far apart, or with no shared verb between them:
   claim, has traded them. A passive for an active is faithful: the doer is read, not the order.
   Korean: the noun marked 이/가 nearest before a shared verb ("근로자가 *청구하면*").
 - **a comparison**: "A is (not) greater than B" against "B is (not) greater than A".
+- **a containment said with a copula**: "A is a subnet of B", "A is (not) contained in B" against
+  the same with A and B traded; "this network" on one side makes the other side "the other one"
+  whether it is called *other*, *network* or *the given network*.
 - **default and alternative**: "uses quote() by default, and quote_plus() is the alternative"
   against "by default quote_plus() is used … an alternate function … is quote()".
 """
@@ -192,6 +195,46 @@ def _korean_doer_swap(claim: str, span: str) -> tuple[str, str] | None:
     return None
 
 
+_CONTAINMENT = re.compile(
+    r"(\w+(?:\s+\w+)?)\s+(?:is|are)\s+(?:not\s+)?(?:\w+ly\s+)?(?:an?\s+)?"
+    r"(subnet|supernet|subclass|superclass|subset|superset|subtype|child|parent|part|member|instance|contained|included)"
+    r"\s+(?:of|in)\s+"
+    r"(?:the\s+)?(\w+(?:\s+\w+)?)",
+    re.IGNORECASE,
+)
+_OTHER_SIDE: Final = frozenset({"other", "given", "another", "argument", "passed"})
+
+
+def _side(words: str) -> str:
+    found = words.lower().split()
+    if "this" in found or "self" in found:
+        return "this"
+    if _OTHER_SIDE & set(found):
+        return "other"
+    return found[-1]
+
+
+def _containments(text: str) -> dict[str, tuple[str, str]]:
+    """Each containment relation of ``text`` with its two sides; "this" on one side makes the other
+    side "other"."""
+    found: dict[str, tuple[str, str]] = {}
+    for left, relation, right in _CONTAINMENT.findall(text):
+        a, b = _side(left), _side(right)
+        if "this" in (a, b):
+            a, b = (a if a == "this" else "other"), (b if b == "this" else "other")
+        if a != b:
+            found[relation.lower()] = (a, b)
+    return found
+
+
+def _containment_swap(claim: str, span: str) -> tuple[str, str] | None:
+    theirs = _containments(span)
+    for relation, (a, b) in _containments(claim).items():
+        if theirs.get(relation) == (b, a):
+            return a, b
+    return None
+
+
 def relation_swap(claim: str, span: str) -> tuple[str, str] | None:
     """The two parties ``claim`` gives each other's relation in ``span``, else None.
 
@@ -203,6 +246,7 @@ def relation_swap(claim: str, span: str) -> tuple[str, str] | None:
     """
     return (
         _comparison_swap(claim, span)
+        or _containment_swap(claim, span)
         or _default_swap(claim, span)
         or _doer_swap(claim, span)
         or _korean_doer_swap(claim, span)

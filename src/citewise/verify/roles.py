@@ -4,10 +4,14 @@
 반환하여야 한다", and an embedder scores the two as nearly the same; the claim is false. Two checks:
 
 - **Korean** marks roles with particles: the subject (은/는/이/가), the recipient (에게/한테/에),
-  the source (에게서/로부터), the object (을/를), the possessor (의), the thing compared (보다).
+  the source (에게서/로부터), the object (을/를), the possessor (의), the thing compared (보다), the
+  one a reason is named by (라는: "외국인근로자라는 이유로").
   Two nouns that both texts mark, each with the role the other has in the span, are swapped; so
   are a topic (은/는) and a recipient (에게) that trade places, even where the span also names the
-  claim's topic as a clause's subject (이/가).
+  claim's topic as a clause's subject (이/가). The parties of the clause that holds the claim's
+  predicate are read in that clause alone, so a subject of an earlier clause does not hide a payer
+  made the payee; and a party the span never names, made the subject while the span's subject is
+  given another role ("근로자는 … 사용자의 채권과 상계하지 못한다"), has taken its place.
 - **English** marks roles by order: two words that both texts share, at most five words apart,
   around a shared word between them ("the landlord *pays* the tenant" / "the tenant *pays* the
   landlord"), in the reverse order, are swapped ("from A to B" / "from B to A" too) — unless
@@ -26,7 +30,7 @@ __all__ = ["role_swap"]
 
 _KO_ROLE = re.compile(
     r"((?<![가-힣])[가-힣]{2,}(?:의|한|하는)\s(?:장|자)|[가-힣]{2,}?)"
-    r"(에게서|으로부터|로부터|에게|한테|보다|은|는|이|가|을|를|의|에)(?=[\s,.)]|$)"
+    r"(에게서|으로부터|로부터|에게|한테|보다|이라는|라는|은|는|이|가|을|를|의|에)(?=[\s,.)]|$)"
 )
 """A noun and its particle; a party of one syllable is named with the word before it (관서의 장은,
 고용한 자에게)."""
@@ -37,6 +41,7 @@ _ROLES: Final = {
     "을": "object", "를": "object",
     "의": "possessor",
     "보다": "compared",
+    "이라는": "named", "라는": "named",
 }  # fmt: skip
 _EN_WORD = re.compile(r"[a-z][a-z0-9_.-]*[a-z0-9]|[a-z]")
 _EN_STOP: Final = frozenset(
@@ -115,6 +120,69 @@ def _korean_swap(claim: str, span: str) -> tuple[str, str] | None:
         for b in shared[i + 1 :]:
             ra, rb = mine[a], mine[b]
             if ra != rb and ra in theirs[b] and rb in theirs[a] and ra not in theirs[a] and rb not in theirs[b]:
+                return a, b
+    return None
+
+
+_CLAUSE_END = re.compile(r",\s*|(?<=[가-힣])(?:며|고|으나|지만)\s+")
+"""Where a Korean clause ends inside a sentence: a comma, or a connective ending (하며, 하고)."""
+_PARTY = re.compile(r"[가-힣]*(?:자|인|원|주|관|청)$")
+"""A noun that names a party: 근로자, 임차인, 공무원, 사업주, 장관, 관할청."""
+
+
+def _clause_with(text: str, stem: str, nouns: frozenset[str] = frozenset()) -> str:
+    """The clause of ``text`` that holds ``stem`` (the claim's last predicate) and most of ``nouns``,
+    or the whole text."""
+    clauses = [c for c in _CLAUSE_END.split(text) if c.strip()]
+    found = [c for c in clauses if stem in c]
+    if not found or len(clauses) == 1:
+        return text
+    return max(found, key=lambda c: (len(nouns & _korean_roles(c).keys()), -found.index(c)))
+
+
+def _predicate_stem(claim: str) -> str:
+    words = re.findall(r"[가-힣]+", claim)
+    for word in reversed(words):
+        if len(word) >= 2 and word not in ("합니다", "한다", "있다", "없다", "된다", "됩니다", "있습니다", "없습니다"):
+            return word[:2]
+    return ""
+
+
+def _clause_swap(claim: str, span: str) -> tuple[str, str] | None:
+    """The parties of the clause that holds the claim's predicate, read in that clause alone: "…
+    해제되었을 경우에는 사용자는 … 근로자에게 여비를 지급하여야 한다" is not undone by a "근로자가
+    청구할 경우" earlier in the sentence. A claim whose subject is that clause's recipient, naming
+    as recipient a party the clause does not name, has turned payer into payee too."""
+    stem = _predicate_stem(claim)
+    if not stem or stem not in span:
+        return None
+    mine_text = _clause_with(claim, stem)
+    theirs_text = _clause_with(span, stem, frozenset(_korean_roles(mine_text)))
+    if pair := _korean_swap(mine_text, theirs_text):
+        return pair
+    mine, theirs = _korean_roles(mine_text), _korean_roles(theirs_text)
+    for a in mine:
+        if _first_role(mine_text, a) != "subject" or theirs.get(a) != {"recipient"}:
+            continue
+        for b, roles_b in mine.items():
+            if b != a and "recipient" in roles_b and _PARTY.search(b) and b not in span:
+                return a, b
+    return None
+
+
+def _absent_subject(claim: str, span: str) -> tuple[str, str] | None:
+    """A party the span never names made the subject, while the span's subject is demoted to
+    another role in the claim: "근로자는 … 사용자의 채권과 상계하지 못한다" against "사용자는 …
+    임금을 상계하지 못한다"."""
+    mine, theirs = _korean_roles(claim), _korean_roles(span, topic=True)
+    subjects = [n for n, r in theirs.items() if r & {"subject", "topic"} and _PARTY.search(n)]
+    # The span's subject: its topic, or the one party it makes a subject at all.
+    subjects = [n for n in subjects if "topic" in theirs[n]] or (subjects if len(subjects) == 1 else [])
+    for a, roles_a in mine.items():
+        if "subject" not in roles_a or not _PARTY.search(a) or a in span:
+            continue
+        for b in subjects:
+            if b in mine and "subject" not in mine[b]:
                 return a, b
     return None
 
@@ -218,6 +286,8 @@ def role_swap(claim: str, span_sentence: str) -> str | None:
         _korean_swap(claim, span_sentence)
         or _korean_topic_swap(claim, span_sentence)
         or _possessor_swap(claim, span_sentence)
+        or _clause_swap(claim, span_sentence)
+        or _absent_subject(claim, span_sentence)
         or _english_swap(claim, span_sentence)
         or _agent_swap(claim, span_sentence)
         or relation_swap(claim, span_sentence)

@@ -43,8 +43,10 @@ first rule that fails decides, and its reason names what failed:
    (서면 / 구두, stdout / stderr, before / after).
 6c. **Conditions and names** (:mod:`citewise.verify.conditions`): no time condition moved to the
    other side of a figure or event (15일 이내 / 15일이 지난 후, 등기 전 / 등기 후), no requirement of the
-   span done without (동의 없이 … 할 수 있다), no public body or code name swapped for another the
-   span names.
+   span done without (동의 없이 … 할 수 있다), no public body, kind of decree (대통령령 / 법무부령) or
+   code name swapped for another the span names, no type the span never names ("a list" for "a
+   dictionary"), no "only when …" whose words the span lacks, no phrase the span rules out ("not
+   the address of the proxy server") affirmed.
 7. **Scope** (:mod:`citewise.verify.qualifiers`). A claim that says all / always / every / anyone /
    모든 / 항상 / 언제든지 / 누구나 while the span qualifies (some, only, unless, 일부, 경우, 다만,
    이상 ...) or says nothing of the kind overstates; so does a claim that drops or changes the
