@@ -13,7 +13,8 @@
   the 49 dev questions of benchmarks/data/kr_statute_questions.jsonl and the two halves (dev, test)
   of the ruling-style benchmarks/data/kr_ruling_questions.jsonl are evaluated with article-level
   gold; ``--split`` keeps one half of the split sets. The hard ruling-style set
-  (benchmarks/data/kr_hard_questions.jsonl) is evaluated by halves too.
+  (benchmarks/data/kr_hard_questions.jsonl) is evaluated by halves too, and its held-out sequel
+  benchmarks/data/kr_hard_questions2.jsonl (split ``test2``) whole.
 
 Baselines (benchmarks/baselines.py): keyword overlap of ``[a-z0-9]{3,}`` terms, bm25s with its
 default settings, and bm25s over character bigrams. The last column of citewise's rows is the share
@@ -147,10 +148,12 @@ KR_SETS: dict[str, tuple[Path, str | None]] = {
     "kr_ruling_questions, test half": (baselines.KR_RULINGS, "test"),
     "kr_hard_questions, dev half": (baselines.KR_HARD, "dev"),
     "kr_hard_questions, test half": (baselines.KR_HARD, "test"),
+    "kr_hard_questions2 (test2)": (baselines.KR_HARD2, "test2"),
 }
 """The Korean question sets (file, split): the 242 user-style questions, the 49 dev ones, and the
 two halves of the ruling-style and the hard ruling-style sets (choose on the dev halves, report the
-test halves)."""
+test halves; ``test2``, a second held-out hard set, is only reported and is skipped by
+``--split dev``)."""
 
 
 def citewise_korean(
