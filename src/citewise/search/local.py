@@ -24,7 +24,7 @@ query asks about them (:func:`citewise.text.articles.asks_about_addenda`: 부칙
 적용례, effective date ...), their score loses :data:`ADDENDUM_DEMOTION` standard deviations of the
 candidates' scores, so they rank after the provisions of comparable score and above those far
 below them; none is dropped, and on equal scores an article comes first. In hybrid search the
-dense list's 부칙 are demoted before its z-scores are taken (they hold 15-20 % of its top 10), and the
+dense list's 부칙 are demoted before its z-scores are taken (they hold 13-20 % of its top 10), and the
 fused list's once more (:func:`fuse_hybrid`).
 """
 
