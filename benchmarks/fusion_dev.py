@@ -6,8 +6,11 @@ Ingests the statute corpus (all versions) into ``--store`` (kept, so a second ru
 vectors), embeds every section text with the embedder (reporting texts per second), then evaluates
 recall@5 and MRR@10 of lexical search, dense search, weighted reciprocal rank fusion over a grid
 of (lexical weight, dense weight, k) and score fusion of z-scores (what search uses,
-:func:`citewise.search.local.fuse_scores`) over lexical shares, on the development questions — by default
-``benchmarks/data/kr_statute_questions.jsonl`` plus the ARES NQ slice given by ``--ares`` (0: none).
+:func:`citewise.search.local.fuse_hybrid`: the dense list's 부칙 demoted before its z-scores,
+``DENSE_CANDIDATE_FACTOR`` x k nearest texts) over lexical shares, and the score fusion before that
+(``z-scores 0.5, before``: 4 x k nearest texts, 부칙 demoted after fusion only), on the development
+questions — by default ``benchmarks/data/kr_statute_questions.jsonl`` plus the ARES NQ slice given
+by ``--ares`` (0: none).
 ``--split dev`` keeps only one half of a question file with a ``split`` field (e.g.
 ``benchmarks/data/kr_ruling_questions.jsonl``: choose on ``dev``, report ``test``).
 These are our own questions; the held-out sets are not used to choose anything.
@@ -42,7 +45,7 @@ GRID = [(1.0, 0.0, 60), (0.0, 1.0, 60), (1.0, 1.0, 60), (1.0, 1.5, 60), (1.0, 2.
         (1.0, 1.0, 20), (1.0, 1.5, 20), (1.0, 2.0, 20)]  # fmt: skip
 """Rank fusion rows: (lexical weight, dense weight, k)."""
 Z_SHARES = (0.3, 0.4, 0.5, 0.6)
-"""Score fusion rows (:func:`citewise.search.local.fuse_scores`, what search uses): the lexical share."""
+"""Score fusion rows (:func:`citewise.search.local.fuse_hybrid`, what search uses): the lexical share."""
 
 Fuse = Callable[[Sequence[IndexMatch], Sequence[IndexMatch], str], list[IndexMatch]]
 
