@@ -36,6 +36,8 @@ KR_CORPUS_DIR = SHARED / "corpora" / "kr-statutes"
 KR_QUESTIONS = ROOT / "benchmarks" / "data" / "kr_statute_questions.jsonl"
 KR_RULINGS = ROOT / "benchmarks" / "data" / "kr_ruling_questions.jsonl"
 KR_HARD = ROOT / "benchmarks" / "data" / "kr_hard_questions.jsonl"
+KR_HARD2 = ROOT / "benchmarks" / "data" / "kr_hard_questions2.jsonl"
+"""A second held-out hard set (split ``test2``), written after the first was used for choices."""
 SPLITS = ("dev", "test")
 
 Unit = tuple[str, str]

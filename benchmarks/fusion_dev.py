@@ -6,8 +6,11 @@ Ingests the statute corpus (all versions) into ``--store`` (kept, so a second ru
 vectors), embeds every section text with the embedder (reporting texts per second), then evaluates
 recall@5 and MRR@10 of lexical search, dense search, weighted reciprocal rank fusion over a grid
 of (lexical weight, dense weight, k) and score fusion of z-scores (what search uses,
-:func:`citewise.search.local.fuse_scores`) over lexical shares, on the development questions — by default
-``benchmarks/data/kr_statute_questions.jsonl`` plus the ARES NQ slice given by ``--ares`` (0: none).
+:func:`citewise.search.local.fuse_hybrid`: the dense list's 부칙 demoted before its z-scores,
+``DENSE_CANDIDATE_FACTOR`` x k nearest texts) over lexical shares, and the score fusion before that
+(``z-scores 0.5, before``: 4 x k nearest texts, 부칙 demoted after fusion only), on the development
+questions — by default ``benchmarks/data/kr_statute_questions.jsonl`` plus the ARES NQ slice given
+by ``--ares`` (0: none).
 ``--split dev`` keeps only one half of a question file with a ``split`` field (e.g.
 ``benchmarks/data/kr_ruling_questions.jsonl``: choose on ``dev``, report ``test``).
 These are our own questions; the held-out sets are not used to choose anything.
@@ -21,6 +24,7 @@ import tempfile
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -31,19 +35,19 @@ from citewise.eval.retrieval import evaluate, load_queries  # noqa: E402
 from citewise.ingest.pipeline import ingest_paths  # noqa: E402
 from citewise.records import SearchHit  # noqa: E402
 from citewise.search import local  # noqa: E402
-from citewise.search.dense import dense_matches, embed_pending  # noqa: E402
+from citewise.search.dense import embed_pending, nearest_sections, query_vector, vector_index  # noqa: E402
 from citewise.search.embedders import Embedder, get_embedder  # noqa: E402
 from citewise.store.evidence import EvidenceStore  # noqa: E402
 from citewise.store.records import IndexMatch  # noqa: E402
-from citewise.text.analyze import query_terms, search_terms  # noqa: E402
+from citewise.text.analyze import query_terms  # noqa: E402
 
 GRID = [(1.0, 0.0, 60), (0.0, 1.0, 60), (1.0, 1.0, 60), (1.0, 1.5, 60), (1.0, 2.0, 60), (1.5, 1.0, 60),
         (1.0, 1.0, 20), (1.0, 1.5, 20), (1.0, 2.0, 20)]  # fmt: skip
 """Rank fusion rows: (lexical weight, dense weight, k)."""
 Z_SHARES = (0.3, 0.4, 0.5, 0.6)
-"""Score fusion rows (:func:`citewise.search.local.fuse_scores`, what search uses): the lexical share."""
+"""Score fusion rows (:func:`citewise.search.local.fuse_hybrid`, what search uses): the lexical share."""
 
-Fuse = Callable[[Sequence[IndexMatch], Sequence[IndexMatch]], list[IndexMatch]]
+Fuse = Callable[[Sequence[IndexMatch], Sequence[IndexMatch], str], list[IndexMatch]]
 
 
 def prepare(store: EvidenceStore, corpus: Path, embedder: Embedder) -> None:
@@ -56,25 +60,49 @@ def prepare(store: EvidenceStore, corpus: Path, embedder: Embedder) -> None:
 
 
 def searcher(
-    store: EvidenceStore, embedder: Embedder, fuse: Fuse, lexical: bool = True, dense: bool = True
+    store: EvidenceStore,
+    embedder: Embedder,
+    fuse: Fuse,
+    lexical: bool = True,
+    dense: bool = True,
+    dense_factor: int = local.DENSE_CANDIDATE_FACTOR,
 ) -> Callable[[str, int], list[SearchHit]]:
     def run(query: str, k: int) -> list[SearchHit]:
-        # As search does: the index looked up by the query's index terms and the bigram field's,
-        # 부칙 demoted after the fusion.
+        # As search does: the index looked up by the query's index terms, the bigram field's and the
+        # statute terms of its everyday words; k x DENSE_CANDIDATE_FACTOR nearest texts.
         terms = query_terms(query)
-        lexical_hits = store.search(search_terms(query), k * 4) if lexical else []
-        dense_hits = dense_matches(store, embedder, query, k * 4) if dense else []
-        return local._collapse(local.demote_addenda(fuse(lexical_hits, dense_hits), query), terms, k, digits=6)
+        lexical_hits = store.search(local._index_lookup(query), k * 4) if lexical else []
+        dense_hits = _nearest(store, embedder, query, k * dense_factor) if dense else []
+        return local._collapse(fuse(lexical_hits, dense_hits, query), terms, k, digits=6)
 
     return run
 
 
+_VECTORS: dict[tuple[str, str], Any] = {}
+
+
+def _nearest(store: EvidenceStore, embedder: Embedder, query: str, limit: int) -> list[IndexMatch]:
+    # Each question is embedded once per run, however many rows ask for its nearest texts.
+    key = (embedder.model.model_id, query)
+    if key not in _VECTORS:
+        _VECTORS[key] = query_vector(embedder, query)
+    index = vector_index(store, embedder.model.model_id, embedder.model.version)
+    return nearest_sections(store, index, _VECTORS[key], limit)
+
+
 def _rank_fusion(lw: float, dw: float, rrf_k: int) -> Fuse:
-    return lambda lexical, dense: local.fuse(lexical, dense, lexical_weight=lw, dense_weight=dw, rrf_k=rrf_k)
+    return lambda lexical, dense, query: local.demote_addenda(
+        local.fuse(lexical, dense, lexical_weight=lw, dense_weight=dw, rrf_k=rrf_k), query
+    )
 
 
 def _score_fusion(share: float) -> Fuse:
-    return lambda lexical, dense: local.fuse_scores(lexical, dense, lexical_share=share)
+    return lambda lexical, dense, query: local.fuse_hybrid(lexical, dense, query, lexical_share=share)
+
+
+def _score_fusion_before(lexical: Sequence[IndexMatch], dense: Sequence[IndexMatch], query: str) -> list[IndexMatch]:
+    # The fusion before the dense list's 부칙 were demoted ahead of its z-scores (and with 40 nearest).
+    return local.demote_addenda(local.fuse_scores(lexical, dense), query)
 
 
 def grid(
@@ -97,6 +125,7 @@ def grid(
         for lw, dw, rrf_k in grid
     ]
     rows += [(f"z-scores, lexical {share:g}", searcher(store, embedder, _score_fusion(share))) for share in Z_SHARES]
+    rows.append(("z-scores 0.5, before", searcher(store, embedder, _score_fusion_before, dense_factor=4)))
     for name, run in rows:
         started = time.perf_counter()
         report = evaluate(queries, run, titles, 10)

@@ -410,3 +410,47 @@ def test_char_bigrams_and_bm25s_bigrams() -> None:
     ranked = baselines.bm25s_bigrams(units, ["보증금 반환", "없는말"], 10)
     assert ranked[0][0] == "a" and "c" not in ranked[0]
     assert ranked[1] == []  # no bigram in common: nothing, not zero-score noise
+
+
+# --- second held-out hard set (test2) ----------------------------------------
+
+HARD2_ID_RE = re.compile(r"krh2-(\d{3})")
+LAW_TITLE_RE = re.compile(
+    r"소득세법|근로기준법|주택임대차보호법|개인정보 ?보호법|출입국관리법|종합부동산세법|외국인근로자의 ?고용"
+)
+
+
+def test_kr_hard2_format_ids_split_and_several_gold() -> None:
+    questions = baselines.load_questions(baselines.KR_HARD2)
+    assert 50 <= len(questions) <= 80
+    assert baselines.load_questions(baselines.KR_HARD2, "test2") == questions  # one held-out split
+    for number, q in enumerate(questions, start=1):
+        assert set(q) == {"id", "query", "gold", "note", "split"}, q
+        m = HARD2_ID_RE.fullmatch(q["id"])
+        assert m and int(m.group(1)) == number, f"ids run krh2-001, krh2-002, ...: {q['id']}"
+        assert q["split"] == "test2" and q["query"].strip() and q["note"].strip(), q["id"]
+        assert 1 <= len(q["gold"]) <= 3 and len(set(q["gold"])) == len(q["gold"]), q["id"]
+        # article numbers and law titles are removed, as in the real rulings
+        assert not re.search(r"제\s*\d+\s*조", q["query"]), q["id"]
+        assert not LAW_TITLE_RE.search(q["query"]), q["id"]
+    assert sum(1 for q in questions if len(q["gold"]) > 1) >= 0.75 * len(questions)
+    # no id is shared with the first hard set
+    assert not {q["id"] for q in questions} & {q["id"] for q in baselines.load_questions(baselines.KR_HARD)}
+
+
+def test_kr_hard2_gold_articles_exist_and_are_not_deleted() -> None:
+    newest = {s.title: s for s in baselines.newest_versions(baselines.load_statutes(KR_STATUTES))}
+    for q in baselines.load_questions(baselines.KR_HARD2):
+        for gold in q["gold"]:
+            title, _, section = gold.partition("#")
+            assert title in newest, f"{q['id']}: {title} is not the newest title of a statute"
+            found = {a.section_id: a for a in newest[title].articles}
+            assert section in found and not found[section].deleted, f"{q['id']}: {gold}"
+
+
+def test_kr_hard2_queries_do_not_copy_their_gold_articles() -> None:
+    units = dict(baselines.kr_units(KR_STATUTES))
+    for q in baselines.load_questions(baselines.KR_HARD2):
+        for gold in q["gold"]:
+            run = _longest_shared_run(q["query"], units[gold])
+            assert len(run) <= 15, f"{q['id']} copies {run!r} from {gold} ({len(run)} characters)"

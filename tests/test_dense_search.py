@@ -118,13 +118,19 @@ def test_search_is_lexical_until_the_store_has_the_configured_embedders_vectors(
     dense.embed_pending(store, embedder)
     assert dense.active_embedder(store) is embedder
     hybrid = local.search(store, "보증금 반환", k=3)
-    # fused z-scores of the two candidate lists, not BM25
+    # fused z-scores of the two candidate lists, not BM25: 4 x k BM25 hits, 8 x k nearest texts
     terms = query_terms("보증금 반환")
-    expected = local.fuse_scores(store.search(terms, 12), dense.dense_matches(store, embedder, "보증금 반환", 12))
+    nearest = dense.dense_matches(store, embedder, "보증금 반환", 3 * local.DENSE_CANDIDATE_FACTOR)
+    expected = local.fuse_hybrid(store.search(terms, 12), nearest, "보증금 반환")
     assert hybrid[0].section_id == expected[0].section.section_id
     assert hybrid[0].score == pytest.approx(expected[0].score, abs=1e-6)
     assert hybrid[0].score != pytest.approx(lexical[0].score)
     assert {h.section_id for h in hybrid} >= {h.section_id for h in lexical[:1]}
+    asked: list[int] = []
+    with monkeypatch.context() as patch:
+        patch.setattr(local, "nearest_sections", lambda *a: asked.append(a[3]) or dense.nearest_sections(*a))
+        local.search(store, "보증금 반환", k=3)
+    assert asked == [3 * local.DENSE_CANDIDATE_FACTOR] and local.DENSE_CANDIDATE_FACTOR == 2 * local._CANDIDATE_FACTOR
     monkeypatch.setenv(EMBEDDER_ENV, "none")
     assert dense.active_embedder(store) is None
 

@@ -9,6 +9,7 @@ score, keeps it in the results, and ranks it as it scores when the question asks
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -77,3 +78,34 @@ def test_demotion_lowers_only_addenda_and_keeps_every_candidate(store: EvidenceS
         else:
             assert after.score == before.score
     assert local.demote_addenda(matches, "부칙의 적용례", by=2.0) == matches
+
+
+def test_hybrid_fusion_demotes_the_dense_lists_addenda_before_taking_its_z_scores(
+    store: EvidenceStoreProtocol,
+) -> None:
+    matches = store.search(["임대차", "갱신"], 40)
+    a, b, c, d = [m for m in matches if m.section.kind is SectionKind.ARTICLE][:4]
+    addendum = next(m for m in matches if m.section.kind is SectionKind.SUPPLEMENTARY)
+    lexical = [replace(b, score=9.0), replace(a, score=8.0), replace(c, score=3.0), replace(d, score=2.0)]
+    # The dense list's nearest text is a 부칙, far above its articles: it sets their z-scale.
+    dense = [
+        replace(addendum, score=0.95),
+        *(replace(m, score=s) for m, s in zip((a, b, c, d), (0.86, 0.84, 0.83, 0.82), strict=True)),
+    ]
+    question = "임대차 갱신"
+    fused = local.fuse_hybrid(lexical, dense, question)
+    expected = local.demote_addenda(local.fuse_scores(lexical, local.demote_addenda(dense, question)), question)
+    assert [(m.section.section_id, m.score) for m in fused] == [
+        (m.section.section_id, m.score) for m in sorted(expected, key=lambda m: -m.score)
+    ]
+    # Demoted after the fusion only, the 부칙 stays above an article; demoted before as well, every
+    # article comes first, and the 부칙 is still a candidate.
+    after_only = sorted(local.demote_addenda(local.fuse_scores(lexical, dense), question), key=lambda m: -m.score)
+    assert [m.section.kind for m in after_only][-1] is SectionKind.ARTICLE
+    assert [m.section.kind for m in fused] == [SectionKind.ARTICLE] * 4 + [SectionKind.SUPPLEMENTARY]
+    # A question about the addenda: nothing is demoted, the plain z-score fusion.
+    asked = "부칙의 적용례"
+    assert [m.section.section_id for m in local.fuse_hybrid(lexical, dense, asked)] == [
+        m.section.section_id for m in local.fuse_scores(lexical, dense)
+    ]
+    assert local.fuse_hybrid([], [], question) == []

@@ -11,18 +11,21 @@ z-scores (so BM25 and cosine, which live on unrelated scales, count alike):
 
     score = LEXICAL_SHARE * z(BM25) + (1 - LEXICAL_SHARE) * z(cosine)
 
-over the two candidate lists (40 each for a top 10); a section missing from one list gets that
-list's lowest z-score. Unlike rank fusion, a list that is sure of its first hit (a BM25 score far
-above the rest) says so. Equal shares, chosen on development questions and reported on held-out
-ones; rank fusion stays available as :func:`fuse` (the dense reranker fuses an order, which has no
-scores). The figures and the variants tried and not kept are in ``docs/retrieval-notes.md``.
+over the two candidate lists (40 BM25 hits and the 80 nearest texts for a top 10,
+:data:`DENSE_CANDIDATE_FACTOR`); a section missing from one list gets that list's lowest z-score.
+Unlike rank fusion, a list that is sure of its first hit (a BM25 score far above the rest) says so.
+Equal shares, chosen on development questions and reported on held-out ones; rank fusion stays
+available as :func:`fuse` (the dense reranker fuses an order, which has no scores). The figures
+and the variants tried and not kept are in ``docs/retrieval-notes.md``.
 
 **Supplementary provisions (부칙)** share the words of almost any question about their law (they
 restate it: "제5조의 개정규정은 이 법 시행 후 최초로 ... 부터 적용한다") and answer almost none. Unless the
 query asks about them (:func:`citewise.text.articles.asks_about_addenda`: 부칙, 시행일, 경과조치,
 적용례, effective date ...), their score loses :data:`ADDENDUM_DEMOTION` standard deviations of the
 candidates' scores, so they rank after the provisions of comparable score and above those far
-below them; none is dropped, and on equal scores an article comes first.
+below them; none is dropped, and on equal scores an article comes first. In hybrid search the
+dense list's 부칙 are demoted before its z-scores are taken (they hold 13-20 % of its top 10), and the
+fused list's once more (:func:`fuse_hybrid`).
 """
 
 from __future__ import annotations
@@ -53,11 +56,13 @@ __all__ = [
     "ADDENDUM_DEMOTION",
     "AUTO",
     "COLUMN_WEIGHTS",
+    "DENSE_CANDIDATE_FACTOR",
     "DENSE_WEIGHT",
     "LEXICAL_SHARE",
     "LEXICAL_WEIGHT",
     "RRF_K",
     "fuse",
+    "fuse_hybrid",
     "fuse_scores",
     "reindex",
     "search",
@@ -66,6 +71,9 @@ __all__ = [
 ]
 
 _CANDIDATE_FACTOR = 4  # fetch more than k so that hits collapsed across versions still fill k
+DENSE_CANDIDATE_FACTOR = 8
+"""Nearest texts fetched per hit asked for in hybrid search (twice the lexical candidates): chosen
+with ``benchmarks/fusion_dev.py`` on the development sets (``docs/retrieval-notes.md``)."""
 
 LEXICAL_SHARE = 0.5
 """Share of the lexical z-scores in the hybrid's score fusion (:func:`fuse_scores`); dense has the rest."""
@@ -129,8 +137,8 @@ def search(
             lexical = store.search(_index_lookup(query), k * _CANDIDATE_FACTOR)
             vectors = vector_index(store, model.model_id, model.version)
             vector = embedding.result()
-        dense = nearest_sections(store, vectors, vector, k * _CANDIDATE_FACTOR)
-        hits = _collapse(demote_addenda(fuse_scores(lexical, dense), query), terms, k, digits=6)
+        dense = nearest_sections(store, vectors, vector, k * DENSE_CANDIDATE_FACTOR)
+        hits = _collapse(fuse_hybrid(lexical, dense, query), terms, k, digits=6)
     return version_flags(store, hits, on or date.today())
 
 
@@ -251,6 +259,25 @@ def fuse_scores(
     }
     order = sorted(fused, key=lambda key: (-fused[key], key))
     return [replace(first[key], score=fused[key]) for key in order]
+
+
+def fuse_hybrid(
+    lexical: Sequence[IndexMatch],
+    dense: Sequence[IndexMatch],
+    query: str,
+    *,
+    lexical_share: float = LEXICAL_SHARE,
+) -> list[IndexMatch]:
+    """What hybrid search ranks by: the dense list's 부칙 demoted (:func:`demote_addenda`) before
+    its z-scores are taken, the two lists fused (:func:`fuse_scores`), and the fused list's 부칙
+    demoted, best first. Unless ``query`` asks about addenda, a 부칙 near the top of the dense list
+    no longer sets the z-scale its articles are measured on.
+
+    >>> fuse_hybrid([], [], "임대차 기간")
+    []
+    """
+    fused = fuse_scores(lexical, demote_addenda(dense, query), lexical_share=lexical_share)
+    return sorted(demote_addenda(fused, query), key=lambda m: (-m.score, _key(m)))
 
 
 def _key(match: IndexMatch) -> tuple[str, int, str]:
