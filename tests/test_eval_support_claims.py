@@ -57,16 +57,18 @@ def test_one_perturbed_sentence_among_faithful_ones_flags_the_pair_with_its_reas
 
 
 @pytest.mark.unit
-def test_a_perturbed_clause_of_a_compound_sentence_flags_the_pair() -> None:
+def test_a_perturbed_clause_of_a_compound_sentence_in_an_answer_flags_the_pair() -> None:
     # ", and" with a figure on each side: two atomic claims, as delivery reads them.
     result = judge(
-        "The asyncio.TaskGroup class was added in Python 3.11, and the default timeout of the connection pool "
-        "is 60 seconds.",
+        f"{FAITHFUL_2} The asyncio.TaskGroup class was added in Python 3.11, and the default timeout of the "
+        "connection pool is 60 seconds.",
         label="unsupported",
     )
-    assert len(result.claims) == 2
-    assert result.claims[0].decision is Decision.SUPPORTED
+    assert [c.decision for c in result.claims[:2]] == [Decision.SUPPORTED, Decision.SUPPORTED]
+    assert len(result.claims) == 3
+    assert "60 seconds" in result.claims[2].text
     assert result.decision is not Decision.SUPPORTED
+    assert "60 seconds" in result.reason
 
 
 @pytest.mark.unit
@@ -117,6 +119,10 @@ def test_an_inference_the_evidence_contradicts_is_checked_as_a_fact() -> None:
         SIGNPOST,
         "The TaskGroup class was removed in Python 3.12.",
         "Nothing in the passage concerns ships.",
+        # one compound sentence: delivery would read two atomic claims, the pair is still checked whole
+        "The asyncio.TaskGroup class was added in Python 3.11, and the default timeout of the connection pool "
+        "is 60 seconds.",
+        "The tomllib module parses TOML files, and it is part of the standard library.",
     ],
 )
 def test_a_single_sentence_claim_gets_exactly_the_verdict_of_one_check(claim: str) -> None:

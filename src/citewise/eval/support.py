@@ -12,16 +12,17 @@ negation, number, date, name, role_swap, proviso, condition, article, scope, unr
 ``split`` (dev / heldout) and ``set`` (e.g. human / model) are optional labels: the report gives
 both shares per kind, per split and per set as well as overall. A claim is judged the way delivery
 judges an answer: it is read into sentences and atomic claims by
-:func:`citewise.verify.claims.extract_claims` (after :func:`~citewise.verify.claims.without_answer_frame`
-has taken off a frame such as "Based on the provided documents,"), and each atomic claim is checked
+:func:`citewise.verify.claims.claim_lines`, the reader of :func:`~citewise.verify.claims.extract_claims`
+(after :func:`~citewise.verify.claims.without_answer_frame` has taken off a frame such as "Based on
+the provided documents,"), and, when it holds more than one sentence, each atomic claim is checked
 with :func:`citewise.verify.support.check_support` as if it cited one source whose stored page text is
 the evidence. As in the ledger (:mod:`citewise.verify.ledger`), a signposting sentence ("The passage
 also covers …") is never checked, and an inference or recommendation that the evidence neither
 states nor contradicts (:func:`~citewise.verify.ledger.about_the_source`) stays labelled and
 unchecked; every other claim needs support. The pair passes when every claim that needs support is
 supported (and there is at least one); otherwise its decision and reason are those of its first
-failing claim. ``PairResult.claims`` records each claim's decision. A claim that reads as one atomic
-claim is checked whole, exactly as written. The question is passed as context: it helps find the
+failing claim. ``PairResult.claims`` records each claim's decision. A claim of one sentence is
+checked whole, exactly as written, compound or not. The question is passed as context: it helps find the
 span, and the overlap rule counts the claim's own words rather than the ones it repeats from the
 question — a short answer ("Assistant coach") to a long question is judged on what it adds.
 
@@ -45,7 +46,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from citewise.errors import InputError
 from citewise.records.verify import Claim, ClaimKind, Decision, SupportCheck
-from citewise.verify.claims import extract_claims, without_answer_frame
+from citewise.verify.claims import claim_lines, without_answer_frame
 from citewise.verify.ledger import about_the_source
 from citewise.verify.meaning import MeaningScorer, default_scorer, meaning_version
 from citewise.verify.support import best_span, check_support, judge_with_model
@@ -164,7 +165,7 @@ class PairResult:
     set: str = ""
     """The pair's set label."""
     claims: tuple[ClaimResult, ...] = ()
-    """The verdict on each atomic claim, in order (one for a claim checked whole)."""
+    """The verdict on each atomic claim, in order (one for a one-sentence claim, checked whole)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -294,13 +295,13 @@ def _claim_result(pair: SupportPair, claim: Claim, checker: _Checker) -> ClaimRe
 
 def _check_pair(pair: SupportPair, checker: _Checker) -> tuple[Decision, str, str | None, str, tuple[ClaimResult, ...]]:
     """``(decision, reason, span, judge, per-claim results)`` for one pair (see the module docstring)."""
-    claims = extract_claims(without_answer_frame(pair.claim))
-    if len(claims) <= 1:  # one atomic claim: checked whole, as written
+    sentences = [s for line in claim_lines(without_answer_frame(pair.claim)) for s in line.sentences if s.claims]
+    if len(sentences) <= 1:  # one sentence: checked whole, as written
         check = checker(pair, pair.claim)
-        kind = claims[0].kind if claims else ClaimKind.FACT
+        kind = sentences[0].claims[0].kind if sentences and len(sentences[0].claims) == 1 else ClaimKind.FACT
         whole = ClaimResult(pair.claim, kind, check.decision, check.reason, check.span, True, check.judge)
         return check.decision, check.reason, check.span, check.judge, (whole,)
-    results = tuple(_claim_result(pair, claim, checker) for claim in claims)
+    results = tuple(_claim_result(pair, claim, checker) for sentence in sentences for claim in sentence.claims)
     needed = [r for r in results if r.needs_support]
     failing = next((r for r in needed if r.decision is not Decision.SUPPORTED), None)
     if failing is not None:
