@@ -683,3 +683,19 @@ def test_parse_json_reply_accepts_bare_and_fenced_json() -> None:
     assert parse_json_reply("```JSON\r\n[1]\r\n```") == [1]
     with pytest.raises(ModelReplyInvalid):
         parse_json_reply('The answer is {"a": 1}.')
+
+
+@pytest.mark.unit
+def test_parse_json_reply_reads_one_value_between_lines_of_framing() -> None:
+    assert parse_json_reply('Here is the plan:\n{\n  "a": [{"b": 1}]\n}\nLet me know if ...') == {"a": [{"b": 1}]}
+    assert parse_json_reply('Sure — below.\n\n["x", "y"]') == ["x", "y"]
+    for reply in [
+        'Here is the plan:\n{"a": 1}\n{"a": 2}',  # which one?
+        'Here is the plan:\n{"a": 1} and more',  # the value does not end its line
+        'See [1]:\n{"a": 1}',  # framing that holds a bracket
+        'Here:\n{"a": 1}\nOr use {"a": 2}.',
+        'Here:\n"just a string"',
+        'Here:\n{"a": NaN}',
+    ]:
+        with pytest.raises(ModelReplyInvalid):
+            parse_json_reply(reply)
