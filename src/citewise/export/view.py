@@ -300,6 +300,7 @@ def event_summary(event: object) -> str:
     from citewise.audit.events import (
         AttemptEnded,
         AttemptStarted,
+        DraftDropped,
         ModelCallEnded,
         RoundStarted,
     )
@@ -316,6 +317,10 @@ def event_summary(event: object) -> str:
         return f"[{event.source.source_id}] {event.source.title}"
     if isinstance(event, ModelCallEnded):
         return f"{event.purpose} ({event.model or event.requested_model}): {event.outcome}"
+    if isinstance(event, DraftDropped):
+        text = " ".join(event.draft.markdown.split()) if event.draft is not None else ""
+        shown = text if len(text) <= 200 else text[:199] + "…"
+        return f"round {event.round} draft dropped ({event.reason.value}): {shown or 'text not recorded'}"
     if isinstance(event, ReportMade):
         return f"report: {event.status.value}, stopped: {event.stop_reason.value}"
     if isinstance(event, Verified):
