@@ -192,6 +192,7 @@ DRESSED = {
     "bold line": f"**T1 covered S1.1 S1.2**\n**T2 {GAP}**",
     "colon, capitals, brackets, period": f"T1: COVERED [S1.1, S1.2].\nT2: {GAP.replace('missing', 'MISSING')}.",
     "dash after id, code marks": f"`T1` — covered `S1.1` `S1.2`\nT2 - {GAP}",
+    "bold id with colon, dash before ids": f"- **T1:** Covered — S1.1, S1.2\n- **T2:** {GAP}",
     "said twice alike": f"{CANONICAL}\nT1 covered S1.1 S1.2",
     "a summary after": f"{CANONICAL}\nAll other topics are missing.",
 }

@@ -141,7 +141,7 @@ def parse_review_text(text: str) -> tuple[ClaimedCoverage, ...]:
     assessed twice alike counts once; twice differently, the reply contradicts itself and is
     refused. So is a reply with no topic line, or a line with an unknown status. Any of these
     raises :class:`ValueError`; the run then fails with that reason on its record
-    (``RunFailed``), every fetched source kept, and ``citewise resume`` can take it up again.
+    (``RunFailed``), every fetched source kept, and ``citewise research --resume RUN`` takes it up again.
 
     >>> [(c.topic, c.status.value, c.sentence_ids, c.gap, c.follow_up_query) for c in parse_review_text(
     ...     "T1 covered S1.2 S3.1\\nT2 missing: no date | query: rules effective date")]
@@ -260,7 +260,7 @@ def _line_claim(topic: str, rest: str, where: str) -> ClaimedCoverage:
 
 
 def _line_ids(text: str) -> tuple[str, ...]:
-    return tuple(t.rstrip(".") for t in re.split(r"[\s,;\[\]()]+", text) if t.rstrip("."))
+    return tuple(t.rstrip(".") for t in re.split(r"[\s,;\[\]()–—]+", text) if t.rstrip("."))
 
 
 def _line_text(text: str | None) -> str | None:
