@@ -357,14 +357,16 @@ def test_json_reply_requests_the_schema_and_validates(server: FakeOpenAIServer, 
     assert client.calls[0].response_format == "json_schema"
 
 
-def test_fenced_json_is_accepted(server: FakeOpenAIServer, client: ChatClient) -> None:
+def test_fenced_and_framed_json_is_accepted(server: FakeOpenAIServer, client: ChatClient) -> None:
     server.enqueue_reply(f"```json\n{GOOD_PLAN}\n```")
     server.enqueue_reply(f"Here is the plan:\n\n```\n{GOOD_PLAN}\n```\n")
+    server.enqueue_reply(f"Here is the plan:\n{GOOD_PLAN}\nLet me know if you want changes.")
 
     first, _ = client.complete_json(MODEL, ASK, schema=PLAN_SCHEMA, name="plan", validate=validate_plan)
     second, _ = client.complete_json(MODEL, ASK, schema=PLAN_SCHEMA, name="plan", validate=validate_plan)
+    framed, _ = client.complete_json(MODEL, ASK, schema=PLAN_SCHEMA, name="plan", validate=validate_plan)
 
-    assert first == second
+    assert first == second == framed
     assert first["topics"] == ("scope", "deadlines")
 
 
