@@ -150,7 +150,7 @@ worked end to end (its source is the same as that of the benchmark's first versi
 def _floor(record: RunRecord) -> tuple[float, float]:
     """(critical-path floor, total network wait) from the recorded latencies. A speculative draft
     runs beside its round's review: only what it took beyond that review is on the critical path. One
-    dropped without waiting for it (its ``DraftDropped`` carries no draft) also runs beside the next
+    dropped without waiting for it (its first ``DraftDropped`` carries no draft) also runs beside the next
     round's search and read: only what it took beyond both is on the path."""
     floor = total = 0.0
     per_round: dict[int, dict[AttemptKind, float]] = {}

@@ -166,6 +166,11 @@ def test_the_answer_provenance_records_which_everyday_words_were_read_as_statute
     assert stored == result.provenance.readings
     markdown = export_run(RunStore(store).get(result.run_id), "md")
     assert "- answer readings: " in markdown and "집주인 as 임대인" in markdown
+    html = export_run(RunStore(store).get(result.run_id), "html")  # the same lines, in the HTML export
+    assert "<dt>answer readings</dt><dd>" in html and "집주인 as 임대인" in html
+    record = RunStore(store).get(result.run_id)
+    assert f"<dt>answer path</dt><dd>{answer_of(record).provenance.path.value}</dd>" in html
+    assert f"outcome {record.outcome}" in html and record.outcome
     plain = ask(store, "해고 예고는 며칠 전에 해야 하나요", RetrievalPlan())  # statute words: nothing read
     assert answer_of(RunStore(store).get(plain.run_id)).provenance.readings == ()
     assert "answer readings" not in export_run(RunStore(store).get(plain.run_id), "md")

@@ -7,12 +7,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 from markupsafe import Markup
 
-from citewise.audit.events import Verified
+from citewise.audit.events import ReportMade, Verified
 from citewise.export.html import export_csp, report_html, stylesheet
 from citewise.export.markdown import render_markdown
 from citewise.export.run import export_run
@@ -163,3 +164,34 @@ def test_a_store_source_shows_its_section_as_written(sample_store_file: Path, tm
     html = export_run(record, "html")
     assert "%EC" not in html and all(u in html for u in urls)
     assert "%EC" not in export_run(record, "md")
+
+
+def _with_writer(record: RunRecord, writer: str) -> RunRecord:
+    """``record`` with its report's writer replaced (a recorded value citewise did not choose)."""
+    events = tuple(
+        replace(r, event=replace(r.event, writer=writer)) if isinstance(r.event, ReportMade) else r
+        for r in record.events
+    )
+    return replace(record, events=events)
+
+
+def test_the_html_shows_the_answer_provenance_the_markdown_shows(recorded: tuple[str, RunRecord]) -> None:
+    _, record = recorded
+    markdown, html = export_run(record, "md"), export_run(record, "html")
+    lines = re.findall(r"^- (answer [^:]+): (.*)$", markdown, re.MULTILINE)
+
+    shown = html.split('<dl id="provenance"', 1)[1].split("</dl>", 1)[0]
+
+    assert "answer path" in {label for label, _ in lines}
+    for label, value in lines:
+        assert f"<dt>{label}</dt><dd>{Markup.escape(value)}</dd>" in shown
+
+
+def test_a_hostile_provenance_value_is_escaped(recorded: tuple[str, RunRecord]) -> None:
+    _, record = recorded
+    hostile = _with_writer(record, '</dd><script>alert(1)</script><a href="javascript:x">')
+
+    html = export_run(hostile, "html")
+
+    assert "<script" not in html and 'href="javascript:' not in html
+    assert "<dt>answer writer</dt><dd>&lt;/dd&gt;&lt;script&gt;alert(1)&lt;/script&gt;" in html

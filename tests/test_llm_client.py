@@ -357,14 +357,16 @@ def test_json_reply_requests_the_schema_and_validates(server: FakeOpenAIServer, 
     assert client.calls[0].response_format == "json_schema"
 
 
-def test_fenced_json_is_accepted(server: FakeOpenAIServer, client: ChatClient) -> None:
+def test_fenced_and_framed_json_is_accepted(server: FakeOpenAIServer, client: ChatClient) -> None:
     server.enqueue_reply(f"```json\n{GOOD_PLAN}\n```")
     server.enqueue_reply(f"Here is the plan:\n\n```\n{GOOD_PLAN}\n```\n")
+    server.enqueue_reply(f"Here is the plan:\n{GOOD_PLAN}\nLet me know if you want changes.")
 
     first, _ = client.complete_json(MODEL, ASK, schema=PLAN_SCHEMA, name="plan", validate=validate_plan)
     second, _ = client.complete_json(MODEL, ASK, schema=PLAN_SCHEMA, name="plan", validate=validate_plan)
+    framed, _ = client.complete_json(MODEL, ASK, schema=PLAN_SCHEMA, name="plan", validate=validate_plan)
 
-    assert first == second
+    assert first == second == framed
     assert first["topics"] == ("scope", "deadlines")
 
 
@@ -683,3 +685,19 @@ def test_parse_json_reply_accepts_bare_and_fenced_json() -> None:
     assert parse_json_reply("```JSON\r\n[1]\r\n```") == [1]
     with pytest.raises(ModelReplyInvalid):
         parse_json_reply('The answer is {"a": 1}.')
+
+
+@pytest.mark.unit
+def test_parse_json_reply_reads_one_value_between_lines_of_framing() -> None:
+    assert parse_json_reply('Here is the plan:\n{\n  "a": [{"b": 1}]\n}\nLet me know if ...') == {"a": [{"b": 1}]}
+    assert parse_json_reply('Sure — below.\n\n["x", "y"]') == ["x", "y"]
+    for reply in [
+        'Here is the plan:\n{"a": 1}\n{"a": 2}',  # which one?
+        'Here is the plan:\n{"a": 1} and more',  # the value does not end its line
+        'See [1]:\n{"a": 1}',  # framing that holds a bracket
+        'Here:\n{"a": 1}\nOr use {"a": 2}.',
+        'Here:\n"just a string"',
+        'Here:\n{"a": NaN}',
+    ]:
+        with pytest.raises(ModelReplyInvalid):
+            parse_json_reply(reply)

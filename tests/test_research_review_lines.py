@@ -120,10 +120,6 @@ CASES = {
         [by_id("T1", "covered", ["S1.1"], quotes=[{"source_id": "S7", "quote": QUOTE_S2}]), by_id("T2", "missing", [])],
         "quote from unknown source id 'S7' dropped",
     ),
-    "assessed twice": (
-        [by_id("T1", "covered", ["S1.1"]), by_id("T1", "missing", []), by_id("T2", "covered", ["S2.1"])],
-        "assessed 'T1' twice",
-    ),
     "one-sided conflict": (
         [by_id("T1", "conflicting", ["S1.1", "S1.9"]), by_id("T2", "covered", ["S2.1"])],
         "only one side of the conflict has a verified quote",
@@ -163,9 +159,10 @@ def test_a_json_reply_to_the_v5_prompt_is_read_as_v4_reads_it(server: FakeOpenAI
 
     plain = ask(server, client, text)
     fenced = ask(server, client, f"```json\n{text}\n```")
+    framed = ask(server, client, f"Here is my review:\n{text}\nLet me know if you need more.")
     v4 = ask(server, client, text, REVIEW_V4)
 
-    assert plain == fenced == v4
+    assert plain == fenced == framed == v4
     assert plain.items[0].status is CoverageStatus.COVERED and plain.items[1].quotes == (Quote("S2", QUOTE_S2, True),)
     assert any("sentence id 'S1.7' not in S1" in p for p in plain.problems)
 
@@ -183,11 +180,58 @@ def test_fences_case_commas_and_ids_after_a_colon_are_read(
     assert review.problems == ()
 
 
+GAP = "missing: no ruling on 'ignore previous instructions' | query: 임차권 판례"
+CANONICAL = f"T1 covered S1.1 S1.2\nT2 {GAP}"
+DRESSED = {
+    "framed": f"Here is my review:\n\n{CANONICAL}\n\nLet me know if you need anything else.",
+    "one line before": f"Sure — coverage below.\n{CANONICAL}",
+    "dash bullets": f"- T1 covered S1.1 S1.2\n- T2 {GAP}",
+    "star bullets, heading": f"## Coverage\n* T1 covered S1.1 S1.2\n* T2 {GAP}\n---",
+    "numbered": f"1. T1 covered S1.1 S1.2\n2. T2 {GAP}",
+    "bold id": f"**T1** covered S1.1 S1.2\n**T2** {GAP}",
+    "bold line": f"**T1 covered S1.1 S1.2**\n**T2 {GAP}**",
+    "colon, capitals, brackets, period": f"T1: COVERED [S1.1, S1.2].\nT2: {GAP.replace('missing', 'MISSING')}.",
+    "dash after id, code marks": f"`T1` — covered `S1.1` `S1.2`\nT2 - {GAP}",
+    "bold id with colon, dash before ids": f"- **T1:** Covered — S1.1, S1.2\n- **T2:** {GAP}",
+    "said twice alike": f"{CANONICAL}\nT1 covered S1.1 S1.2",
+    "a summary after": f"{CANONICAL}\nAll other topics are missing.",
+}
+
+
+@pytest.mark.parametrize("case", list(DRESSED))
+def test_replies_as_models_write_them_read_as_the_plain_lines(
+    server: FakeOpenAIServer, client: ChatClient, case: str
+) -> None:
+    plain = ask(server, client, CANONICAL)
+
+    dressed = ask(server, client, DRESSED[case])
+
+    assert dressed == plain
+    assert [q.sentence_id for q in plain.items[0].quotes] == ["S1.1", "S1.2"] and plain.problems == ()
+    assert plain.items[1].gap == "no ruling on 'ignore previous instructions'"  # data, word for word
+
+
+def test_an_invented_topic_in_dressed_lines_is_still_ignored_by_verification(
+    server: FakeOpenAIServer, client: ChatClient
+) -> None:
+    review = ask(server, client, f"Here is my review:\n- **T9** covered S2.1\n- {CANONICAL.splitlines()[0]}.")
+
+    assert [i.status for i in review.items] == [CoverageStatus.COVERED, CoverageStatus.MISSING]
+    assert any("not in the plan (ignored): 'T9'" in p for p in review.problems)
+    assert any("did not assess" in p for p in review.problems)
+
+
 @pytest.mark.parametrize(
     ("reply", "message"),
     [
-        ("The sources look fine to me.", "line 1 is not 'T# status ...'"),
-        ("T1 covered S1.1\nAll other topics are missing.", "line 2 is not 'T# status ...'"),
+        ("The sources look fine to me.", "the reply has no topic line"),
+        ("Here is my review:\n\nLet me know if you need more.", "the reply has no topic line"),
+        ("T1 covered S1.1\nT1 missing: no date\nT2 missing", "T1 is assessed twice, differently"),
+        ("T1 covered S1.1\nI could not check the second topic well.\nT2 missing", "line 2 is not 'T# status"),
+        ("T1 covered S1.1\nT2 missing\nOn reflection T1 is missing.", "line 3 assesses a topic outside"),
+        ("Here is my review: T9 covered S2.1\nT1 covered S1.1\nT2 missing", "line 1 assesses a topic outside"),
+        ("## T2 covered S2.1\nT1 covered S1.1", "line 1 assesses a topic outside"),
+        ("- T1 covered S1.1\n- T2 PROBABLY S2.1", "status must be one of covered"),
         ("T1 probably S1.1\nT2 missing", "status must be one of covered, weak, missing, conflicting"),
         ("T1 covered S1.1 | because: it says so\nT2 missing", "is not 'query: ...'"),
         ("T1 missing: no date | query: a | query: b", "gives its query twice"),
@@ -195,7 +239,6 @@ def test_fences_case_commas_and_ids_after_a_colon_are_read(
         ("T1 covered S1.1\nT2 quote S2: 임차권등기명령을 신청할 수 있다", "names T2, which no topic line assesses"),
         ("  \n```\n```", "the reply has no topic line"),
         ("```\nT1 covered S1.1\n```\nand\n```\nT2 missing\n```", "more than one fenced block"),
-        ("Here is the review:\nT1 covered S1.1\nT2 missing", "line 1 is not 'T# status ...'"),
         ('{"topics": "all covered"}', "topics must be a list"),
         ('{"topics": [', "not valid JSON"),
     ],

@@ -65,9 +65,12 @@ def test_a_draft_written_while_the_review_asks_for_more_searching_is_dropped_and
     result = env.run(budget=Budget(max_rounds=3))
 
     record = env.record(result.run_id)
-    (dropped,) = record.of(DraftDropped)
-    # dropped without waiting for its call (no cap), so the record keeps its reason, not its text
+    dropped, written = record.of(DraftDropped)
+    # dropped at once without waiting for its call (no cap), so first without its text; once its
+    # call has answered and the loop waited for it, again with the text the writer gave
     assert dropped.round == 2 and dropped.reason is DropReason.MORE_SEARCHING and dropped.draft is None
+    assert (written.round, written.reason) == (2, DropReason.MORE_SEARCHING) and written.draft is not None
+    assert "Deposits are protected here" in written.draft.markdown
     # round 1 asks for more searching and is not drafted; round 2's draft is dropped and not written
     # again; round 3's, written beside its review, is kept as the report's draft
     assert [d.round for d in result.drafts] == [3]
@@ -80,7 +83,13 @@ def test_a_draft_written_while_the_review_asks_for_more_searching_is_dropped_and
     # the export carries the dropped draft with its reason, and the HTML view renders the run
     exported = run_data(record)
     assert {"round": 2, "reason": "more_searching"}.items() <= _dropped(exported).items()
+    with_text = [e for e in exported["events"] if e.get("kind") == "draft_dropped" and e.get("draft")]
+    assert [(e["round"], e["reason"]) for e in with_text] == [(2, "more_searching")]
+    assert "Deposits are protected here" in with_text[0]["draft"]["markdown"]
     assert "Deposits are protected here" in export_run(record, "html")
+    timeline = export_run(record, "html").split('<h2 id="timeline">', 1)[1]
+    assert "round 2 draft dropped (more_searching): text not recorded" in timeline
+    assert "round 2 draft dropped (more_searching): ## Topic 1 Deposits are protected here [S1]." in timeline
 
 
 def _dropped(exported: dict[str, Any]) -> dict[str, Any]:
@@ -237,6 +246,8 @@ def test_resume_folds_the_call_of_a_draft_that_ended_during_the_next_collection(
     events = [r.event for r in before.events]
     round3 = next(i for i, e in enumerate(events) if isinstance(e, RoundStarted) and e.round == 3)
     assert any(isinstance(e, ModelCallEnded) and e.purpose.value == "speculative_draft" for e in events[round3:])
+    # the failure waited for the dropped draft: its text is on the record, inside round 3's collection
+    assert [e.round for e in events[round3:] if isinstance(e, DraftDropped) and e.draft is not None] == [2]
     spent = sum((e.prompt_tokens or 0) + (e.completion_tokens or 0) for e in before.of(ModelCallEnded))
 
     restored = restore(before, env.settings(Budget(max_rounds=3)))
@@ -247,6 +258,7 @@ def test_resume_folds_the_call_of_a_draft_that_ended_during_the_next_collection(
     assert not [e for e in restored.notes if isinstance(e, ModelCallInterrupted)]
     assert restored.state.dropped_drafts == {2} and restored.state.round == 3
     assert restored.replay is not None and not any(isinstance(e, ModelCallEnded) for e in restored.replay)
+    assert not any(isinstance(e, DraftDropped) for e in restored.replay)  # folded, not replayed as collection
 
     env.brain.steps["review"] = deque([covered])
     resumed = resume(env.store, run.run_id, env.settings(Budget(max_rounds=3)))

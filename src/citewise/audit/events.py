@@ -423,7 +423,8 @@ class DraftDropped(Event):
     reason: DropReason
     """Why it was dropped."""
     draft: Draft | None = None
-    """The draft, when its call answered."""
+    """The draft, when its call answered. A draft dropped without waiting for its call is recorded
+    twice: at once without it, then with it once the loop has waited for the call."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -16,6 +16,7 @@ from citewise.audit.events import AnswerGiven, ReportMade, SourceStored, Verifie
 from citewise.config import redact, redact_data
 from citewise.errors import InputError
 from citewise.export.html import run_html
+from citewise.export.view import answer_provenance
 from citewise.export.when import utc_time
 from citewise.serial import to_data
 from citewise.store.runs import RunRecord
@@ -58,31 +59,12 @@ def _markdown(record: RunRecord) -> str:
         f"- started: {utc_time(record.created_at)}"
         + (f", finished: {utc_time(record.finished_at)}" if record.finished_at else ""),
     ]
-    for key, value in _answer_provenance(record).items():
-        if value not in (None, "", [], {}):
-            facts.append(f"- answer {key.replace('_', ' ')}: {value}")
+    facts += [f"- {label}: {value}" for label, value in answer_provenance(record)]
     for stored in record.of(SourceStored):  # in every export, whether or not a report was made
         if stored.source.injection_flags:
             flags = ", ".join(stored.source.injection_flags)
             facts.append(f"- injection flags of [{stored.source.source_id}]: {flags} (treated as data, never followed)")
     return f"{body.rstrip()}\n\n{_ledger_markdown(record)}## Run record\n\n" + "\n".join(facts) + "\n"
-
-
-def _answer_provenance(record: RunRecord) -> dict[str, Any]:
-    report, answer = record.last(ReportMade), record.last(AnswerGiven)
-    if report is not None:
-        return {
-            "path": report.path,
-            "planner": report.planner,
-            "writer": report.writer,
-            "prompt_versions": report.prompt_versions,
-        }
-    if answer is not None:
-        data: dict[str, Any] = to_data(answer.provenance)
-        # Everyday words read as the statute's, as the handoff message says them: 집주인 as 임대인.
-        data["readings"] = "; ".join(r.render() for r in answer.provenance.readings)
-        return data
-    return {}
 
 
 def _ledger_markdown(record: RunRecord) -> str:

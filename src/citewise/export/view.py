@@ -9,6 +9,7 @@ by the templates; :func:`safe_href` decides which URLs may become links.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 from urllib.parse import urlsplit
 
 from citewise.audit.events import (
@@ -23,6 +24,7 @@ from citewise.audit.events import (
 from citewise.export.summary import delivered_gaps
 from citewise.export.when import utc_time
 from citewise.records.verify import Acceptance, Conflict, LedgerEntry
+from citewise.serial import to_data
 from citewise.store.runs import RunRecord
 from citewise.text.citations import source_of
 from citewise.text.iri import readable_url
@@ -149,6 +151,8 @@ class RunView:
     reviews: tuple[ClaimReviewed, ...]
     timeline: tuple[TimelineItem, ...]
     failure: str | None
+    provenance: tuple[tuple[str, str], ...] = ()
+    """What produced the answer (:func:`answer_provenance`), as (label, value) lines."""
 
     @property
     def verified(self) -> bool:
@@ -186,7 +190,30 @@ def run_view(record: RunRecord) -> RunView:
             TimelineItem(r.seq, utc_time(r.at), r.event.kind.value, event_summary(r.event)) for r in record.events
         ),
         failure=f"{failed.error}: {failed.message}" if failed is not None else None,
+        provenance=answer_provenance(record),
     )
+
+
+def answer_provenance(record: RunRecord) -> tuple[tuple[str, str], ...]:
+    """What produced the run's answer, as ("answer path", "model") lines for every export: for a
+    research report its path, models and prompt versions; for an ``ask`` answer its recorded
+    provenance (outcome kind, model, prompt version, the readings of everyday words, ...). Values
+    are as recorded (text from a model or a page among them) and are escaped by each format."""
+    report, answer = record.last(ReportMade), record.last(AnswerGiven)
+    data: dict[str, Any] = {}
+    if report is not None:
+        data = {
+            "path": report.path,
+            "planner": report.planner,
+            "writer": report.writer,
+            "prompt_versions": report.prompt_versions,
+        }
+    elif answer is not None:
+        data = to_data(answer.provenance)
+        # Everyday words read as the statute's, as the handoff message says them: 집주인 as 임대인.
+        data["readings"] = "; ".join(r.render() for r in answer.provenance.readings)
+    shown = {key: value for key, value in data.items() if value not in (None, "", [], {})}
+    return tuple((f"answer {key.replace('_', ' ')}", str(value)) for key, value in shown.items())
 
 
 def _body(record: RunRecord) -> str:
@@ -273,6 +300,7 @@ def event_summary(event: object) -> str:
     from citewise.audit.events import (
         AttemptEnded,
         AttemptStarted,
+        DraftDropped,
         ModelCallEnded,
         RoundStarted,
     )
@@ -289,6 +317,10 @@ def event_summary(event: object) -> str:
         return f"[{event.source.source_id}] {event.source.title}"
     if isinstance(event, ModelCallEnded):
         return f"{event.purpose} ({event.model or event.requested_model}): {event.outcome}"
+    if isinstance(event, DraftDropped):
+        text = " ".join(event.draft.markdown.split()) if event.draft is not None else ""
+        shown = text if len(text) <= 200 else text[:199] + "…"
+        return f"round {event.round} draft dropped ({event.reason.value}): {shown or 'text not recorded'}"
     if isinstance(event, ReportMade):
         return f"report: {event.status.value}, stopped: {event.stop_reason.value}"
     if isinstance(event, Verified):

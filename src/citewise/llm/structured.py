@@ -1,8 +1,11 @@
 """JSON replies: requesting them, parsing them, validating them.
 
-A model's JSON is untrusted input. :func:`parse_json_reply` accepts a bare JSON value or one
-fenced ```json block (models add fences even when told not to) and nothing looser: prose with
-braces somewhere inside is an invalid reply, not something to dig a plausible object out of.
+A model's JSON is untrusted input. :func:`parse_json_reply` accepts a bare JSON value, one
+fenced ```json block (models add fences even when told not to), or one unfenced object or array
+that fills its own lines between lines of framing prose ("Here is the plan:" before it, "Let me
+know if ..." after it), and nothing looser: prose with braces inside a sentence, framing that
+itself holds a brace or bracket, or two values are an invalid reply, not something to dig a
+plausible object out of.
 The ``expect_*`` helpers build validators that raise :class:`ValueError` with a message naming
 the field; :meth:`ChatClient.complete_json <citewise.llm.client.ChatClient.complete_json>` turns
 that into :class:`~citewise.llm.errors.ModelReplyInvalid`.
@@ -83,6 +86,10 @@ def parse_json_reply(text: str, *, model: str | None = None) -> Any:
             return _loads(blocks[0].strip())
         except ValueError as exc:
             first_error = exc
+    elif not blocks:
+        framed = _framed(stripped)
+        if framed is not None:
+            return framed[0]
     reason = "more than one fenced block" if len(blocks) > 1 else _reason(first_error)
     shown = excerpt(stripped)
     raise ModelReplyInvalid(
@@ -91,6 +98,29 @@ def parse_json_reply(text: str, *, model: str | None = None) -> Any:
         text=text,
         model=model,
     ) from first_error
+
+
+_VALUE_START = re.compile(r"^[ \t]*[{\[]", re.MULTILINE)
+_NOT_FRAMING = re.compile(r"[{}\[\]`]")
+
+
+def _framed(text: str) -> tuple[Any] | None:
+    """The one JSON object or array of ``text`` that starts a line and ends one, when every other
+    line is framing prose without braces, brackets or backticks; else None."""
+    first = _VALUE_START.search(text)
+    if first is None:
+        return None
+    start = first.end() - 1
+    try:
+        value, end = json.JSONDecoder(parse_constant=_reject_constant).raw_decode(text, start)
+    except ValueError:
+        return None
+    after = text[end:]
+    if not isinstance(value, dict | list) or after.split("\n", 1)[0].strip():
+        return None
+    if _NOT_FRAMING.search(text[:start]) or _NOT_FRAMING.search(after):
+        return None
+    return (value,)
 
 
 def _reason(exc: ValueError) -> str:

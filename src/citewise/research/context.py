@@ -38,8 +38,8 @@ class ResearchRun:
     checks: CheckCache = field(default_factory=CheckCache, compare=False)
     """Support checks made while drafts streamed in, reused when the report is delivered (this
     process only; a resumed run checks again)."""
-    dropped: list[Future[Any]] = field(default_factory=list, compare=False)
-    """Calls of speculative drafts dropped without waiting for them, still under way
+    dropped: list[tuple[int, Future[Any]]] = field(default_factory=list, compare=False)
+    """Calls of speculative drafts dropped without waiting for them (with their round), still under way
     (:func:`citewise.research.speculate.wait_dropped`)."""
 
     @property

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 from citewise.audit.events import (
     CollectionEnded,
+    DraftDropped,
     Event,
     ModelCallEnded,
     ModelCallInterrupted,
@@ -137,7 +138,10 @@ def _unfinished_collection(events: list[Event]) -> int | None:
 def _dropped_draft_call(event: Event) -> bool:
     """Whether ``event`` is of a speculative draft's call: in a round whose collection never ended
     (no review, so no draft of its own was started) it is the call of the round before's draft,
-    dropped without waiting and ended beside this collection. It belongs to the fold, not the replay."""
+    dropped without waiting and ended beside this collection, or the text of that draft recorded
+    when a failure there was waited out. It belongs to the fold, not the replay."""
+    if isinstance(event, DraftDropped):
+        return True
     purpose = getattr(event, "purpose", None)
     return purpose is ModelPurpose.SPECULATIVE_DRAFT and isinstance(
         event, (ModelCallStarted, ModelCallEnded, ModelRetried)

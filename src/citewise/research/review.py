@@ -38,12 +38,10 @@ else there is none (``TopicCoverage.follow_up`` is None). Covered topics get non
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, replace
 
 from citewise.errors import RunError
-from citewise.llm import ChatClient, ModelReplyError, ModelReplyInvalid, expect_object, expect_str, parse_json_reply
+from citewise.llm import ChatClient, ModelReplyError
 from citewise.records.research import (
     CoverageReview,
     CoverageStatus,
@@ -62,6 +60,7 @@ from citewise.research.prompts import (
     topic_id,
 )
 from citewise.research.review_deterministic import COVERED_SHARE, WEAK_SHARE, review_deterministic
+from citewise.research.review_replies import ClaimedCoverage, ClaimedQuote, parse_review_reply, parse_review_text
 from citewise.text.quotes import MIN_QUOTE_CHARS, normalise_for_match, quote_occurs
 from citewise.text.sentences import parse_sentence_id, sentence_of, split_sentences
 
@@ -90,204 +89,6 @@ class ReviewRejected(RunError):
         """What was wrong with the reply, for the run record."""
         self.model = model
         """The requested reviewer model."""
-
-
-@dataclass(frozen=True, slots=True)
-class ClaimedQuote:
-    """A quote as the reviewer gave it, before verification."""
-
-    source_id: str
-    """The source it claims to come from."""
-    quote: str
-    """The quote as written."""
-
-
-@dataclass(frozen=True, slots=True)
-class ClaimedCoverage:
-    """One topic as the reviewer assessed it, before verification."""
-
-    topic: str
-    """The topic as the reviewer wrote it."""
-    status: CoverageStatus
-    """The claimed status."""
-    source_ids: tuple[str, ...]
-    """Source ids the reviewer cited (no longer asked for: sentence ids name their sources)."""
-    quotes: tuple[ClaimedQuote, ...]
-    """Quotes the reviewer gave as text."""
-    gap: str | None
-    """What the reviewer says is missing."""
-    follow_up_query: str | None
-    """The reviewer's query for the gap."""
-    sentence_ids: tuple[str, ...] = ()
-    """Ids of the sentences the reviewer cited (``S1.3``), as written."""
-
-
-# -- the model reviewer -----------------------------------------------------------------------
-
-
-def parse_review_reply(value: object) -> tuple[ClaimedCoverage, ...]:
-    """The reviewer's claims from its decoded JSON, or :class:`ValueError` naming the field.
-
-    This checks only the shape (types, a known status); whether the claims hold is
-    :func:`verify_review`'s work.
-    """
-    reply = expect_object(value, keys=("topics",))
-    items = reply["topics"]
-    if not isinstance(items, list):
-        raise ValueError("topics must be a list")
-    return tuple(_claim(item, f"topics[{i}]") for i, item in enumerate(items))
-
-
-def _claim(value: object, field: str) -> ClaimedCoverage:
-    item = expect_object(value, field=field, keys=("topic", "status"))
-    if "sentence_ids" not in item and "quotes" not in item:
-        raise ValueError(f"{field} lacks sentence_ids and quotes")
-    status_text = expect_str(item["status"], field=f"{field}.status")
-    try:
-        status = CoverageStatus(status_text.lower())
-    except ValueError:
-        valid = ", ".join(s.value for s in CoverageStatus)
-        raise ValueError(f"{field}.status must be one of {valid}, got {status_text!r}") from None
-    quotes = item.get("quotes", [])
-    if not isinstance(quotes, list):
-        raise ValueError(f"{field}.quotes must be a list")
-    return ClaimedCoverage(
-        topic=expect_str(item["topic"], field=f"{field}.topic"),
-        status=status,
-        # source_ids was asked for until review-v2; a reply that still gives it is read as before.
-        source_ids=_id_list(item.get("source_ids", []), f"{field}.source_ids"),
-        quotes=tuple(_claimed_quote(q, f"{field}.quotes[{i}]") for i, q in enumerate(quotes)),
-        gap=_optional_text(item.get("gap"), f"{field}.gap"),
-        follow_up_query=_optional_text(item.get("follow_up_query"), f"{field}.follow_up_query"),
-        sentence_ids=_id_list(item.get("sentence_ids", []), f"{field}.sentence_ids"),
-    )
-
-
-def _id_list(value: object, field: str) -> tuple[str, ...]:
-    if not isinstance(value, list) or not all(isinstance(s, str) for s in value):
-        raise ValueError(f"{field} must be a list of strings")
-    return tuple(s.strip() for s in value if s.strip())
-
-
-def _claimed_quote(value: object, field: str) -> ClaimedQuote:
-    item = expect_object(value, field=field, keys=("source_id", "quote"))
-    source_id, quote = item["source_id"], item["quote"]
-    if not isinstance(source_id, str) or not isinstance(quote, str):
-        raise ValueError(f"{field} must have string source_id and quote")
-    return ClaimedQuote(source_id=source_id.strip(), quote=quote)
-
-
-def _optional_text(value: object, field: str) -> str | None:
-    if value is None or (isinstance(value, str) and not value.strip()):
-        return None
-    return expect_str(value, field=field)
-
-
-_FENCE = re.compile(r"```[\w-]*")
-_BLOCK = re.compile(r"^```[\w-]*[ \t]*\n(.*?)^```[ \t]*$", re.MULTILINE | re.DOTALL)
-_TOPIC_LINE = re.compile(r"(?P<topic>[Tt]\d+)\s*:?\s+(?P<rest>\S.*)")
-_QUOTE_LINE = re.compile(r"quote\s+(?P<source>[^\s:]+)\s*:\s*(?P<quote>\S.*)", re.IGNORECASE)
-_ASSESSMENT = re.compile(r"(?P<status>[A-Za-z]+)(?P<ids>[^:]*)(?::(?P<gap>.*))?")
-_PART = re.compile(r"(?P<key>query|gap)\s*:(?P<value>.*)", re.IGNORECASE)
-_NONE = frozenset({"", "-", "none", "null"})
-
-
-def parse_review_text(text: str) -> tuple[ClaimedCoverage, ...]:
-    """The reviewer's claims from a review-v5 reply: one line per topic, or (as real models may
-    answer anyway) one JSON object in the v4 shape, read by :func:`parse_review_reply`.
-
-    Like the JSON parser this checks only the shape, and as strictly: a line that is not a topic
-    line raises :class:`ValueError` (the whole reply is then unusable), an unknown status too; topic
-    ids, sentence ids and quotes are taken as written and judged by :func:`verify_review`.
-
-    >>> [(c.topic, c.status.value, c.sentence_ids, c.gap, c.follow_up_query) for c in parse_review_text(
-    ...     "T1 covered S1.2 S3.1\\nT2 missing: no date | query: rules effective date")]
-    [('T1', 'covered', ('S1.2', 'S3.1'), None, None), ('T2', 'missing', (), 'no date', 'rules effective date')]
-    """
-    stripped = text.strip()
-    # As with JSON (parse_json_reply), the one fenced block of a reply is the reply: words around it
-    # are ignored; a stray fence line (an unclosed block) is dropped.
-    blocks = _BLOCK.findall(stripped)
-    if len(blocks) > 1:
-        raise ValueError("the reply has more than one fenced block")
-    body = blocks[0] if blocks else stripped
-    unfenced = "\n".join(line for line in body.splitlines() if not _FENCE.fullmatch(line.strip())).strip()
-    if unfenced.startswith("{"):
-        try:
-            decoded = parse_json_reply(stripped)
-        except ModelReplyInvalid as exc:  # a ValueError here, so the client records the call's details
-            raise ValueError(str(exc)) from exc
-        return parse_review_reply(decoded)
-    claims: list[ClaimedCoverage] = []
-    quotes: dict[str, list[ClaimedQuote]] = {}
-    for number, line in enumerate((raw.strip() for raw in unfenced.splitlines()), 1):
-        if not line:
-            continue
-        match = _TOPIC_LINE.fullmatch(line)
-        if match is None:
-            raise ValueError(f"line {number} is not 'T# status ...' or 'T# quote S#: ...': {line!r:.80}")
-        topic, rest = match["topic"].upper(), match["rest"]
-        quoted = _QUOTE_LINE.fullmatch(rest)
-        if quoted is not None:
-            quotes.setdefault(topic, []).append(ClaimedQuote(source_id=quoted["source"], quote=quoted["quote"]))
-        else:
-            claims.append(_line_claim(topic, rest, f"line {number}"))
-    if not claims:
-        raise ValueError("the reply has no topic line")
-    assessed = {c.topic for c in claims}
-    orphans = sorted(set(quotes) - assessed)
-    if orphans:
-        raise ValueError(f"a quote line names {', '.join(orphans)}, which no topic line assesses")
-    first = {c.topic: i for i, c in reversed(list(enumerate(claims)))}
-    for topic, given in quotes.items():
-        claim = claims[first[topic]]
-        claims[first[topic]] = replace(claim, quotes=(*claim.quotes, *given))
-    return tuple(claims)
-
-
-def _line_claim(topic: str, rest: str, where: str) -> ClaimedCoverage:
-    """One ``T1 status ids[: gap] [| query: ...]`` line's claim (``topic`` already read)."""
-    head, *parts = rest.split("|")
-    assessment = _ASSESSMENT.fullmatch(head.strip())
-    if assessment is None:
-        raise ValueError(f"{where} has no status")
-    status_text = assessment["status"]
-    try:
-        status = CoverageStatus(status_text.lower())
-    except ValueError:
-        valid = ", ".join(s.value for s in CoverageStatus)
-        raise ValueError(f"{where}: status must be one of {valid}, got {status_text!r}") from None
-    ids = _line_ids(assessment["ids"])
-    gap = _line_text(assessment["gap"])
-    if gap is not None and all(parse_sentence_id(t) for t in _line_ids(gap)):
-        ids, gap = (*ids, *_line_ids(gap)), None  # "T1 covered: S1.2 S1.3" cites, it names no gap
-    given: dict[str, str | None] = {}
-    for part in parts:
-        found = _PART.fullmatch(part.strip())
-        if found is None:
-            raise ValueError(f"{where}: {part.strip()!r:.60} is not 'query: ...'")
-        key = found["key"].lower()
-        if key in given or (key == "gap" and gap is not None):
-            raise ValueError(f"{where} gives its {key} twice")
-        given[key] = _line_text(found["value"])
-    return ClaimedCoverage(
-        topic=topic,
-        status=status,
-        source_ids=(),
-        quotes=(),
-        gap=gap if gap is not None else given.get("gap"),
-        follow_up_query=given.get("query"),
-        sentence_ids=ids,
-    )
-
-
-def _line_ids(text: str) -> tuple[str, ...]:
-    return tuple(t for t in re.split(r"[\s,;\[\]]+", text) if t)
-
-
-def _line_text(text: str | None) -> str | None:
-    flat = " ".join((text or "").split())
-    return None if flat.casefold() in _NONE else flat
 
 
 def review_with_model(

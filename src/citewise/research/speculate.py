@@ -11,7 +11,8 @@ before it (round 1 has none, so it never speculates). Once the review is recorde
   money cap the loop does not wait for the dropped draft (:func:`settle`, ``background``): its
   call finishes beside the next round's collection and is recorded from its own thread (its
   reported usage counted like any call's); the next review and the delivery wait for it first
-  (:func:`wait_dropped`), so no more than two calls are ever under way at once;
+  (:func:`wait_dropped`), so no more than two calls are ever under way at once, and then record its
+  text (a second :class:`~citewise.audit.events.DraftDropped` of the round, with the draft);
 - the loop stops and the review's verified coverage is the one the draft was written from: the
   draft is kept (:class:`~citewise.audit.events.DraftMade`), and the writer's wait is off the
   critical path;
@@ -19,8 +20,10 @@ before it (round 1 has none, so it never speculates). Once the review is recorde
   round's draft is written from the new review, as without speculation.
 
 Every dropped draft is recorded (:class:`~citewise.audit.events.DraftDropped`, with its reason and
-the draft, or without the draft when it was dropped without waiting for it); its call is recorded and
-counted in the budget and the cost like any other call.
+the draft; one dropped without waiting is recorded at once without the draft, and again with it once
+its call has answered and the loop has waited for it); its call is recorded and counted in the budget
+and the cost like any other call. A draft whose call failed, or a run interrupted before the wait,
+leaves no text.
 """
 
 from __future__ import annotations
@@ -125,11 +128,11 @@ def settle(
     when it was kept. ``continues``: the loop goes on to another round after this one.
 
     ``background`` (with ``continues``): drop it now without waiting for its call, which ends in its
-    own thread and records its end and usage there (:func:`wait_dropped` waits for it); the
-    dropped draft's text is then not recorded."""
+    own thread and records its end and usage there (:func:`wait_dropped` waits for it, then
+    records the dropped draft's text)."""
     if continues and reviewed and background:
         run.record(DraftDropped(speculation.round, DropReason.MORE_SEARCHING, None))
-        run.dropped.append(speculation.future)
+        run.dropped.append((speculation.round, speculation.future))
         return False
     draft, failed = speculation.result()
     if failed or not reviewed:
@@ -148,10 +151,12 @@ def settle(
 
 def wait_dropped(run: ResearchRun) -> None:
     """Wait for the calls of drafts dropped without waiting (:func:`settle`), so their ends are
-    recorded; their outcome does not matter any more (a failed one is recorded as failed)."""
+    recorded, and record each answered draft's text on a second ``DraftDropped`` of its round (from
+    the loop's thread, between its steps); a failed call is recorded as failed and leaves no text."""
     while run.dropped:
-        future = run.dropped.pop(0)
+        round_no, future = run.dropped.pop(0)
         try:
-            future.result()
+            draft = future.result()
         except Exception:  # noqa: BLE001 - recorded by its call; the draft was dropped already
             continue
+        run.record(DraftDropped(round_no, DropReason.MORE_SEARCHING, draft))
