@@ -11,6 +11,7 @@ counts, the gaps left and the errors met — read from the run's typed events al
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from dataclasses import dataclass
 
@@ -31,7 +32,7 @@ from citewise.records.verify import Gap as DeliveredGap
 from citewise.records.verify import GapReason
 from citewise.store.runs import RunRecord
 
-__all__ = ["AttemptFailures", "Gap", "RunSummary", "delivered_gaps", "summarise"]
+__all__ = ["AttemptFailures", "Gap", "RunSummary", "delivered_gaps", "reads_review_gaps", "summarise"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,9 +154,23 @@ def delivered_gaps(record: RunRecord) -> tuple[DeliveredGap, ...] | None:
     """The gaps acceptance found in the delivered text, or None for a run verified before gaps were
     read from the delivered text (``verify-1``) or not verified at all."""
     verified = record.last(Verified)
-    if verified is None or verified.acceptance.verifier_version.startswith("verify-1"):
+    if verified is None or reads_review_gaps(verified.acceptance.verifier_version):
         return None
     return verified.acceptance.gaps
+
+
+_FIRST_RULE_SET = re.compile(r"verify-1(?![0-9])")
+
+
+def reads_review_gaps(verifier_version: str) -> bool:
+    """Whether a run verified under ``verifier_version`` took its gaps from the coverage review
+    (rule set ``verify-1``, with or without a judge or ``-lexical``) rather than from the delivered
+    text; ``verify-10`` and later are not ``verify-1``.
+
+    >>> [reads_review_gaps(v) for v in ("verify-1", "verify-1+judge:gpt-4o", "verify-10", "verify-10-lexical")]
+    [True, True, False, False]
+    """
+    return _FIRST_RULE_SET.match(verifier_version) is not None
 
 
 def _failures(record: RunRecord) -> tuple[AttemptFailures, ...]:
