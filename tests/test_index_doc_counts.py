@@ -145,3 +145,21 @@ def test_search_scores_the_same_doubles_as_with_fts5vocab_counts(
             assert found == old.match(conn, terms, 10)
             if question != QUESTIONS[-1]:
                 assert found
+
+
+def test_forgotten_counts_and_questions_are_read_again(store: EvidenceStore) -> None:
+    from citewise.text import analyze
+
+    _ingest(store, [(Path("x.txt"), make_doc(sections={"§ 1": "echo once", "§ 2": "nothing"}))])
+    with store.engine.connect() as conn:
+        assert store.index.stats(conn, ["echo"]).hits == {"echo": 1}
+    with store.transaction() as conn:
+        conn.execute(sa.text("UPDATE index_doc_counts SET docs = 2 WHERE term = 'echo'"))
+    with store.engine.connect() as conn:
+        assert store.index.stats(conn, ["echo"]).hits == {"echo": 1}  # cached while the index is as it was
+        store.index.forget_counts()
+        assert store.index.stats(conn, ["echo"]).hits == {"echo": 2}
+    query_terms("echo once")
+    assert analyze._query_terms.cache_info().currsize > 0
+    analyze.forget_queries()
+    assert analyze._query_terms.cache_info().currsize == 0

@@ -130,7 +130,7 @@ class Fts5Index:
             # parameter set cost more than the upserts (a few thousand terms a document).
             cursor = conn.connection.dbapi_connection.cursor()  # type: ignore[union-attr]
             try:
-                cursor.executemany(_ADD_COUNTS, _document_counts(fields).items())
+                cursor.executemany(_ADD_COUNTS, list(_document_counts(fields).items()))
             finally:
                 cursor.close()
         return len(batch)
