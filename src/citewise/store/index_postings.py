@@ -181,6 +181,10 @@ class PostingsIndex:
 
         return self._hits.stats(int(rows), int(tokens), terms, count)
 
+    def forget_counts(self) -> None:
+        """Drop the cached document counts (the next search of any term reads them again)."""
+        self._hits.clear()
+
     def _bm25(self, conn: Connection, terms: Sequence[str], limit: int) -> list[tuple[int, float]]:
         title, heading, body = COLUMN_WEIGHTS
         parameters = {"w_title": title, "w_heading": heading, "w_body": body, "k1": BM25_K1, "b": BM25_B}

@@ -331,6 +331,17 @@ _m009_document_identity = _run(
 )
 
 
+def _m012_index_doc_counts(conn: Connection) -> None:
+    # SQLite: each term's document count, kept as sections are indexed (a look-up, where FTS5's
+    # fts5vocab walks the term's doclist); filled once from fts5vocab for an existing index.
+    if conn.dialect.name != "sqlite":
+        return
+    conn.execute(sa.text("CREATE TABLE index_doc_counts (term TEXT PRIMARY KEY, docs INTEGER NOT NULL) WITHOUT ROWID"))
+    conn.execute(sa.text("CREATE VIRTUAL TABLE temp.m012_vocab USING fts5vocab(main, section_index, row)"))
+    conn.execute(sa.text("INSERT INTO index_doc_counts (term, docs) SELECT term, doc FROM temp.m012_vocab"))
+    conn.execute(sa.text("DROP TABLE temp.m012_vocab"))
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration("m001_evidence_store", _m001_evidence_store),
     Migration("m002_search_index", _m002_search_index),
@@ -343,6 +354,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration("m009_document_identity", _m009_document_identity),
     Migration("m010_batches", _m010_batches),
     Migration("m011_evaluations", _m011_evaluations),
+    Migration("m012_index_doc_counts", _m012_index_doc_counts),
 )
 
 #: PostgreSQL advisory lock held while a migration is checked and applied.

@@ -56,6 +56,7 @@ __all__ = [
     "analyze_many",
     "analyzer_id",
     "clear_caches",
+    "forget_queries",
     "english_stems",
     "index_terms",
     "index_terms_many",
@@ -333,6 +334,13 @@ def clear_caches() -> None:
     _run_terms.clear()
     _index_run_terms.clear()
     _word_stems.clear()
+    _query_terms.cache_clear()
+    _search_terms.cache_clear()
+
+
+def forget_queries() -> None:
+    """Forget the analysed questions (not the runs and words): the next search of any question
+    analyses it again, as its first search in a process does."""
     _query_terms.cache_clear()
     _search_terms.cache_clear()
 
