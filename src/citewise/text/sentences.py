@@ -84,8 +84,8 @@ def split_answer_sentences(text: str) -> list[str]:
     """The sentences of an answer, markers kept with the sentence they close; line breaks split.
 
     Full stops inside numbers and dates (``2.5``, ``2023. 7. 19.``), before a lower-case word,
-    after common abbreviations and after initials before a name do not end a sentence. Pieces without a letter (list numbers, a
-    line of markers) are dropped.
+    after common abbreviations and after initials before a name do not end a sentence. Pieces
+    without a letter (list numbers, a line of markers) are dropped.
 
     >>> split_answer_sentences("2년으로 본다[E1]. 다만, 유효함을 주장할 수 있다.[E1] See Art. 4 [E2].")
     ['2년으로 본다[E1].', '다만, 유효함을 주장할 수 있다.[E1]', 'See Art. 4 [E2].']
