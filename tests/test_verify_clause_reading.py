@@ -37,9 +37,15 @@ def test_a_clause_without_a_subject_is_checked_with_the_first_clauses_subject() 
         ("This is fast", "uses two threads.", "This"),
         ("In 2020, rents rose 5%", "fell 2% in 2021.", ""),  # a subject after a comma is not read
         ("It parses URLs", "it returns a tuple.", ""),
+        ("The US Senate must agree", "treaties enter into force only then.", ""),  # a plural noun, its verb
+        ("The cycle rises", "falls, only to be replaced.", "The cycle"),
+        ("They aired on HBO", "were also made available on Netflix.", "They"),
+        ("not specified in the passage", "appears to be a tournament.", ""),  # no subject to carry
         ("사용자는 퇴직금을 지급하고", "14일 이내에 지급하여야 한다.", "사용자는"),
         ("임대차 기간은 2년이고", "갱신을 요구할 수 있다.", "임대차 기간은"),
         ("서울의 전세가는 3% 올랐고", "부산은 2% 내렸다.", ""),
+        ("임신 중인 여성이 동의하고", "인가를 받으면 야간근로를 시킬 수 있다.", ""),  # 이/가: not carried
+        ("서울에서는 전세가가 올랐고", "3% 내렸다.", ""),  # 에서는 is no topic
     ],
 )
 def test_carried_subject(first: str, clause: str, subject: str) -> None:

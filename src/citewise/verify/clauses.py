@@ -11,8 +11,9 @@ Read by :mod:`citewise.verify.claims` (see its docstring for the rules); :func:`
   no subject when it opens with a verb ("returns", "is", "was listed") rather than a noun followed by
   one ("deposits fell"); a Korean one when no word before its predicate ends in a subject or topic
   particle (은/는/이/가). The first clause's subject is the words before its first verb (English;
-  none when they hold a comma or end in "the" or "a") or the words up to its first word ending in
-  은/는, else 이/가 (Korean: "임대차 기간은").
+  none when they hold a comma, or do not open with a capital or a pronoun) or its first topic, a
+  word ending in 은/는, with the bare nouns before it (Korean: "임대차 기간은"; a subject in 이/가 is
+  not carried, since before -고 it is often a condition's own).
 * **A duty, not advice.** :func:`duty_only` tells a recommendation that is one only because its
   sentence states a duty as a statute writes it, 하여야 한다 / 해야 한다 (no "should", 권장, 하는 것이
   좋다, and not the polite 해야 합니다 of advice to the reader): when it cites a statute, it states the
@@ -188,38 +189,53 @@ _AUXILIARY = re.compile(
     r"(?:is|are|was|were|be|been|has|have|had|will|would|can|could|may|might|must|shall|should|does|do|did)",
     re.IGNORECASE,
 )
-_VERB_FORM = re.compile(
-    r"\w{3,}(?:ed|es|s)|rose|fell|grew|paid|took|made|gave|won|lost|became|began|went|got|saw|left|held|stood"
-    r"|runs|uses|sets|gets|adds|lets|puts",
-    re.IGNORECASE,
+_PAST = re.compile(
+    r"\w{3,}ed|rose|fell|grew|paid|took|made|gave|won|lost|became|began|went|got|saw|left|held|stood", re.IGNORECASE
 )
+_VERB_FORM = re.compile(r"\w{3,}s|runs|uses|sets|gets|adds|lets|puts", re.IGNORECASE)
 _DETERMINER = re.compile(
     r"(?:the|a|an|its|their|his|her|our|my|your|each|every|some|any|no|of|and|or)",
     re.IGNORECASE,
 )
 _ADVERB = re.compile(r"(?:also|then|still|often|always|never|now|usually|only|later|thus|so)", re.IGNORECASE)
-_KO_SUBJECT = re.compile(r"[가-힣]{1,}(?:은|는)$")
+_PRONOUNS = frozenset("it they he she we you i this that these those".split())
+_OBJECT_START = re.compile(
+    r"(?:a|an|the|to|of|in|on|at|for|with|by|from|into|its|their|only|all|no|each|every|some|any|more|less"
+    r"|one|two|three|four|five|six|seven|eight|nine|ten)\b",
+    re.IGNORECASE,
+)
+# A topic or subject particle, not an adnominal ending ("있는", "같은") or "에는", "때는".
+_KO_SUBJECT = re.compile(
+    r"[가-힣]*(?<!있는|하는|되는|없는|않는|같은|많은|에는|때는|라는|다는|려는)(?<!에서는)(?<=은|는)$"
+)
+_KO_BARE = re.compile(r"[\w·]*(?:의|[^\W\d_은는이가을를에도로면고며서다요,])$")
 _KO_NOMINATIVE = re.compile(r"[가-힣]{1,}(?:이|가)$")
 
 
 def _is_verb(word: str) -> bool:
-    return bool(_AUXILIARY.fullmatch(word) or _VERB_FORM.fullmatch(word))
+    return bool(_AUXILIARY.fullmatch(word) or _PAST.fullmatch(word) or _VERB_FORM.fullmatch(word))
 
 
 def _subject(clause: str) -> str:
     """The subject of a sentence's first clause, or "" when none is read with confidence."""
     if re.search(r"[가-힣]", clause):
         words = clause.split()[:-1]  # the last word is the predicate
+        # Only a topic (은/는) is carried: a 이/가 before -고 is often a condition's own subject
+        # ("임신 중인 여성이 동의하고, …": the employer, not the woman, may then have her work at night).
         found = next((i for i, w in enumerate(words) if _KO_SUBJECT.search(w)), None)
         if found is None:
-            found = next((i for i, w in enumerate(words) if len(w) >= 3 and _KO_NOMINATIVE.search(w)), None)
-        return " ".join(words[: found + 1]) if found is not None else ""  # "임대차 기간은"
+            return ""
+        start = found  # with the bare nouns before it ("임대차 기간은", "서울의 전세가는"), no more
+        while start > 0 and _KO_BARE.fullmatch(words[start - 1]) and not re.search(r"\d\s?조", words[start - 1]):
+            start -= 1
+        return " ".join(words[start : found + 1])
     tokens = list(_WORD.finditer(clause))
     for i in range(1, min(len(tokens), 8)):
         # "The requests module sends": a word after "the" is a noun, whatever its ending.
         if _is_verb(tokens[i].group()) and not _DETERMINER.fullmatch(tokens[i - 1].group()):
             subject = clause[: tokens[i].start()].strip()
-            return "" if "," in subject else subject
+            named = subject[:1].isupper() or subject.lower() in _PRONOUNS  # not "not" (of "is not stated")
+            return subject if named and "," not in subject else ""
     return ""
 
 
@@ -228,13 +244,19 @@ def _has_subject(clause: str) -> bool:
     if re.search(r"[가-힣]", clause):
         words = clause.split()[:-1]
         return any(_KO_SUBJECT.search(w) or (len(w) >= 3 and _KO_NOMINATIVE.search(w)) for w in words)
-    words = _WORD.findall(clause)
-    while words and _ADVERB.fullmatch(words[0]):
-        words = words[1:]
-    if not words:
+    tokens = list(_WORD.finditer(clause))
+    while tokens and _ADVERB.fullmatch(tokens[0].group()):
+        tokens = tokens[1:]
+    if not tokens:
         return True
-    if _AUXILIARY.fullmatch(words[0]):
-        return False
-    if _VERB_FORM.fullmatch(words[0]):
-        return len(words) > 1 and _is_verb(words[1])  # "deposits fell": a noun, then its verb
+    first = tokens[0].group()
+    if _AUXILIARY.fullmatch(first) or _PAST.fullmatch(first):
+        return False  # "is slow", "was listed", "rose 5%"
+    if _VERB_FORM.fullmatch(first):
+        # A word in -s is a verb before its object, a name, a number or a comma ("returns a tuple",
+        # "parses URLs", "falls, only to"); before another word it is a noun with its verb
+        # ("deposits fell", "treaties enter").
+        after = clause[tokens[0].end() :].lstrip()
+        verb = not after or after[0] in ",;." or after[0].isupper() or after[0].isdigit() or _OBJECT_START.match(after)
+        return not verb
     return True
