@@ -16,7 +16,9 @@
   ``" while "``, ``"whereas"``, ``", but"``, Korean ``반면``, ``그리고`` and a predicate ending in
   ``-고``/``-며`` (``2년이고``, ``증가했으며``) — only when *each side* has its own figure or its own
   predicate. "Rent and deposit rose 5%" stays one claim; "Rent rose 5%, and deposits fell 2%"
-  becomes two.
+  becomes two. A clause without a subject of its own carries the first clause's
+  (:attr:`~citewise.records.verify.Claim.subject`, :mod:`citewise.verify.clauses`): "The module
+  parses URLs, and returns a tuple" is checked as "The module returns a tuple", written as is.
 * **Kinds.** Advice ("should", "recommend", "must consider", 권장, 하는 것이 좋다, advisory 해야
   한다) is a :attr:`~ClaimKind.RECOMMENDATION`; a conclusion of the writer ("therefore", "likely",
   "suggests", 따라서, 것으로 보인다, 추정) an :attr:`~ClaimKind.INFERENCE`; the rest are facts.
@@ -25,7 +27,10 @@
   sections", "Let me search for more", :mod:`citewise.text.discourse`) is a
   :attr:`~ClaimKind.SIGNPOST`: not a finding, never checked, never answering a question. A 해야 한다
   that states a legal duty — the sentence names a law, an article or a duty (「…」, 제N조, 법,
-  의무, 규정) — is a fact about the law, not advice.
+  의무, 규정) — is a fact about the law, not advice. The ledger checks a recommendation or
+  inference as a fact when its source states or contradicts it, when it adds a figure, date or
+  article its sources lack, or when it states a statute's duty and cites a statute
+  (:func:`citewise.verify.ledger.checked_as_fact`).
 
 :func:`claim_scope` reads the conditions a claim's truth depends on off its text: dates, figures
 with their units (Korean units included), named entities and qualifiers.
