@@ -136,3 +136,16 @@ def test_a_single_sentence_claim_gets_exactly_the_verdict_of_one_check(claim: st
     )
     assert len(result.claims) == 1
     assert result.claims[0].text == claim
+
+
+@pytest.mark.unit
+def test_advice_that_adds_a_figure_is_checked_and_advice_without_one_stays_labelled() -> None:
+    # The ledger's rule (checked_as_fact) applies in eval support too: "within 14 days" is in no
+    # sentence of the evidence, so the advice is checked like a claim and fails.
+    added = judge(f"{FAITHFUL_1} You should migrate to the task group within 14 days.", label="unsupported")
+    advice = next(c for c in added.claims if "14 days" in c.text)
+    assert advice.needs_support and advice.kind is ClaimKind.FACT
+    assert added.decision is not Decision.SUPPORTED
+    plain = judge(f"{FAITHFUL_1} You should consider writing a short migration guide for your team.")
+    assert plain.decision is Decision.SUPPORTED
+    assert [c.kind for c in plain.claims][1] is ClaimKind.RECOMMENDATION and not plain.claims[1].needs_support

@@ -88,3 +88,55 @@ def test_selected_chunks_end_at_sentence_ends_only() -> None:
     excerpt = select_passages(page, "deposit rules", "deposit rules", max_chars=1600)
     for chunk in excerpt.split("\n\n"):
         assert chunk.endswith("apply here.") or chunk in {"Intro about deposits.", "Unrelated closing words."}
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "George R.R. Martin wrote the novels.",
+        "The commentary is by V.N. Shukla.",
+        "The case was heard in St. Louis in 2001.",
+        "Bill J. Moody sang it.",
+        "T. A. P. S. is a television series.",
+        "Dr. Kim and Mr. Lee met on Mt. Halla with Martin Luther King Jr. Day nearby.",
+        "The U.S. Congress passed it, e.g. Fig. 3 and No. 5 show it, i.e. Python 3.11.2 and § 4.1 apply.",
+        "It was contributed by Eric V. Smith.",
+    ],
+)
+def test_initials_titles_and_numbers_do_not_end_a_sentence(text: str) -> None:
+    assert split_answer_sentences(text) == [text]
+
+
+@pytest.mark.parametrize(
+    ("text", "sentences"),
+    [
+        ("He moved in 1990. He left in 1995.", ["He moved in 1990.", "He left in 1995."]),
+        # An acronym that ends a sentence before a word that opens one: cut (the opener decides).
+        (
+            "It is based in the U.S. The next office is in Seoul.",
+            ["It is based in the U.S.", "The next office is in Seoul."],
+        ),
+        ("The winner was Plan B. The rest failed.", ["The winner was Plan B.", "The rest failed."]),
+        (
+            "It was written by Martin Luther King Jr. He gave it in 1963.",
+            ["It was written by Martin Luther King Jr.", "He gave it in 1963."],
+        ),
+        (
+            "It shipped in Python 3.11. The next release is 3.12.",
+            ["It shipped in Python 3.11.", "The next release is 3.12."],
+        ),
+        ("We use C. It is fast.", ["We use C.", "It is fast."]),
+        ("Tools include A, B, etc. This list is short.", ["Tools include A, B, etc.", "This list is short."]),
+    ],
+)
+def test_real_sentence_ends_after_initials_and_numbers_still_cut(text: str, sentences: list[str]) -> None:
+    assert split_answer_sentences(text) == sentences
+
+
+def test_korean_sentences_cut_as_before_around_initials() -> None:
+    # A Korean sentence after an initial is not a capitalised name: the cut stays.
+    assert split_answer_sentences("등급은 A. 다음 등급은 B이다.") == ["등급은 A.", "다음 등급은 B이다."]
+    assert split_answer_sentences("U.S. 정부는 2020. 3. 24. 발표했다.다음 문장이다.") == [
+        "U.S. 정부는 2020. 3. 24. 발표했다.",
+        "다음 문장이다.",
+    ]

@@ -18,8 +18,9 @@ the provided documents,"), and, when it holds more than one sentence, each atomi
 with :func:`citewise.verify.support.check_support` as if it cited one source whose stored page text is
 the evidence. As in the ledger (:mod:`citewise.verify.ledger`), a signposting sentence ("The passage
 also covers …") is never checked, and an inference or recommendation that the evidence neither
-states nor contradicts (:func:`~citewise.verify.ledger.about_the_source`) stays labelled and
-unchecked; every other claim needs support. The pair passes when every claim that needs support is
+states nor contradicts and that adds no figure, date or article of its own
+(:func:`~citewise.verify.ledger.checked_as_fact`) stays labelled and unchecked; every other claim
+needs support. The pair passes when every claim that needs support is
 supported (and there is at least one); otherwise its decision and reason are those of its first
 failing claim. ``PairResult.claims`` records each claim's decision. A claim of one sentence is
 checked whole, exactly as written, compound or not. The question is passed as context: it helps find the
@@ -47,7 +48,7 @@ from typing import TYPE_CHECKING, Any, Final
 from citewise.errors import InputError
 from citewise.records.verify import Claim, ClaimKind, Decision, SupportCheck
 from citewise.verify.claims import claim_lines, without_answer_frame
-from citewise.verify.ledger import about_the_source
+from citewise.verify.ledger import checked_as_fact
 from citewise.verify.meaning import MeaningScorer, default_scorer, meaning_version
 from citewise.verify.support import best_span, check_support, judge_with_model
 
@@ -269,7 +270,7 @@ class _Checker:
             claim, "S1", pair.evidence, context=pair.question, meaning=self.scorer or False, source=pair.origin
         )
         if self.client is not None and self.model:
-            text = claim.text if isinstance(claim, Claim) else claim
+            text = claim.checked_text if isinstance(claim, Claim) else claim
             check = _judged(pair, text, check, self.client, self.model)
         return check
 
@@ -286,7 +287,7 @@ def _claim_result(pair: SupportPair, claim: Claim, checker: _Checker) -> ClaimRe
     check = checker(pair, claim)
     kind = claim.kind
     if kind is not ClaimKind.FACT:
-        if not about_the_source(check):
+        if not checked_as_fact(claim, (check,), (pair.evidence,)):
             reason = _LABELLED_REASON.format(kind=kind.value)
             return ClaimResult(claim.text, kind, Decision.UNREVIEWED, reason, check.span, False)
         kind = ClaimKind.FACT

@@ -76,6 +76,15 @@ class Claim:
     cited_sentences: tuple[str, ...] = ()
     """Sentence ids the sentence cites (``S1.3``: the third sentence of ``S1``'s excerpt, see
     :mod:`citewise.text.sentences`); the claim is checked against exactly those sentences."""
+    subject: str = ""
+    """The main clause's subject, carried into a clause of a compound sentence that has none of its
+    own ("The module parses URLs, and returns a tuple": "The module" for "returns a tuple"); the
+    claim is checked as :attr:`checked_text`, and ``text`` stays as written."""
+
+    @property
+    def checked_text(self) -> str:
+        """The text the support checks read: ``text`` with the carried :attr:`subject` before it."""
+        return f"{self.subject} {self.text}" if self.subject else self.text
 
 
 @dataclass(frozen=True, slots=True)

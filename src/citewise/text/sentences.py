@@ -12,7 +12,10 @@ record at any time. How the excerpt is cut:
   paragraph does not end a sentence, since extracted pages are often hard-wrapped;
 * inside a block, sentences end where :func:`split_answer_sentences` ends
   them: at ``. ! ? 。`` followed by a space, and at a Korean ``다.`` run straight into the next
-  sentence, but not inside numbers, dates (``2020. 3. 24.``) or after abbreviations;
+  sentence, but not inside numbers, dates (``2020. 3. 24.``), after titles and references (``Dr.``,
+  ``St.``, ``e.g.``, ``Fig.``, ``No.``), or after initials before a name (``George R.R. Martin``,
+  ``Bill J. Moody``, ``the U.S. Congress``); after initials, ``Jr.`` or ``etc.``, a word that opens a
+  sentence (``The``, ``He``, ``It``) still starts a new one ("… in the U.S. The next …");
 * every visible character belongs to exactly one sentence: a piece without a letter (a list number,
   a figure on its own) stays with the sentence before it, and a block of figures alone (a table row)
   is a sentence of its own; a block of punctuation alone (``---``) is none.
@@ -52,9 +55,26 @@ _SENTENCE_END = re.compile(
     rf"[.?!。][\"'”’)」』]*(?:\s*{_MARKER})*(?:(?<=\])[.?!。])?(?=\s|\Z)|다\.(?:{_MARKER})*(?=[가-힣])"
 )
 # Full stops that do not end a sentence: before a digit or lower-case word, after an abbreviation,
-# and inside or at the end of a date written "2023. 7. 19.".
+# after initials before a name, and inside or at the end of a date written "2023. 7. 19.".
 _CONTINUES = re.compile(r"\s*[0-9a-z]")
-_ABBREVIATION = re.compile(r"(?:^|[\s(])(?:e\.g|i\.e|cf|vs|no|art|sec|para|u\.s)\.$", re.IGNORECASE)
+# Titles and references that a name or number always follows ("Dr. Kim", "St. Louis", "Fig. 3").
+_ABBREVIATION = re.compile(
+    r"(?:^|[\s(\"'“])(?:e\.g|i\.e|cf|vs|viz|no|nos|art|arts|sec|secs|para|paras|fig|figs|vol|ch|(?-i:pp?)"
+    r"|mr|mrs|ms|dr|prof|st|mt|ft|sen|rep|gov|gen|col|capt|lt|sgt|rev|hon)\.$",
+    re.IGNORECASE,
+)
+# A chain of initials ("R.R.", "U.S.", "V.N."): part of a name unless a sentence opens after it.
+_INITIALS = re.compile(r"(?:^|[^\w.])(?:[A-Z]\.){2,}$")
+# A single initial ("Bill J. Moody", "T. A. P. S.") and words that end a name ("Jr.", "Inc."): they
+# end no sentence when a capitalised word that does not open a sentence follows.
+_NAME_PART = re.compile(r"(?:^|[^\w.])(?:[A-Z]|[JS]r|Inc|Ltd|Co|Corp|Bros|etc)\.$")
+_CAPITALISED = re.compile(r"\s*[\"'“(]?[A-Z]")
+# Words that open a sentence: after "the U.S." they start a new one ("... in the U.S. The next ...").
+_OPENER = re.compile(
+    r"\s*[\"'“(]?(?:The|A|An|It|Its|He|She|They|We|I|You|This|That|These|Those|There|Their|His|Her|Our|My|Your"
+    r"|In|On|At|For|From|By|With|But|And|Or|So|Yet|However|Then|Thus|When|While|If|As|After|Before|Also"
+    r"|Some|Many|Most|All|Each|Both|No|Yes|Since|Although|Though|Here|Today|Now)\b(?!\.)"
+)
 _DATE = re.compile(r"\d{2,4}\.\s?\d{1,2}\.\s?\d{1,2}\.$")
 _LETTER = re.compile(r"[^\W\d_]")
 _VISIBLE = re.compile(r"[^\W_]")
@@ -63,9 +83,9 @@ _VISIBLE = re.compile(r"[^\W_]")
 def split_answer_sentences(text: str) -> list[str]:
     """The sentences of an answer, markers kept with the sentence they close; line breaks split.
 
-    Full stops inside numbers and dates (``2.5``, ``2023. 7. 19.``), before a lower-case word and
-    after common abbreviations do not end a sentence. Pieces without a letter (list numbers, a
-    line of markers) are dropped.
+    Full stops inside numbers and dates (``2.5``, ``2023. 7. 19.``), before a lower-case word,
+    after common abbreviations and after initials before a name do not end a sentence. Pieces
+    without a letter (list numbers, a line of markers) are dropped.
 
     >>> split_answer_sentences("2년으로 본다[E1]. 다만, 유효함을 주장할 수 있다.[E1] See Art. 4 [E2].")
     ['2년으로 본다[E1].', '다만, 유효함을 주장할 수 있다.[E1]', 'See Art. 4 [E2].']
@@ -129,6 +149,8 @@ def _not_an_end(line: str, dot: int, after: int) -> bool:
         (
             _CONTINUES.match(line, after),
             _ABBREVIATION.search(line, 0, dot + 1),
+            _INITIALS.search(line, 0, dot + 1) and not _OPENER.match(line, after),
+            _NAME_PART.search(line, 0, dot + 1) and _CAPITALISED.match(line, after) and not _OPENER.match(line, after),
             _DATE.search(line, 0, dot + 1),
             _inside_brackets(line, dot),
         )

@@ -16,7 +16,9 @@
   ``" while "``, ``"whereas"``, ``", but"``, Korean ``반면``, ``그리고`` and a predicate ending in
   ``-고``/``-며`` (``2년이고``, ``증가했으며``) — only when *each side* has its own figure or its own
   predicate. "Rent and deposit rose 5%" stays one claim; "Rent rose 5%, and deposits fell 2%"
-  becomes two.
+  becomes two. A clause without a subject of its own carries the first clause's
+  (:attr:`~citewise.records.verify.Claim.subject`, :mod:`citewise.verify.clauses`): "The module
+  parses URLs, and returns a tuple" is checked as "The module returns a tuple", written as is.
 * **Kinds.** Advice ("should", "recommend", "must consider", 권장, 하는 것이 좋다, advisory 해야
   한다) is a :attr:`~ClaimKind.RECOMMENDATION`; a conclusion of the writer ("therefore", "likely",
   "suggests", 따라서, 것으로 보인다, 추정) an :attr:`~ClaimKind.INFERENCE`; the rest are facts.
@@ -25,7 +27,10 @@
   sections", "Let me search for more", :mod:`citewise.text.discourse`) is a
   :attr:`~ClaimKind.SIGNPOST`: not a finding, never checked, never answering a question. A 해야 한다
   that states a legal duty — the sentence names a law, an article or a duty (「…」, 제N조, 법,
-  의무, 규정) — is a fact about the law, not advice.
+  의무, 규정) — is a fact about the law, not advice. The ledger checks a recommendation or
+  inference as a fact when its source states or contradicts it, when it adds a figure, date or
+  article its sources lack, or when it states a statute's duty and cites a statute
+  (:func:`citewise.verify.ledger.checked_as_fact`).
 
 :func:`claim_scope` reads the conditions a claim's truth depends on off its text: dates, figures
 with their units (Korean units included), named entities and qualifiers.
@@ -42,6 +47,7 @@ from citewise.records.verify import Claim, ClaimKind, ClaimScope
 from citewise.text.citations import EVIDENCE_MARKER, MARKER, ids_in_marker, source_of
 from citewise.text.discourse import is_about_the_text
 from citewise.text.sentences import split_answer_sentences
+from citewise.verify.clauses import claim_kind, clause_kinds, split_compound
 
 __all__ = [
     "CONDITION_WORDS",
@@ -160,102 +166,6 @@ def _sentences(line: str) -> list[tuple[str, tuple[str, ...], str]]:
     return result
 
 
-# -- compound sentences -----------------------------------------------------------------------------
-
-_FIGURE = re.compile(
-    r"\d|[일이삼사오육칠팔구십백천만억]+\s?(?:퍼센트|배)|\b(?:one|two|three|four|five|ten|half)\b", re.I
-)
-_EN_VERB = re.compile(
-    r"\b(?:is|are|was|were|be|been|has|have|had|will|would|can|could|may|might|must|shall|should|does|do|did"
-    r"|\w{3,}ed|\w{3,}s|rose|fell|grew|fell|paid|took|made|gave|won|lost|became|began|went|got|saw|left|held|stood)\b",
-    re.I,
-)
-_KO_PREDICATE = re.compile(
-    r"(?:[이하되있없였었았했됐겠]|으)(?:고|며)[,]?$|(?:다|요|음|함|됨|임)[.!]?$|(?:이다|였다|한다|했다|된다|됐다|있다|없다)"
-)
-_EN_SPLIT = re.compile(r",\s+and\s+|;\s+|,?\s+while\s+|,?\s+whereas\s+|,\s+but\s+", re.IGNORECASE)
-_KO_SPLIT = re.compile(
-    r"(?P<ending>(?<=[이하되있없였었았했됐겠으랐렸줄늘났왔])(?:고|며))[,]?\s+"  # predicate ending: 2년이고 / 증가했으며
-    r"|,?\s*(?:반면에?|그리고|한편)[,]?\s+"
-)
-
-
-def _has_predicate(text: str) -> bool:
-    if re.search(r"[가-힣]", text):
-        return any(_KO_PREDICATE.search(word) for word in text.split()) or bool(_EN_VERB.search(text))
-    return bool(_EN_VERB.search(text))
-
-
-def _stands_alone(part: str) -> bool:
-    """Whether one side of a clause boundary makes a claim of its own."""
-    words = part.split()
-    if not words:
-        return False
-    return bool(_FIGURE.search(part)) or (len(words) >= 2 and _has_predicate(part))
-
-
-def split_compound(sentence: str) -> list[str]:
-    """The atomic claims of one sentence (the sentence itself when it does not split).
-
-    A boundary splits only when both sides have a figure or a predicate of their own; the sides
-    are split again recursively. A Korean predicate ending (``-고``, ``-며``) stays with its clause.
-
-    >>> split_compound("Rents rose 5% in 2023, and deposits fell 2%.")
-    ['Rents rose 5% in 2023', 'deposits fell 2%.']
-    >>> split_compound("Rent and deposit rose 5%.")
-    ['Rent and deposit rose 5%.']
-    >>> split_compound("서울의 전세가는 3% 올랐고 부산은 2% 내렸다.")
-    ['서울의 전세가는 3% 올랐고', '부산은 2% 내렸다.']
-    """
-    for pattern in (_EN_SPLIT, _KO_SPLIT):
-        for match in pattern.finditer(sentence):
-            cut = match.end("ending") if pattern is _KO_SPLIT and match.group("ending") else match.start()
-            left = sentence[:cut].strip().rstrip(",; ")
-            right = sentence[match.end() :].strip()
-            if _stands_alone(left) and _stands_alone(right):
-                return split_compound(left) + split_compound(right)
-    return [sentence.strip()]
-
-
-# -- kinds ------------------------------------------------------------------------------------------
-
-_RECOMMENDATION = re.compile(
-    r"\b(?:should|ought to|recommend(?:s|ed|ation)?|must consider|advis(?:e|able|ed)|it is (?:best|wise) to"
-    r"|consider (?:\w+ing)|make sure|be sure to)\b"
-    r"|권장|권고|추천|하는 것이 좋|는 것이 바람직|하시기 바랍|하십시오|하세요"
-    r"|유의해야|주의해야|검토해야|고려해야|확인해야",
-    re.IGNORECASE,
-)
-_ADVISORY_DUTY = re.compile(r"해야\s?(?:한다|합니다|함)|하여야\s?(?:한다|합니다)")
-_LEGAL_DUTY = re.compile(r"「|제\d+조|법(?:은|이|에|률|령)|의무|규정|시행령")
-_INFERENCE = re.compile(
-    r"\b(?:therefore|thus|hence|consequently|likely|unlikely|probably|presumably|suggests?|suggesting|implies"
-    r"|appears? to|seems? to|may indicate|it follows)\b"
-    r"|따라서|그러므로|그러니|것으로 보인다|것으로 보입니다|것으로 판단|추정|추측|짐작"
-    r"|듯하다|듯합니다|가능성이 (?:높|크)",
-    re.IGNORECASE,
-)
-
-
-def claim_kind(text: str) -> ClaimKind:
-    """Recommendation, inference or fact, by the words of ``text`` (see the module docstring).
-
-    >>> claim_kind("Tenants should register the lease.").value
-    'recommendation'
-    >>> claim_kind("따라서 보증금은 돌려받기 어려울 것으로 보인다.").value
-    'inference'
-    >>> claim_kind("임대인은 「주택임대차보호법」 제3조에 따라 통지해야 한다.").value
-    'fact'
-    """
-    if _RECOMMENDATION.search(text):
-        return ClaimKind.RECOMMENDATION
-    if _ADVISORY_DUTY.search(text) and not _LEGAL_DUTY.search(text):
-        return ClaimKind.RECOMMENDATION
-    if _INFERENCE.search(text):
-        return ClaimKind.INFERENCE
-    return ClaimKind.FACT
-
-
 def extract_claims(markdown: str) -> list[Claim]:
     """The atomic claims of a report, numbered ``C1``, ``C2``, ... in report order.
 
@@ -279,9 +189,9 @@ def claim_lines(markdown: str) -> list[ClaimLine]:
         for sentence, ids, raw in _sentences(line):
             claims = []
             if re.search(r"[^\W\d_]", sentence):
-                for part, kind in _parts(sentence):
+                for part, kind, subject in _parts(sentence):
                     count += 1
-                    claims.append(Claim(f"C{count}", part, sentence, kind, *_cited(ids)))
+                    claims.append(Claim(f"C{count}", part, sentence, kind, *_cited(ids), subject=subject))
             sentences.append(ClaimSentence(raw, tuple(claims)))
         lines.append(ClaimLine(index, prefix, tuple(sentences)))
     return lines
@@ -292,21 +202,10 @@ def _cited(ids: tuple[str, ...]) -> tuple[tuple[str, ...], tuple[str, ...]]:
     return tuple(dict.fromkeys(source_of(i) for i in ids)), tuple(i for i in ids if "." in i)
 
 
-def _parts(sentence: str) -> list[tuple[str, ClaimKind]]:
+def _parts(sentence: str) -> list[tuple[str, ClaimKind, str]]:
     if is_about_the_text(sentence):
-        return [(sentence, ClaimKind.SIGNPOST)]  # about the text or its writer: one non-claim, unsplit
-    parts = split_compound(sentence)
-    # A leading "Therefore," / "따라서" governs every clause of the sentence.
-    leading = ClaimKind.INFERENCE if _INFERENCE.match(sentence.lstrip()) else None
-    out = []
-    for part in parts:
-        kind = claim_kind(part)
-        if kind is ClaimKind.FACT and leading is not None:
-            kind = leading
-        elif kind is ClaimKind.FACT and len(parts) > 1:
-            kind = claim_kind(sentence) if claim_kind(sentence) is ClaimKind.RECOMMENDATION else kind
-        out.append((part, kind))
-    return out
+        return [(sentence, ClaimKind.SIGNPOST, "")]  # about the text or its writer: one non-claim, unsplit
+    return clause_kinds(sentence)
 
 
 # -- scope ------------------------------------------------------------------------------------------

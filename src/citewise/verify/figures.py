@@ -9,6 +9,8 @@ scope rule in :mod:`citewise.verify.qualifiers` and by :mod:`citewise.verify.con
   million); and unit families (% / percent / 퍼센트; 원 / 만원 / 억원; years as 12 months; weeks
   as 7 days). Dates, article references (제3조, 2항) and list numbering are not figures.
 - :meth:`Figure.matches` compares two figures by value within their unit family.
+- :func:`unsourced_particulars` lists the figures, dates and article numbers (제N조, Art. 4) a
+  text states that a page does not hold.
 - :func:`date_parts` reads a date as ``(year, month, day)``; :func:`date_supported` accepts a
   claimed date when some candidate date is at least as specific and agrees on every part given.
 """
@@ -32,6 +34,7 @@ __all__ = [
     "identifiers",
     "page_versions",
     "parse_figure",
+    "unsourced_particulars",
 ]
 
 _NUMBER_WORDS: Final = {
@@ -345,3 +348,30 @@ def page_versions(source: str) -> str:
         version = version or in_path
         found += [f"{product} {version}", version] if product else [version]
     return " ".join(dict.fromkeys(found))
+
+
+_ARTICLE_REF = re.compile(
+    r"제\s*\d+\s*조(?:\s*의\s*\d+)?|\b(?:Art(?:icle)?|Sec(?:tion)?|§)\.?\s*\d+[a-z]?", re.IGNORECASE
+)
+
+
+def _articles(text: str) -> set[str]:
+    return {re.sub(r"[\s.]+|(?<=art)icle|(?<=sec)tion", "", m.group().lower()) for m in _ARTICLE_REF.finditer(text)}
+
+
+def unsourced_particulars(text: str, page_text: str) -> tuple[str, ...]:
+    """The figures, dates and article numbers ``text`` states that ``page_text`` does not hold
+    (figures compared by value within their unit family, dates part by part).
+
+    >>> unsourced_particulars("14일 이내에 지급해야 합니다 (제13조).", "제13조 … 14일 이내에 지급하여야 한다.")
+    ()
+    >>> unsourced_particulars("Pay within 30 days under Art. 5 by 2024.", "Pay within 14 days under Art. 4.")
+    ('30 days', '2024', 'art5')
+    """
+    text, page_text = (unicodedata.normalize("NFKC", t) for t in (text, page_text))
+    have = figures(_ARTICLE_REF.sub(" ", page_text))
+    missing = [f.text for f in figures(_ARTICLE_REF.sub(" ", text)) if not any(f.matches(h) for h in have)]
+    page_dates = [m.group() for m in DATE_PATTERN.finditer(page_text)]
+    missing += [m.group().strip() for m in DATE_PATTERN.finditer(text) if not date_supported(m.group(), page_dates)]
+    missing += sorted(_articles(text) - _articles(page_text))
+    return tuple(dict.fromkeys(missing))

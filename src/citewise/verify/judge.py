@@ -65,7 +65,7 @@ def judge_with_model(
     ``decision``) or a failed call (:class:`~citewise.llm.errors.ModelError`) is an *unreviewed*
     result whose ``judge_failure`` says what went wrong.
     """
-    text = claim.text if isinstance(claim, Claim) else claim
+    text = claim.checked_text if isinstance(claim, Claim) else claim
     page = span if page_text is None else page_text
     payload = {"claim": text, "question": context or None, "passage": span}
     messages = [

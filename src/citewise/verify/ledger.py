@@ -9,6 +9,7 @@ the decision and the action — built from the audit record and the evidence sto
 
 from __future__ import annotations
 
+import re
 import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -23,6 +24,8 @@ from citewise.store.runs import RunRecord
 from citewise.text.articles import strip_deleted_parts
 from citewise.text.citations import source_of
 from citewise.verify.claims import claim_scope, extract_claims
+from citewise.verify.clauses import duty_only
+from citewise.verify.figures import unsourced_particulars
 from citewise.verify.pinpoint import check_cited_sentences
 from citewise.verify.support import check_support, judge_failure
 
@@ -32,6 +35,7 @@ __all__ = [
     "Judge",
     "about_the_source",
     "build_ledger",
+    "checked_as_fact",
     "cited_texts",
     "decide",
     "ledger_for_text",
@@ -91,6 +95,31 @@ def about_the_source(check: SupportCheck) -> bool:
     if check.decision is Decision.SUPPORTED:
         return True
     return check.span_found and (bool(check.missing) or any(k in check.reason for k in _CONTRADICTIONS))
+
+
+# A statute's text: article headings (제3조) or numbered paragraphs (①).
+_STATUTE = re.compile(r"제\s*\d+\s*조|[\u2460-\u2473]")
+
+
+def checked_as_fact(claim: Claim, checks: Sequence[SupportCheck], pages: Sequence[str]) -> bool:
+    """Whether a recommendation or inference is checked as a fact against ``pages`` (the texts it
+    cites), rather than labelled and left unchecked. It is when
+
+    * a check shows it to be about the source (:func:`about_the_source`);
+    * it is a recommendation only because its sentence states a duty (해야 한다, see
+      :func:`~citewise.verify.clauses.duty_only`) and it cites a statute: it states the statute's duty;
+    * it states a figure, date, period, amount or article that no cited text holds
+      (:func:`~citewise.verify.figures.unsourced_particulars`): advice or a conclusion may add no
+      particular of its own ("… 14일 이내에 지급해야 합니다" when the cited text says 30일), cited or not.
+    """
+    if claim.kind not in (ClaimKind.RECOMMENDATION, ClaimKind.INFERENCE):
+        return False
+    if any(about_the_source(c) for c in checks):
+        return True
+    duty = claim.kind is ClaimKind.RECOMMENDATION and duty_only(claim.text, claim.sentence)
+    if duty and any(_STATUTE.search(page) for page in pages):
+        return True
+    return bool(unsourced_particulars(claim.text, "\n\n".join(pages)))
 
 
 def decide(claim: Claim, checks: Sequence[SupportCheck]) -> tuple[Decision, LedgerAction]:
@@ -220,11 +249,13 @@ def ledger_for_text(
             SupportCheck(i, None, False, (), Decision.UNSUPPORTED, "cites no stored source", traceable=False)
             for i in unknown
         )
-        if claim.kind is not ClaimKind.FACT and any(about_the_source(c) for c in checks):
-            # A cited sentence that the source states ("사용자는 ... 하여야 한다" in a statute), or
-            # that the source contradicts (a wrong figure, a dropped condition, a flipped negation),
-            # is a claim about the source: it is checked as a fact. Only the writer's own advice and
-            # conclusions, which the source neither states nor contradicts, stay labelled.
+        pages = [texts[i].page_text for i in claim.cited_ids if i in texts]
+        if checked_as_fact(claim, checks, pages):
+            # A cited sentence that the source states ("사용자는 ... 하여야 한다" in a statute), that
+            # the source contradicts (a wrong figure, a dropped condition, a flipped negation), or
+            # that adds a figure the source lacks, is a claim about the source: it is checked as a
+            # fact. Only the writer's own advice and conclusions, which the source neither states
+            # nor contradicts and which add no particular of their own, stay labelled.
             claim = replace(claim, kind=ClaimKind.FACT)
         checks = _second_opinion(claim, checks, texts, judge)
         decision, action = decide(claim, checks)

@@ -288,7 +288,7 @@ def check_support(
     >>> check_support("임차인은 계약 만료 6개월 전부터 1개월 전까지 갱신을 요구할 수 있다.", "S1", page).reason
     'wrong number: 1개월 (the span has 6개월, 2개월)'
     """
-    text = claim.text if isinstance(claim, Claim) else claim
+    text = claim.checked_text if isinstance(claim, Claim) else claim
     located = _locate(text, page_text, context) if cited is None else _cover(page_text, *cited)
     if located is None:
         if cited is not None:
