@@ -25,7 +25,7 @@ from citewise.verify.meaning import default_scorer, rule_set
 
 __all__ = ["VERIFIER_VERSION", "decide_acceptance", "delivered_answer", "gap_reason"]
 
-VERIFIER_VERSION = "verify-10"
+VERIFIER_VERSION = "verify-11"
 """v2: acceptance needs every required sub-question answered by a supported claim of the delivered
 text; signposting is not a finding. v3: support is decided by meaning when an embedder is
 configured (:mod:`citewise.verify.meaning`), with new guards for swapped roles, contrasting terms,
@@ -65,7 +65,11 @@ swapped; usually / rarely; a type the span never names ("a list" for "a dictiona
 restriction ("only when the … variable is set") whose words the span lacks; a phrase the span
 rules out ("not the address of the proxy server") affirmed; a causative verb one predicate
 however written (근로시키지 못한다 = 근로를 시킬 수 없다); ``verify-10-lexical`` without an
-embedder."""
+embedder. v11: sentences do not end at initials and titles (George R.R. Martin, St. Louis); a clause
+without its own subject is checked with the main clause's (the ledger keeps it as written); a
+recommendation or inference that states a figure, date, period, amount or article its cited texts
+lack, or that is advice only by a statute's duty (하여야 한다) while citing a statute, is checked as
+a fact; ``verify-11-lexical`` without an embedder."""
 
 _ANSWERED = {"model_answer_accepted", "deterministic_evidence_fallback"}
 
