@@ -505,6 +505,38 @@ def test_invented_quote_downgrades_the_topic_and_the_loop_follows_up(env: Env) -
     assert first_write["topics"][1]["quotes"] == [] and first_write["topics"][1]["status"] == "missing"
 
 
+def test_a_review_reply_that_is_no_review_is_asked_for_once_more_on_the_record(env: Env) -> None:
+    a, b = two_pages(env)
+    env.brain.script("plan", plan_reply())
+    env.brain.script("review", "The sources look fine to me; nothing else is needed.", covered)
+    env.brain.script("write", draft_citing("S1", "S2"))
+
+    result = env.run()
+
+    assert result.status == "report" and result.stop_reason is StopReason.COVERAGE_PASSED
+    record = env.record(result.run_id)
+    reviews = [c for c in payloads(record, "model_call") if c["purpose"] == "review"]
+    assert [c["outcome"] for c in reviews] == ["ModelReplyInvalid", "ok"]  # both calls counted
+    (retry,) = payloads(record, "model_retry")
+    assert (retry["purpose"], retry["error"]) == ("review", "ModelReplyInvalid")
+    assert len(env.brain.calls("review")) == 2 and env.extracted() == [a, b]  # nothing collected again
+
+
+def test_a_second_unusable_review_reply_fails_the_run_with_the_evidence_kept(env: Env) -> None:
+    a, b = two_pages(env)
+    env.brain.script("plan", plan_reply())
+    env.brain.script("review", "Looks fine.", "Still fine, I think.")
+
+    with pytest.raises(ReviewRejected, match="not a usable review"):
+        env.run()
+
+    (run,) = RunStore(env.store).list()
+    record = env.record(run.run_id)
+    assert record.status == "failed" and failure_of(record) == "ReviewRejected"
+    assert len(env.brain.calls("review")) == 2 and len(payloads(record, "model_retry")) == 1  # one retry, no more
+    assert [p["source"]["url"] for p in payloads(record, "source")] == [a, b]
+
+
 # -- 9. truncated replies --------------------------------------------------------------------------
 
 

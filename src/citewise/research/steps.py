@@ -21,7 +21,7 @@ from citewise.audit.events import (
     UsageSummary,
     Verified,
 )
-from citewise.llm import CallRecord, ModelError, ModelRateLimited, ModelTruncated, PendingRequest
+from citewise.llm import CallRecord, ModelError, ModelRateLimited, ModelReplyInvalid, ModelTruncated, PendingRequest
 from citewise.records.budget import BudgetExhausted
 from citewise.records.research import CoverageReview, Draft, ModelPurpose, ReportStatus, ResearchPlan, StopReason
 from citewise.research import planner as planning
@@ -174,27 +174,41 @@ def _plan(run: ResearchRun) -> ResearchPlan:
 
 
 def review(run: ResearchRun, round_no: int) -> CoverageReview:
-    """Coverage of every planned topic against the stored excerpts, quotes verified by citewise."""
+    """Coverage of every planned topic against the stored excerpts, quotes verified by citewise; a
+    reply not shaped like a review is asked for once more (recorded as a retry, counted in the budget)."""
     plan = _plan(run)
     sources = tuple(run.state.collection.sources)
     if not run.settings.uses_models:
         return reviewing.review_deterministic(run.question, plan, sources, round_no, tried_queries=_tried(run))
     model = run.settings.planner_model or ""
-    return _model_call(
-        run,
-        ModelPurpose.REVIEW,
-        model,
-        lambda: reviewing.review_with_model(
-            run.settings.chat,
+
+    def once() -> CoverageReview:
+        return _model_call(
+            run,
+            ModelPurpose.REVIEW,
             model,
-            run.question,
-            plan,
-            sources,
-            round_no,
-            tried_queries=_tried(run),
-            prompt_version=run.settings.review_prompt,
-        ),
-    )
+            lambda: reviewing.review_with_model(
+                run.settings.chat,
+                model,
+                run.question,
+                plan,
+                sources,
+                round_no,
+                tried_queries=_tried(run),
+                prompt_version=run.settings.review_prompt,
+            ),
+        )
+
+    try:
+        return once()
+    except reviewing.ReviewRejected as exc:
+        # A reply not shaped like a review (prose instead of topic lines, broken JSON) is asked for
+        # once more, inside the budget and on the record; a reply cut off at its token cap would be
+        # cut off again, and a second unusable reply fails the run (it can be resumed).
+        if not isinstance(exc.__cause__, ModelReplyInvalid) or run.state.usage.tokens_exhausted():
+            raise
+        run.record(ModelRetried(ModelPurpose.REVIEW, type(exc.__cause__).__name__, 0.0))
+        return once()
 
 
 def draft(
