@@ -148,7 +148,9 @@ worked end to end (its source is the same as that of the benchmark's first versi
 
 
 def _floor(record: RunRecord) -> tuple[float, float]:
-    """(critical-path floor, total network wait) from the recorded latencies. A speculative draft
+    """(critical-path floor, total network wait) from the recorded latencies. A search started while
+    the plan streamed in (:mod:`citewise.research.ahead`) counts only for what it took past the plan's
+    call. A speculative draft
     runs beside its round's review: only what it took beyond that review is on the critical path. One
     dropped without waiting for it (its first ``DraftDropped`` carries no draft) also runs beside the next
     round's search and read: only what it took beyond both is on the path."""
@@ -159,6 +161,9 @@ def _floor(record: RunRecord) -> tuple[float, float]:
     started: list[int] = []
     unwaited: set[int] = set()
     round_no = 0
+    plan_end = next(
+        (r.at for r in record.events if isinstance(r.event, ModelCallEnded) and r.event.purpose.value == "plan"), None
+    )
     for recorded in record.events:
         event = recorded.event
         if isinstance(event, RoundStarted):
@@ -166,8 +171,12 @@ def _floor(record: RunRecord) -> tuple[float, float]:
         elif isinstance(event, AttemptEnded):
             a = event.attempt
             slot = per_round.setdefault(a.round, {AttemptKind.SEARCH: 0.0, AttemptKind.EXTRACT: 0.0})
-            slot[a.kind] = max(slot.get(a.kind, 0.0), a.latency_s or 0.0)
-            total += a.latency_s or 0.0
+            latency = on_path = a.latency_s or 0.0
+            if plan_end is not None and a.kind is AttemptKind.SEARCH and a.started_at < plan_end:
+                # searched ahead, while the plan streamed in: only what it took past the plan is on the path
+                on_path = max(0.0, (a.started_at - plan_end).total_seconds() + latency)
+            slot[a.kind] = max(slot.get(a.kind, 0.0), on_path)
+            total += latency
         elif isinstance(event, DraftDropped) and event.draft is None and event.reason is DropReason.MORE_SEARCHING:
             unwaited.add(event.round)
         elif isinstance(event, ModelCallStarted) and event.purpose.value == "speculative_draft":

@@ -325,6 +325,43 @@ class ChatClient:
         value, result = self._attempt(params, finish)
         return value, replace(result, structured_fallback=self.settings.structured_output)
 
+    def stream_json(
+        self,
+        model: str,
+        messages: Sequence[Message],
+        *,
+        schema: Mapping[str, Any],
+        name: str,
+        validate: Callable[[Any], T],
+        on_text: Callable[[str], None],
+        max_completion_tokens: int | None = None,
+    ) -> tuple[T, ChatResult]:
+        """:meth:`complete_json` streamed: ``on_text(piece)`` gets each piece of the JSON reply in this
+        thread as it arrives; the whole reply is validated once it has arrived. An endpoint that refuses
+        to stream (or to stream with ``response_format``) gets :meth:`complete_json`, and ``on_text``
+        the whole reply at once; later calls for that model are not streamed."""
+        if model not in self._unstreamed_models:
+            structured = self.settings.structured_output and model not in self._plain_json_models
+            response_format = json_schema_format(name, schema) if structured else None
+            sent = messages if structured else _with_instruction(messages, schema_instruction(schema))
+            params = self._params(model, sent, max_completion_tokens, None, response_format)
+            params |= {"stream": True, "stream_options": {"include_usage": True}}
+            try:
+                value, result = self._attempt(params, lambda r: _validated(r, validate), on_text)
+                fallback = not structured and self.settings.structured_output
+                return value, replace(result, structured_fallback=fallback) if fallback else result
+            except ModelBadRequest as exc:
+                about_stream = exc.status_code in (400, 422) and "stream" in (exc.detail or str(exc)).lower()
+                if not about_stream and not (structured and _about_response_format(exc)):
+                    raise
+                with self._lock:
+                    self._unstreamed_models.add(model)
+        value, result = self.complete_json(
+            model, messages, schema=schema, name=name, validate=validate, max_completion_tokens=max_completion_tokens
+        )
+        on_text(result.text)
+        return value, result
+
     # -- one attempt --------------------------------------------------------------------------
 
     def _params(
