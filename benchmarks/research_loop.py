@@ -112,6 +112,7 @@ import tarfile
 import tempfile
 import time
 from collections.abc import Mapping, Sequence
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -149,8 +150,8 @@ worked end to end (its source is the same as that of the benchmark's first versi
 
 def _floor(record: RunRecord) -> tuple[float, float]:
     """(critical-path floor, total network wait) from the recorded latencies. A search started while
-    the plan streamed in (:mod:`citewise.research.ahead`) counts only for what it took past the plan's
-    call. A speculative draft
+    the plan or the review before its round streamed in (:mod:`citewise.research.ahead`) counts only
+    for what it took past that call. A speculative draft
     runs beside its round's review: only what it took beyond that review is on the critical path. One
     dropped without waiting for it (its first ``DraftDropped`` carries no draft) also runs beside the next
     round's search and read: only what it took beyond both is on the path."""
@@ -161,9 +162,7 @@ def _floor(record: RunRecord) -> tuple[float, float]:
     started: list[int] = []
     unwaited: set[int] = set()
     round_no = 0
-    plan_end = next(
-        (r.at for r in record.events if isinstance(r.event, ModelCallEnded) and r.event.purpose.value == "plan"), None
-    )
+    gates = _gates(record)
     for recorded in record.events:
         event = recorded.event
         if isinstance(event, RoundStarted):
@@ -172,9 +171,11 @@ def _floor(record: RunRecord) -> tuple[float, float]:
             a = event.attempt
             slot = per_round.setdefault(a.round, {AttemptKind.SEARCH: 0.0, AttemptKind.EXTRACT: 0.0})
             latency = on_path = a.latency_s or 0.0
-            if plan_end is not None and a.kind is AttemptKind.SEARCH and a.started_at < plan_end:
-                # searched ahead, while the plan streamed in: only what it took past the plan is on the path
-                on_path = max(0.0, (a.started_at - plan_end).total_seconds() + latency)
+            gate = gates.get(a.round)
+            if gate is not None and a.kind is AttemptKind.SEARCH and a.started_at < gate:
+                # searched ahead, while the plan or the review before streamed in: only what it took
+                # past that call is on the path
+                on_path = max(0.0, (a.started_at - gate).total_seconds() + latency)
             slot[a.kind] = max(slot.get(a.kind, 0.0), on_path)
             total += latency
         elif isinstance(event, DraftDropped) and event.draft is None and event.reason is DropReason.MORE_SEARCHING:
@@ -198,6 +199,20 @@ def _floor(record: RunRecord) -> tuple[float, float]:
         floor += max(0.0, latency - beside)
     floor += sum(collected.values())
     return floor, total
+
+
+def _gates(record: RunRecord) -> dict[int, datetime]:
+    """When the call that names a round's queries ended, by round: the plan for round 1, the last
+    review before the round for the others."""
+    gates: dict[int, datetime] = {}
+    named: datetime | None = None
+    for recorded in record.events:
+        event = recorded.event
+        if isinstance(event, ModelCallEnded) and event.purpose.value in ("plan", "review"):
+            named = recorded.at
+        elif isinstance(event, RoundStarted) and named is not None:
+            gates[event.round] = named
+    return gates
 
 
 _ROLE = {
@@ -231,9 +246,8 @@ def _timeline(record: RunRecord) -> list[tuple[str, float]]:
     last_call = ""
     for recorded in record.events:
         kind = recorded.event.kind.value
-        if kind == "round_started":
+        if kind == "round_started":  # (its searches may have started ahead: they count in its stage)
             round_no += 1
-            previous = recorded.at
         if isinstance(recorded.event, ModelCallEnded):
             last_call = recorded.event.purpose.value
         label = _STAGE.get(kind)

@@ -6,6 +6,7 @@ simulated by a progress callback that raises right after a chosen event was stor
 from __future__ import annotations
 
 import json
+from collections import deque
 from typing import Any
 
 import pytest
@@ -15,7 +16,9 @@ from citewise.audit.events import (
     AttemptStarted,
     Event,
     ModelCallEnded,
+    ModelCallStarted,
     PlanMade,
+    ReviewMade,
     RoundStarted,
 )
 from citewise.export.run import run_data
@@ -35,10 +38,12 @@ from tests.loop_harness import (
     covered,
     draft_citing,
     failure_of,
+    page,
     payloads,
     plan_reply,
     stages,
     two_pages,
+    verdict,
 )
 from tests.loop_harness import env as env  # noqa: F401 - the harness fixture, used by name
 
@@ -285,3 +290,91 @@ def test_a_reply_that_is_not_json_starts_no_search(env: Env) -> None:
         env.run()
     assert isinstance(caught.value.__cause__, ModelReplyInvalid)
     assert env.searched() == [] and ahead_starts(only_run(env)) == []
+
+
+# -- the next round's search, from a streamed review's gap line -----------------------------------
+
+
+def follow_up_run(env: Env) -> tuple[str, str, str]:
+    """Round 1 finds topic 2 missing and asks for "deposit return deadline"; round 2 covers it."""
+    a, b = two_pages(env)
+    c = "https://late.example/deadline"
+    env.web.hits["deposit return deadline"] = [c]
+    env.web.pages[c] = page("late")
+    env.brain.script("plan", queries_first())
+    env.brain.script("review", lambda d: verdict(d, missing={1: "deposit return deadline"}), covered)
+    env.brain.script("write", draft_citing("S1", "S3"))
+    return a, b, c
+
+
+def test_a_streamed_review_gap_line_starts_the_next_rounds_search(env: Env) -> None:
+    a, b, c = follow_up_run(env)
+
+    result = env.run()
+
+    assert result.status == "report" and result.usage.rounds == "2/3"
+    assert env.searched() == ["rental deposit law", "deposit return deadline"]  # each once
+    assert result.usage.searches == "2/8"
+    assert [(s.url, s.round) for s in result.sources] == [(a, 1), (b, 1), (c, 2)]
+    record = env.record(result.run_id)
+    assert [(s.target, s.round) for s in ahead_starts(record)] == [
+        ("rental deposit law", 1),
+        ("deposit return deadline", 2),
+    ]
+    # started while round 1's review streamed in, before the review was recorded
+    follow = events(record).index(ahead_starts(record)[1])
+    assert index_of(record, ModelCallStarted, ModelPurpose.REVIEW) < follow < index_of(record, ReviewMade)
+    review_requests = [r.json for r in env.model.requests if "You review whether" in json.dumps(r.json)]
+    assert all(r["stream"] is True for r in review_requests)
+    assert [p["queries"] for p in payloads(record, "round_start")] == [
+        ["rental deposit law"],
+        ["deposit return deadline"],
+    ]
+
+
+def test_no_search_ahead_for_a_round_that_cannot_come(env: Env) -> None:
+    follow_up_run(env)
+    env.brain.steps["write"] = deque([draft_citing("S1", "S2")])
+
+    result = env.run(budget=Budget(max_rounds=1))
+
+    assert result.stop_reason is StopReason.ROUNDS_EXHAUSTED
+    assert env.searched() == ["rental deposit law"] and result.usage.searches == "1/8"
+    assert [s.target for s in ahead_starts(env.record(result.run_id))] == ["rental deposit law"]
+
+
+def test_resume_after_a_crash_between_a_gap_lines_search_and_the_review(env: Env) -> None:
+    a, b, c = follow_up_run(env)
+
+    def review_ended(event: Event) -> bool:
+        return isinstance(event, ModelCallEnded) and event.purpose is ModelPurpose.REVIEW
+
+    with pytest.raises(RuntimeError, match="simulated crash"):
+        research(env.store, QUESTION, env.settings(), progress=CrashAfter(review_ended))
+    before = only_run(env)
+    assert not any(isinstance(e, ReviewMade) for e in events(before))
+    assert [s.target for s in ahead_starts(before)] == ["rental deposit law", "deposit return deadline"]
+
+    env.brain.steps["review"] = deque([lambda d: verdict(d, missing={1: "deposit return deadline"}), covered])
+    resumed = resume(env.store, before.run_id, env.settings())
+
+    assert len(env.brain.calls("review")) == 3  # round 1's review asked again, then round 2's
+    # the review asked again is not told that its follow-up, searched ahead, was tried
+    assert "deposit return deadline" not in json.dumps(env.brain.calls("review")[1])
+    assert env.searched() == ["rental deposit law", "deposit return deadline"]  # not searched again
+    assert resumed.usage.searches == "2/8" and resumed.status == "report"
+    assert [(s.url, s.round) for s in resumed.sources] == [(a, 1), (b, 1), (c, 2)]
+
+
+def test_an_endpoint_that_refuses_to_stream_gets_reviews_unstreamed_and_still_searches_ahead(env: Env) -> None:
+    a, b, c = follow_up_run(env)
+    env.model.enqueue_error(400, "stream is not supported for this model", param="stream")
+
+    result = env.run()
+
+    assert result.status == "report" and [s.url for s in result.sources] == [a, b, c]
+    review_requests = [r.json for r in env.model.requests if "You review whether" in json.dumps(r.json)]
+    assert review_requests and all("stream" not in r for r in review_requests)  # not asked to stream again
+    # the whole review arrives at once: its gap line's query is searched then, once, before round 2
+    assert env.searched() == ["rental deposit law", "deposit return deadline"]
+    assert [s.target for s in ahead_starts(env.record(result.run_id))][1:] == ["deposit return deadline"]

@@ -261,10 +261,12 @@ class ChatClient:
         validate: Callable[[str], T],
         max_completion_tokens: int | None = None,
         temperature: float | None = None,
+        on_text: Callable[[str], None] | None = None,
     ) -> tuple[T, ChatResult]:
         """A plain-text reply in a format of the caller's, passed through ``validate``; a reply it
         rejects (:class:`ValueError`, ``TypeError``, ``KeyError``) raises :class:`ModelReplyInvalid`
-        and is recorded as such."""
+        and is recorded as such. With ``on_text`` the reply is streamed as by :meth:`stream` (an
+        endpoint that refuses gets it unstreamed, and ``on_text`` the whole reply once it is valid)."""
 
         def finish(result: ChatResult) -> T:
             try:
@@ -282,7 +284,19 @@ class ChatClient:
                 ) from exc
 
         params = self._params(model, messages, max_completion_tokens, temperature, None)
+        if on_text is not None and model not in self._unstreamed_models:
+            streamed = params | {"stream": True, "stream_options": {"include_usage": True}}
+            try:
+                value, result = self._attempt(streamed, finish, on_text)
+                return value, result
+            except ModelBadRequest as exc:
+                if not _about_streaming(exc):
+                    raise
+                with self._lock:
+                    self._unstreamed_models.add(model)
         value, result = self._attempt(params, finish)
+        if on_text is not None:
+            on_text(result.text)
         return value, result
 
     def complete_json(
@@ -351,8 +365,7 @@ class ChatClient:
                 fallback = not structured and self.settings.structured_output
                 return value, replace(result, structured_fallback=fallback) if fallback else result
             except ModelBadRequest as exc:
-                about_stream = exc.status_code in (400, 422) and "stream" in (exc.detail or str(exc)).lower()
-                if not about_stream and not (structured and _about_response_format(exc)):
+                if not _about_streaming(exc) and not (structured and _about_response_format(exc)):
                     raise
                 with self._lock:
                     self._unstreamed_models.add(model)
@@ -630,6 +643,11 @@ def _usage(usage: Any) -> TokenUsage | None:
 
 
 _FORMAT_WORDS = ("response_format", "response format", "json_schema", "json schema", "structured output")
+
+
+def _about_streaming(exc: ModelBadRequest) -> bool:
+    """Whether a refusal is about streaming (so the same request unstreamed may work)."""
+    return exc.status_code in (400, 422) and "stream" in (exc.detail or str(exc)).lower()
 
 
 def _about_response_format(exc: ModelBadRequest) -> bool:

@@ -1,6 +1,8 @@
 """Searches started ahead of their round: while the planner's reply streams in, each first query's
 search starts as soon as the reply has named it, so the first round's searches run beside the rest of
-the plan instead of after it.
+the plan instead of after it; and while a review (review-v5, one line per topic) streams in, a line
+that finds a topic not covered and gives a query starts that query's search for the next round
+(:func:`gap_starter`), when a round is left.
 
 The rules are a round's (:mod:`citewise.research.collect`), applied as each query arrives:
 
@@ -12,7 +14,8 @@ The rules are a round's (:mod:`citewise.research.collect`), applied as each quer
   ``ahead`` true, recorded before the call); when none is left, nothing is started and the round
   records the stop as usual.
 * The call runs in a thread of its own; its end (:class:`~citewise.audit.events.AttemptEnded` with
-  the hits) is recorded as soon as it returns.
+  the hits) is recorded as soon as it returns and the searches started before it are recorded, so
+  the record holds the ends in the order the searches started.
 
 The round the search was started for takes the recorded answer instead of searching again (and
 retries it there when it was rate limited); a search whose end was never recorded (the process died
@@ -34,14 +37,15 @@ from citewise.audit.events import AttemptEnded, AttemptStarted
 from citewise.providers.cached import CachedSearch
 from citewise.records.budget import BudgetExhausted
 from citewise.records.providers import SearchProvider
-from citewise.records.research import AttemptKind
+from citewise.records.research import AttemptKind, CoverageStatus
 from citewise.research.collect import recordable_search
 from citewise.research.context import ResearchRun
+from citewise.research.review_replies import parse_review_text
 from citewise.research.round import make_attempt, timed
 from citewise.research.state import ResearchState
 from citewise.research.urls import query_key
 
-__all__ = ["enabled", "settle", "start", "starter", "with_ahead"]
+__all__ = ["enabled", "gap_starter", "settle", "start", "starter", "with_ahead"]
 
 
 def enabled(run: ResearchRun) -> bool:
@@ -63,6 +67,30 @@ def starter(run: ResearchRun, round_no: int) -> Callable[[str], None] | None:
     return on_query
 
 
+def gap_starter(run: ResearchRun, round_no: int) -> Callable[[str], None] | None:
+    """``on_line(line)`` for round ``round_no``'s streamed review, or None when the run does not search
+    ahead: a whole line that assesses a topic as not covered and gives a query starts that query's
+    search for the next round, when the loop can go on to one (a round left, no budget ran out during
+    this round's collection, no token cap reached) and a search is left. A line
+    that is not a topic line is passed over here (the whole reply is judged when it is in)."""
+    if not enabled(run):
+        return None
+
+    def on_line(line: str) -> None:
+        try:
+            claims = parse_review_text(line)
+        except ValueError:
+            return
+        state = run.state
+        goes_on = state.collect_stop is None and state.usage.remaining("rounds") > 0
+        for claim in claims:
+            gap = claim.status is not CoverageStatus.COVERED and claim.follow_up_query
+            if gap and goes_on and not state.usage.tokens_exhausted():
+                start(run, round_no + 1, claim.follow_up_query or "")
+
+    return on_line
+
+
 def start(run: ResearchRun, round_no: int, query: str) -> bool:
     """Start ``query``'s search for round ``round_no`` now, in a thread of its own; False when it is not
     started (searching ahead is off, the query is empty or already tried, or no search is left)."""
@@ -76,20 +104,32 @@ def start(run: ResearchRun, round_no: int, query: str) -> bool:
     except BudgetExhausted:
         return False
     run.record(AttemptStarted(AttemptKind.SEARCH, target, round_no, ahead=True))
+    before = run.searching[-1] if run.searching else None
     done: Future[Any] = Future()
     run.searching.append(done)
     thread = threading.Thread(
-        target=_search, args=(run, provider, round_no, target, done), daemon=True, name="citewise-search-ahead"
+        target=_search, args=(run, provider, round_no, target, before, done), daemon=True, name="citewise-search-ahead"
     )
     thread.start()
     return True
 
 
-def _search(run: ResearchRun, provider: SearchProvider, round_no: int, target: str, done: Future[Any]) -> None:
+def _search(
+    run: ResearchRun,
+    provider: SearchProvider,
+    round_no: int,
+    target: str,
+    before: Future[Any] | None,
+    done: Future[Any],
+) -> None:
+    """Make the call; record its end after the end of the search started before it, so the record
+    holds the ends in the order the searches started, whichever answered first."""
     try:
         outcome = timed(lambda: provider.search(target))
         response = outcome.value
         attempt = make_attempt(AttemptKind.SEARCH, target, round_no, outcome, response.credits if response else None)
+        if before is not None:
+            before.exception()  # waits; its failure is its own
         run.record(AttemptEnded(attempt, search=recordable_search(response)))
     except BaseException as exc:  # noqa: BLE001 - handed to whoever waits for it
         done.set_exception(exc)

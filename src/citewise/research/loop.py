@@ -182,6 +182,7 @@ def _continue(run: ResearchRun, restored: Restored) -> ResearchResult:
         stop = restored.round_stop or _after_round(run, state.round, state.collect_stop)
     if stop is not None:
         speculate.wait_dropped(run)
+        ahead.settle(run)  # a search started for a round that will not come ends on the record first
         return steps.finish(run, stop)
     return _loop(run)
 
@@ -199,6 +200,7 @@ def _loop(run: ResearchRun, first: list[str] | None = None) -> ResearchResult:
         queries, first = (first if first is not None else _pending(run)), None
         stop = _round(run, state.next_round, queries, None)
     speculate.wait_dropped(run)
+    ahead.settle(run)  # a search started for a round that will not come ends on the record first
     return steps.finish(run, stop)
 
 

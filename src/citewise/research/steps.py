@@ -169,7 +169,10 @@ def make_plan(run: ResearchRun) -> ResearchPlan:
 
 
 def _tried(run: ResearchRun) -> tuple[str, ...]:
-    return tuple(run.state.collection.tried_queries)
+    """The queries a review is told were tried: not those searched ahead for a round still to come
+    (a review asked again after a crash must not take its own follow-up for one already used)."""
+    collection = run.state.collection
+    return tuple(q for q in collection.tried_queries if q not in collection.ahead)
 
 
 def _plan(run: ResearchRun) -> ResearchPlan:
@@ -186,6 +189,7 @@ def review(run: ResearchRun, round_no: int) -> CoverageReview:
     if not run.settings.uses_models:
         return reviewing.review_deterministic(run.question, plan, sources, round_no, tried_queries=_tried(run))
     model = run.settings.planner_model or ""
+    on_line = ahead.gap_starter(run, round_no)
 
     def once() -> CoverageReview:
         return _model_call(
@@ -201,6 +205,7 @@ def review(run: ResearchRun, round_no: int) -> CoverageReview:
                 round_no,
                 tried_queries=_tried(run),
                 prompt_version=run.settings.review_prompt,
+                on_line=on_line,
             ),
         )
 
