@@ -65,7 +65,17 @@ run                                                 seed, s    today, s   today 
 ``--scale 0.2``, not waiting on it                  11.61      5.43       0.47
 ``--scale 1``, waiting on the dropped draft         57.07      26.32      0.46
 ``--scale 1``, not waiting on it                    57.10      25.70      0.45
+``--scale 1``, searching after the plan (before)    56.88      22.23      0.39
+``--scale 1``, searching as plan and review stream  56.89      21.66      0.38
 ==================================================  =========  =========  ============
+
+The last two rows (2026-12-03, load 0.0 to 1.8, default options): the planner's reply (plan-v2,
+queries before topics) is streamed and each query's search starts as soon as the reply holds it
+whole (:mod:`citewise.research.ahead`), and a streamed review's gap line starts the next round's
+search. At ``--scale 1`` round 1's search and read fell from 2.3 to 1.6 s past the plan (only the
+last query's search, 0.25 s, still ends after the plan's call), the floor from 22.13 to 21.58 s. In
+this world the reviewer writes its gap line last, so a review's line arrives with the end of its
+reply and rounds 2 and 3 gain nothing there.
 
 The rows from "only the last round drafted" on (2026-12-02, load 2 to 5) draft only the round the
 loop stops after; with ``--draft-every-round`` (drafting each round's review, as before) the same

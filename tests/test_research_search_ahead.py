@@ -129,7 +129,7 @@ def test_the_streamed_plan_starts_its_search_before_the_plan_is_recorded(env: En
     assert started < ended < index_of(record, RoundStarted)
     assert [p["queries"] for p in payloads(record, "round_start")] == [["rental deposit law"]]
     assert payloads(record, "attempt_start")[0]["ahead"] is True
-    assert event_summary(start) == "search rental deposit law (ahead of its round, as the plan named it)"
+    assert event_summary(start) == "search rental deposit law (ahead of its round, as a streamed reply named it)"
     exported = [e for e in run_data(record)["events"] if e["kind"] == "attempt_started"]
     assert [(e["target"], e["ahead"]) for e in exported][0] == ("rental deposit law", True)
     assert all(p["ahead"] is False for p in payloads(record, "attempt_start")[1:])  # the page reads

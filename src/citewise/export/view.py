@@ -308,7 +308,7 @@ def event_summary(event: object) -> str:
     if isinstance(event, RoundStarted):
         return f"round {event.round}: {len(event.queries)} queries"
     if isinstance(event, AttemptStarted):
-        ahead = " (ahead of its round, as the plan named it)" if event.ahead else ""
+        ahead = " (ahead of its round, as a streamed reply named it)" if event.ahead else ""
         return f"{event.attempt_kind.value} {readable_url(event.target)}{ahead}"
     if isinstance(event, AttemptEnded):
         a = event.attempt
