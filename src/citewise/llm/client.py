@@ -352,8 +352,9 @@ class ChatClient:
     ) -> tuple[T, ChatResult]:
         """:meth:`complete_json` streamed: ``on_text(piece)`` gets each piece of the JSON reply in this
         thread as it arrives; the whole reply is validated once it has arrived. An endpoint that refuses
-        to stream (or to stream with ``response_format``) gets :meth:`complete_json`, and ``on_text``
-        the whole reply at once; later calls for that model are not streamed."""
+        ``response_format`` gets the request again streamed with the schema in the instructions (as
+        :meth:`complete_json` does); one that refuses to stream gets :meth:`complete_json`, and
+        ``on_text`` the whole reply at once. Later calls for that model skip the refused attempt."""
         if model not in self._unstreamed_models:
             structured = self.settings.structured_output and model not in self._plain_json_models
             response_format = json_schema_format(name, schema) if structured else None
@@ -365,7 +366,19 @@ class ChatClient:
                 fallback = not structured and self.settings.structured_output
                 return value, replace(result, structured_fallback=fallback) if fallback else result
             except ModelBadRequest as exc:
-                if not _about_streaming(exc) and not (structured and _about_response_format(exc)):
+                if structured and _about_response_format(exc):  # streamed again, the schema in the prompt
+                    with self._lock:
+                        self._plain_json_models.add(model)
+                    return self.stream_json(
+                        model,
+                        messages,
+                        schema=schema,
+                        name=name,
+                        validate=validate,
+                        on_text=on_text,
+                        max_completion_tokens=max_completion_tokens,
+                    )
+                if not _about_streaming(exc):
                     raise
                 with self._lock:
                     self._unstreamed_models.add(model)
