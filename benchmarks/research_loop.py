@@ -65,7 +65,17 @@ run                                                 seed, s    today, s   today 
 ``--scale 0.2``, not waiting on it                  11.61      5.43       0.47
 ``--scale 1``, waiting on the dropped draft         57.07      26.32      0.46
 ``--scale 1``, not waiting on it                    57.10      25.70      0.45
+``--scale 1``, searching after the plan (before)    56.88      22.23      0.39
+``--scale 1``, searching as plan and review stream  56.89      21.66      0.38
 ==================================================  =========  =========  ============
+
+The last two rows (2026-12-03, load 0.0 to 1.8, default options): the planner's reply (plan-v2,
+queries before topics) is streamed and each query's search starts as soon as the reply holds it
+whole (:mod:`citewise.research.ahead`), and a streamed review's gap line starts the next round's
+search. At ``--scale 1`` round 1's search and read fell from 2.3 to 1.6 s past the plan (only the
+last query's search, 0.25 s, still ends after the plan's call), the floor from 22.13 to 21.58 s. In
+this world the reviewer writes its gap line last, so a review's line arrives with the end of its
+reply and rounds 2 and 3 gain nothing there.
 
 The rows from "only the last round drafted" on (2026-12-02, load 2 to 5) draft only the round the
 loop stops after; with ``--draft-every-round`` (drafting each round's review, as before) the same
@@ -112,6 +122,7 @@ import tarfile
 import tempfile
 import time
 from collections.abc import Mapping, Sequence
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -148,7 +159,9 @@ worked end to end (its source is the same as that of the benchmark's first versi
 
 
 def _floor(record: RunRecord) -> tuple[float, float]:
-    """(critical-path floor, total network wait) from the recorded latencies. A speculative draft
+    """(critical-path floor, total network wait) from the recorded latencies. A search started while
+    the plan or the review before its round streamed in (:mod:`citewise.research.ahead`) counts only
+    for what it took past that call. A speculative draft
     runs beside its round's review: only what it took beyond that review is on the critical path. One
     dropped without waiting for it (its first ``DraftDropped`` carries no draft) also runs beside the next
     round's search and read: only what it took beyond both is on the path."""
@@ -159,6 +172,7 @@ def _floor(record: RunRecord) -> tuple[float, float]:
     started: list[int] = []
     unwaited: set[int] = set()
     round_no = 0
+    gates = _gates(record)
     for recorded in record.events:
         event = recorded.event
         if isinstance(event, RoundStarted):
@@ -166,8 +180,14 @@ def _floor(record: RunRecord) -> tuple[float, float]:
         elif isinstance(event, AttemptEnded):
             a = event.attempt
             slot = per_round.setdefault(a.round, {AttemptKind.SEARCH: 0.0, AttemptKind.EXTRACT: 0.0})
-            slot[a.kind] = max(slot.get(a.kind, 0.0), a.latency_s or 0.0)
-            total += a.latency_s or 0.0
+            latency = on_path = a.latency_s or 0.0
+            gate = gates.get(a.round)
+            if gate is not None and a.kind is AttemptKind.SEARCH and a.started_at < gate:
+                # searched ahead, while the plan or the review before streamed in: only what it took
+                # past that call is on the path
+                on_path = max(0.0, (a.started_at - gate).total_seconds() + latency)
+            slot[a.kind] = max(slot.get(a.kind, 0.0), on_path)
+            total += latency
         elif isinstance(event, DraftDropped) and event.draft is None and event.reason is DropReason.MORE_SEARCHING:
             unwaited.add(event.round)
         elif isinstance(event, ModelCallStarted) and event.purpose.value == "speculative_draft":
@@ -189,6 +209,20 @@ def _floor(record: RunRecord) -> tuple[float, float]:
         floor += max(0.0, latency - beside)
     floor += sum(collected.values())
     return floor, total
+
+
+def _gates(record: RunRecord) -> dict[int, datetime]:
+    """When the call that names a round's queries ended, by round: the plan for round 1, the last
+    review before the round for the others."""
+    gates: dict[int, datetime] = {}
+    named: datetime | None = None
+    for recorded in record.events:
+        event = recorded.event
+        if isinstance(event, ModelCallEnded) and event.purpose.value in ("plan", "review"):
+            named = recorded.at
+        elif isinstance(event, RoundStarted) and named is not None:
+            gates[event.round] = named
+    return gates
 
 
 _ROLE = {
@@ -222,9 +256,8 @@ def _timeline(record: RunRecord) -> list[tuple[str, float]]:
     last_call = ""
     for recorded in record.events:
         kind = recorded.event.kind.value
-        if kind == "round_started":
+        if kind == "round_started":  # (its searches may have started ahead: they count in its stage)
             round_no += 1
-            previous = recorded.at
         if isinstance(recorded.event, ModelCallEnded):
             last_call = recorded.event.purpose.value
         label = _STAGE.get(kind)

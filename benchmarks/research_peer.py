@@ -62,6 +62,8 @@ run                                                        load   peer, s     to
 ``--runs 3 --scale 1``, medians, review-v5                 1.86   22.02       23.04     1.05
 ``--runs 3 --scale 1``, medians, dropped draft waited for  11.86  23.43       23.25     0.99
 ``--runs 3 --scale 1``, medians, not waited for            4.64   21.58       22.28     1.03
+``--runs 3 --scale 1``, medians, searching after the plan  0.11   21.66       22.22     1.03
+``--runs 3 --scale 1``, medians, searching as it streams   0.12   21.67       21.65     1.00
 =========================================================  =====  ==========  ========  ============
 
 The first four rows draft every round (the loop's behaviour until a round that goes on to another
@@ -75,6 +77,11 @@ The last two rows ran one after the other: a draft dropped because the review as
 searching is no longer waited for (its call ends beside the next round's search and read), which
 takes today's run from 23.25 to 22.28 s; the peer's time fell with the load (11.9 to 4.6), so the
 ratio rose. At equal load the goal (at most the peer) is still not met by about 0.7 s.
+
+The two rows after them (2026-12-03, at equal load): the first queries are searched while the
+plan streams in, and a streamed review's gap line starts the next round's search
+(:mod:`citewise.research.ahead`), which takes today's run from 22.22 to 21.65 s, level with the
+peer (floor 22.15 to 21.59 s). The margin is a few hundredths of a second.
 
 The peer's figure is its in-process time from ``GPTResearcher(...)`` to the written report (its
 interpreter start and imports, about 1.5 s more, are printed as "peer process s"); today's is the

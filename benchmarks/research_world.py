@@ -66,6 +66,17 @@ FILLER = (
 )
 
 
+def _queries_first(request: Mapping[str, Any], system: str) -> bool:
+    """Whether the planner is asked for its queries before its topics: the order of the structured
+    output schema's properties when one is sent (a model writes them in that order), else the order
+    of the reply the instructions show."""
+    schema = (request.get("response_format") or {}).get("json_schema", {}).get("schema", {})
+    properties = schema.get("properties") if isinstance(schema, Mapping) else None
+    if isinstance(properties, Mapping) and properties:
+        return next(iter(properties)) == "queries"
+    return '{"queries"' in system
+
+
 def page_text(url: str, n: int) -> str:
     """Page ``n`` of a query: a heading and two paragraphs, each with one fact among filler."""
     first, second = FACTS[0][n % 2], FACTS[1][(n + 1) % 2]
@@ -195,7 +206,10 @@ class Model:
         if "This is a repair." in system or "This is a revision." in system:  # revise-v1: the whole draft back
             return FakeReply(data["draft"], delay=self.delay)
         if system.startswith(self.prompts.plan) and "topics" not in data:
-            body: Any = {"topics": TOPICS, "queries": ["deposit protection 2024", "landlord fee", "tenant rules"]}
+            queries = ["deposit protection 2024", "landlord fee", "tenant rules"]
+            body: Any = {"topics": TOPICS, "queries": queries}
+            if _queries_first(request, system):  # the fields in the order the prompt (or schema) asks
+                body = {"queries": queries, "topics": TOPICS}
             return FakeReply(json.dumps(body), delay=self.delay)
         if system.startswith(self.prompts.review):
             self.reviews += 1

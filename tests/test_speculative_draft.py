@@ -232,6 +232,7 @@ def test_resume_folds_the_call_of_a_draft_that_ended_during_the_next_collection(
         return search(body)
 
     env.tavily.search_responder = search_after_the_draft
+    # (round 3's search is made in its round, as it is without search_ahead: the crash is in that collection)
 
     def crash_in_round_3(event: Any, state: Any) -> None:
         if isinstance(event, ModelCallEnded) and event.purpose.value == "speculative_draft":
@@ -240,7 +241,7 @@ def test_resume_folds_the_call_of_a_draft_that_ended_during_the_next_collection(
             raise RuntimeError("simulated crash")
 
     with pytest.raises(RuntimeError, match="simulated crash"):
-        research(env.store, QUESTION, env.settings(Budget(max_rounds=3)), progress=crash_in_round_3)
+        research(env.store, QUESTION, env.settings(Budget(max_rounds=3), search_ahead=False), progress=crash_in_round_3)
     (run,) = RunStore(env.store).list()
     before = env.record(run.run_id)
     events = [r.event for r in before.events]
@@ -250,7 +251,7 @@ def test_resume_folds_the_call_of_a_draft_that_ended_during_the_next_collection(
     assert [e.round for e in events[round3:] if isinstance(e, DraftDropped) and e.draft is not None] == [2]
     spent = sum((e.prompt_tokens or 0) + (e.completion_tokens or 0) for e in before.of(ModelCallEnded))
 
-    restored = restore(before, env.settings(Budget(max_rounds=3)))
+    restored = restore(before, env.settings(Budget(max_rounds=3), search_ahead=False))
 
     # the draft's call is folded with its reported usage (not cut off, not estimated), round 3 is
     # run again from its start, and the state is the one the live run had at its start plus that call
@@ -261,7 +262,7 @@ def test_resume_folds_the_call_of_a_draft_that_ended_during_the_next_collection(
     assert not any(isinstance(e, DraftDropped) for e in restored.replay)  # folded, not replayed as collection
 
     env.brain.steps["review"] = deque([covered])
-    resumed = resume(env.store, run.run_id, env.settings(Budget(max_rounds=3)))
+    resumed = resume(env.store, run.run_id, env.settings(Budget(max_rounds=3), search_ahead=False))
     after = env.record(run.run_id)
     assert resumed.status == "report" and len(env.brain.calls("plan")) == 1
     assert resumed.usage.tokens == sum(

@@ -247,6 +247,9 @@ class AttemptStarted(Event):
     """For a URL: its normalised form (the dedupe key)."""
     query: str | None = None
     """For a URL: the query that found it."""
+    ahead: bool = False
+    """For a search: started before its round, as the planner's streamed reply named the query
+    (:mod:`citewise.research.ahead`); its round uses the recorded answer instead of searching again."""
 
 
 @dataclass(frozen=True, slots=True)

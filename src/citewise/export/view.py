@@ -308,7 +308,8 @@ def event_summary(event: object) -> str:
     if isinstance(event, RoundStarted):
         return f"round {event.round}: {len(event.queries)} queries"
     if isinstance(event, AttemptStarted):
-        return f"{event.attempt_kind.value} {readable_url(event.target)}"
+        ahead = " (ahead of its round, as a streamed reply named it)" if event.ahead else ""
+        return f"{event.attempt_kind.value} {readable_url(event.target)}{ahead}"
     if isinstance(event, AttemptEnded):
         a = event.attempt
         outcome = "ok" if a.ok else f"failed ({a.error_kind.value if a.error_kind else a.error_type})"

@@ -42,7 +42,6 @@ from typing import Any, TypeVar
 from citewise.errors import ConfigError
 from citewise.llm.admission import Admission, PendingRequest
 from citewise.llm.errors import (
-    CallInfo,
     ModelBadRequest,
     ModelEmptyReply,
     ModelEndpointError,
@@ -66,8 +65,18 @@ from citewise.llm.settings import MAX_COMPLETION_TOKENS_ENV as MAX_COMPLETION_TO
 from citewise.llm.settings import MISSING_KEY_MESSAGE as MISSING_KEY_MESSAGE
 from citewise.llm.settings import STRUCTURED_OUTPUT_ENV as STRUCTURED_OUTPUT_ENV
 from citewise.llm.settings import TIMEOUT_ENV as TIMEOUT_ENV
-from citewise.llm.structured import excerpt, json_schema_format, parse_json_reply, schema_instruction
-from citewise.text.origins import origin
+from citewise.llm.structured import excerpt, json_schema_format, schema_instruction
+from citewise.llm.wire import (
+    OffOrigin,
+    Streamed,
+    about_response_format,
+    about_streaming,
+    read_stream,
+    same_origin_as,
+    usage_of,
+    validated,
+    with_instruction,
+)
 
 __all__ = [
     "BASE_URL_ENV",
@@ -139,7 +148,7 @@ class ChatClient:
         # Every request, each redirect hop included, must stay on the configured endpoint's origin: a
         # redirect elsewhere would re-send the prompt (and could answer with anything) to another host.
         http_client = openai.DefaultHttpxClient(
-            timeout=self.settings.timeout_s, event_hooks={"request": [_same_origin_as(self.settings.base_url)]}
+            timeout=self.settings.timeout_s, event_hooks={"request": [same_origin_as(self.settings.base_url)]}
         )
         self._sdk = openai.OpenAI(
             api_key=self.settings.api_key.reveal(),
@@ -261,10 +270,12 @@ class ChatClient:
         validate: Callable[[str], T],
         max_completion_tokens: int | None = None,
         temperature: float | None = None,
+        on_text: Callable[[str], None] | None = None,
     ) -> tuple[T, ChatResult]:
         """A plain-text reply in a format of the caller's, passed through ``validate``; a reply it
         rejects (:class:`ValueError`, ``TypeError``, ``KeyError``) raises :class:`ModelReplyInvalid`
-        and is recorded as such."""
+        and is recorded as such. With ``on_text`` the reply is streamed as by :meth:`stream` (an
+        endpoint that refuses gets it unstreamed, and ``on_text`` the whole reply once it is valid)."""
 
         def finish(result: ChatResult) -> T:
             try:
@@ -282,7 +293,19 @@ class ChatClient:
                 ) from exc
 
         params = self._params(model, messages, max_completion_tokens, temperature, None)
+        if on_text is not None and model not in self._unstreamed_models:
+            streamed = params | {"stream": True, "stream_options": {"include_usage": True}}
+            try:
+                value, result = self._attempt(streamed, finish, on_text)
+                return value, result
+            except ModelBadRequest as exc:
+                if not about_streaming(exc):
+                    raise
+                with self._lock:
+                    self._unstreamed_models.add(model)
         value, result = self._attempt(params, finish)
+        if on_text is not None:
+            on_text(result.text)
         return value, result
 
     def complete_json(
@@ -307,7 +330,7 @@ class ChatClient:
         """
 
         def finish(result: ChatResult) -> T:
-            return _validated(result, validate)
+            return validated(result, validate)
 
         structured = self.settings.structured_output and model not in self._plain_json_models
         if structured:
@@ -316,14 +339,63 @@ class ChatClient:
                 params = self._params(model, messages, max_completion_tokens, temperature, response_format)
                 return self._attempt(params, finish)
             except ModelBadRequest as exc:
-                if not _about_response_format(exc):
+                if not about_response_format(exc):
                     raise
                 with self._lock:
                     self._plain_json_models.add(model)
-        plain = _with_instruction(messages, schema_instruction(schema))
+        plain = with_instruction(messages, schema_instruction(schema))
         params = self._params(model, plain, max_completion_tokens, temperature, None)
         value, result = self._attempt(params, finish)
         return value, replace(result, structured_fallback=self.settings.structured_output)
+
+    def stream_json(
+        self,
+        model: str,
+        messages: Sequence[Message],
+        *,
+        schema: Mapping[str, Any],
+        name: str,
+        validate: Callable[[Any], T],
+        on_text: Callable[[str], None],
+        max_completion_tokens: int | None = None,
+    ) -> tuple[T, ChatResult]:
+        """:meth:`complete_json` streamed: ``on_text(piece)`` gets each piece of the JSON reply in this
+        thread as it arrives; the whole reply is validated once it has arrived. An endpoint that refuses
+        ``response_format`` gets the request again streamed with the schema in the instructions (as
+        :meth:`complete_json` does); one that refuses to stream gets :meth:`complete_json`, and
+        ``on_text`` the whole reply at once. Later calls for that model skip the refused attempt."""
+        if model not in self._unstreamed_models:
+            structured = self.settings.structured_output and model not in self._plain_json_models
+            response_format = json_schema_format(name, schema) if structured else None
+            sent = messages if structured else with_instruction(messages, schema_instruction(schema))
+            params = self._params(model, sent, max_completion_tokens, None, response_format)
+            params |= {"stream": True, "stream_options": {"include_usage": True}}
+            try:
+                value, result = self._attempt(params, lambda r: validated(r, validate), on_text)
+                fallback = not structured and self.settings.structured_output
+                return value, replace(result, structured_fallback=fallback) if fallback else result
+            except ModelBadRequest as exc:
+                if structured and about_response_format(exc):  # streamed again, the schema in the prompt
+                    with self._lock:
+                        self._plain_json_models.add(model)
+                    return self.stream_json(
+                        model,
+                        messages,
+                        schema=schema,
+                        name=name,
+                        validate=validate,
+                        on_text=on_text,
+                        max_completion_tokens=max_completion_tokens,
+                    )
+                if not about_streaming(exc):
+                    raise
+                with self._lock:
+                    self._unstreamed_models.add(model)
+        value, result = self.complete_json(
+            model, messages, schema=schema, name=name, validate=validate, max_completion_tokens=max_completion_tokens
+        )
+        on_text(result.text)
+        return value, result
 
     # -- one attempt --------------------------------------------------------------------------
 
@@ -380,8 +452,8 @@ class ChatClient:
             raw = self._sdk.chat.completions.with_raw_response.create(**attempt.params)
             attempt.status_code = raw.status_code
             attempt.request_id = raw.headers.get("x-request-id")
-            completion = raw.parse() if on_text is None else _read_stream(raw.parse(), on_text)
-        except _OffOrigin as exc:
+            completion = raw.parse() if on_text is None else read_stream(raw.parse(), on_text)
+        except OffOrigin as exc:
             raise ModelEndpointError(
                 f"the model endpoint {display_url(self.settings.base_url)} redirected the request to another "
                 f"origin ({exc.target}); citewise only talks to the configured endpoint: check {BASE_URL_ENV}",
@@ -402,7 +474,7 @@ class ChatClient:
             raise self._endpoint_error("a body that is not valid JSON", attempt) from exc
         if completion is None:
             raise self._endpoint_error("a stream without chat.completion.chunk events", attempt)
-        if not isinstance(completion, ChatCompletion | _Streamed):
+        if not isinstance(completion, ChatCompletion | Streamed):
             content_type = raw.headers.get("content-type", "unknown content type")
             raise self._endpoint_error(f"a {content_type.split(';')[0]} body", attempt)
         return self._result(completion, attempt)
@@ -412,7 +484,7 @@ class ChatClient:
         if not isinstance(choices, list) or not choices:
             raise self._endpoint_error("a reply without choices", attempt)
         attempt.model = getattr(completion, "model", None) or None
-        attempt.usage = _usage(getattr(completion, "usage", None))
+        attempt.usage = usage_of(getattr(completion, "usage", None))
         attempt.finish_reason = finish_reason = getattr(choices[0], "finish_reason", None)
         message = getattr(choices[0], "message", None)
         text = getattr(message, "content", None)
@@ -488,128 +560,3 @@ class ChatClient:
             f"Chat Completions reply; check {BASE_URL_ENV} (OpenAI-compatible APIs usually end in /v1)",
             **attempt.info(),
         )
-
-
-# -- helpers ----------------------------------------------------------------------------------
-
-
-@dataclass
-class _StreamedMessage:
-    content: str | None
-    refusal: str | None
-
-
-@dataclass
-class _StreamedChoice:
-    finish_reason: str | None
-    message: _StreamedMessage
-
-
-@dataclass
-class _Streamed:
-    """A streamed reply put together from its chunks, read like a completion by ``_result``."""
-
-    model: str | None
-    usage: Any
-    choices: list[_StreamedChoice]
-
-
-def _read_stream(stream: Any, on_text: Callable[[str], None]) -> _Streamed | None:
-    """The reply of a stream of ``chat.completion.chunk`` events (None when none came), each piece of
-    content handed to ``on_text`` as it arrives."""
-    pieces: list[str] = []
-    refusal: list[str] = []
-    model = finish = usage = None
-    seen = False
-    for chunk in stream:
-        seen = True
-        model = model or getattr(chunk, "model", None)
-        usage = getattr(chunk, "usage", None) or usage
-        for choice in getattr(chunk, "choices", None) or ():
-            delta = choice.delta
-            if delta.content:
-                pieces.append(delta.content)
-                on_text(delta.content)
-            if getattr(delta, "refusal", None):
-                refusal.append(delta.refusal)
-            finish = choice.finish_reason or finish
-    if not seen:
-        return None
-    message = _StreamedMessage("".join(pieces) if pieces else None, "".join(refusal) or None)
-    return _Streamed(model, usage, [_StreamedChoice(finish, message)])
-
-
-class _OffOrigin(Exception):
-    """A request (a redirect hop) leaving the configured endpoint's origin; raised before it is sent."""
-
-    def __init__(self, target: str) -> None:
-        super().__init__(target)
-        self.target = target
-
-
-def _same_origin_as(base_url: str) -> Callable[[Any], None]:
-    """An httpx request hook refusing any request whose origin is not ``base_url``'s."""
-    allowed = origin(base_url)
-
-    def check(request: Any) -> None:
-        target = origin(str(request.url))
-        if target != allowed:
-            raise _OffOrigin(target)
-
-    return check
-
-
-def _validated(result: ChatResult, validate: Callable[[Any], T]) -> T:
-    """``validate(JSON of the reply)``; a reply that does not parse or validate is ModelReplyInvalid."""
-    info: CallInfo = {
-        "model": result.requested_model,
-        "status_code": 200,
-        "request_id": result.request_id,
-        "usage": result.usage,
-    }
-    try:
-        return validate(parse_json_reply(result.text))
-    except ModelReplyInvalid as exc:  # from the parser, or a validator that raises it itself
-        raise ModelReplyInvalid(exc.message, excerpt=exc.excerpt, text=result.text, **info) from exc
-    except (ValueError, TypeError, KeyError, IndexError) as exc:
-        shown = excerpt(result.text)
-        raise ModelReplyInvalid(
-            f"the JSON reply of {result.requested_model} failed validation: {exc}; reply: {shown!r}",
-            excerpt=shown,
-            text=result.text,
-            **info,
-        ) from exc
-
-
-def _usage(usage: Any) -> TokenUsage | None:
-    if usage is None:
-        return None
-    details = getattr(usage, "prompt_tokens_details", None)
-    return TokenUsage(
-        prompt=int(getattr(usage, "prompt_tokens", 0) or 0),
-        completion=int(getattr(usage, "completion_tokens", 0) or 0),
-        cached=int(getattr(details, "cached_tokens", 0) or 0),
-    )
-
-
-_FORMAT_WORDS = ("response_format", "response format", "json_schema", "json schema", "structured output")
-
-
-def _about_response_format(exc: ModelBadRequest) -> bool:
-    """Whether a refusal is about structured output (so plain prompting may work)."""
-    if exc.status_code not in (400, 422):
-        return False
-    if exc.param and "response_format" in exc.param:
-        return True
-    text = (exc.detail or "").lower()
-    return any(word in text for word in _FORMAT_WORDS)
-
-
-def _with_instruction(messages: Sequence[Message], instruction: str) -> list[dict[str, Any]]:
-    """``messages`` with ``instruction`` added to the leading system message (or as a new one)."""
-    copied = [dict(message) for message in messages]
-    if copied and copied[0].get("role") == "system" and isinstance(copied[0].get("content"), str):
-        copied[0]["content"] = f"{copied[0]['content']}\n\n{instruction}"
-    else:
-        copied.insert(0, {"role": "system", "content": instruction})
-    return copied

@@ -67,10 +67,10 @@ from citewise.research.extraction import (
     extract_pages,
 )
 from citewise.research.recorder import Recorder
-from citewise.research.round import Call, RecordedCalls, Round, make_attempt
+from citewise.research.round import Call, Outcome, RecordedCalls, Round, make_attempt, recorded_outcome
 from citewise.research.select import DEFAULT_EXCERPT_CHARS, selection_terms
 from citewise.research.sites import RoundSites, SitePolicy, twin_of
-from citewise.research.state import CollectionState
+from citewise.research.state import AheadSearch, CollectionState
 from citewise.research.urls import WEB_SCHEMES, query_key, without_credentials
 from citewise.text.domains import registrable_domain
 
@@ -82,6 +82,7 @@ __all__ = [
     "Skip",
     "collect_round",
     "query_key",
+    "recordable_search",
 ]
 
 
@@ -175,11 +176,23 @@ def _search(step: Round, queries: Sequence[str], provider: SearchProvider, retri
     chosen: list[str] = []
     cached: dict[str, SearchResponse] = {}
     order: list[str] = []
+    early: dict[int, Outcome[SearchResponse]] = {}  # chosen index -> the recorded answer of an ahead search
     lookup = provider.lookup if isinstance(provider, CachedSearch) else None
     for query in queries:
         key = query_key(query)
         if not key:
             step.skip(Skip(AttemptKind.SEARCH, query, step.number, SkipReason.EMPTY_QUERY))
+            continue
+        ahead = _ahead(step, key, chosen)
+        if ahead is not None:
+            if ahead.ended is not None:  # searched ahead of the round: its budget is spent, its answer recorded
+                early[len(chosen)] = recorded_outcome(AttemptKind.SEARCH, [ahead.ended])
+            else:  # started ahead, cut off by a crash: made again only inside the budget
+                step.interrupt(AttemptKind.SEARCH, ahead.target)
+                if not step.begin(AttemptKind.SEARCH, ahead.target, StopReason.SEARCHES_EXHAUSTED):
+                    break
+            chosen.append(ahead.target)
+            order.append(ahead.target)
             continue
         if key in step.collection.tried_queries:
             step.skip(Skip(AttemptKind.SEARCH, query, step.number, SkipReason.ALREADY_TRIED))
@@ -195,23 +208,29 @@ def _search(step: Round, queries: Sequence[str], provider: SearchProvider, retri
         chosen.append(target)
         order.append(target)
     answers: list[SearchResponse | None] = [None] * len(chosen)
-    wave = list(range(len(chosen)))
+    wave = [i for i in range(len(chosen)) if i not in early]
     for attempt_number in range(retries + 1):
         calls = [Call(AttemptKind.SEARCH, (chosen[i],), _bound(provider, chosen[i])) for i in wave]
         outcomes = step.run(calls)
         limited: list[tuple[int, ProviderRateLimited]] = []
+        for i, recorded in early.items():  # the first wave's answers that came ahead of the round
+            step.attempts.append(make_attempt(AttemptKind.SEARCH, chosen[i], step.number, recorded))
+            answers[i] = recorded.value
+            if isinstance(recorded.error, ProviderRateLimited):
+                limited.append((i, recorded.error))
+        early = {}
         for i, outcome in zip(wave, outcomes, strict=True):
             response = outcome.value
             credits = response.credits if response else None
             attempt = make_attempt(AttemptKind.SEARCH, chosen[i], step.number, outcome, credits)
-            step.end(attempt, search=_recordable(response))
+            step.end(attempt, search=recordable_search(response))
             answers[i] = response
             if isinstance(outcome.error, ProviderRateLimited):
                 limited.append((i, outcome.error))
         if not limited or attempt_number == retries:
             break
         wave = []
-        for i, _ in limited:
+        for i, _ in sorted(limited, key=lambda item: item[0]):
             if not step.begin(AttemptKind.SEARCH, chosen[i], StopReason.SEARCHES_EXHAUSTED):
                 break
             wave.append(i)
@@ -222,7 +241,15 @@ def _search(step: Round, queries: Sequence[str], provider: SearchProvider, retri
     return _Searched([(query, cached[query] if query in cached else called[query]) for query in order])
 
 
-def _recordable(response: SearchResponse | None) -> SearchResponse | None:
+def _ahead(step: Round, key: str, chosen: Sequence[str]) -> AheadSearch | None:
+    """The search started ahead of this round for the query ``key`` (once a round)."""
+    ahead = step.collection.ahead.get(key)
+    if ahead is None or ahead.round != step.number or any(query_key(q) == key for q in chosen):
+        return None
+    return ahead
+
+
+def recordable_search(response: SearchResponse | None) -> SearchResponse | None:
     """The answer as the audit record keeps it: a hit's ``user:password@`` is never recorded (such a
     URL stays unusable when a resumed run reads the hits back, so it is skipped the same way)."""
     if response is None:
@@ -248,4 +275,4 @@ def _bound_lookup(
 ) -> Callable[[], SearchResponse | None] | None:
     if lookup is None:
         return None
-    return lambda: _recordable(lookup(query))
+    return lambda: recordable_search(lookup(query))

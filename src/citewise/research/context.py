@@ -41,6 +41,8 @@ class ResearchRun:
     dropped: list[tuple[int, Future[Any]]] = field(default_factory=list, compare=False)
     """Calls of speculative drafts dropped without waiting for them (with their round), still under way
     (:func:`citewise.research.speculate.wait_dropped`)."""
+    searching: list[Future[Any]] = field(default_factory=list, compare=False)
+    """Searches started ahead of their round, still under way (:func:`citewise.research.ahead.settle`)."""
 
     @property
     def state(self) -> ResearchState:

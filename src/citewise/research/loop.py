@@ -41,7 +41,7 @@ from citewise.errors import ConfigError
 from citewise.records.budget import BudgetExhausted, BudgetUsage
 from citewise.records.research import ResearchPlan, StopReason
 from citewise.records.runs import RunKind
-from citewise.research import speculate, steps
+from citewise.research import ahead, speculate, steps
 from citewise.research.collect import collect_round
 from citewise.research.context import ResearchResult, ResearchRun
 from citewise.research.recorder import Progress, Recorder
@@ -83,7 +83,7 @@ def research(
     with _closing(runs, run):
         run.record(_configured(settings))
         run.record(PlanMade(steps.make_plan(run)))
-        return _loop(run, list(_plan(run).queries))
+        return _loop(run, _first_queries(run))
 
 
 def resume(
@@ -103,7 +103,7 @@ def resume(
             run.record(event)
         if run.state.plan is None:  # it stopped while planning: plan now (the cut-off call is counted)
             run.record(PlanMade(steps.make_plan(run)))
-            return _loop(run, list(_plan(run).queries))
+            return _loop(run, _first_queries(run))
         return _continue(run, restored)
 
 
@@ -118,6 +118,7 @@ def _closing(runs: RunStore, run: ResearchRun) -> Iterator[None]:
             yield
         except Exception:
             speculate.wait_dropped(run)  # a dropped draft's call ends on the record before the failure
+            ahead.settle(run, failing=True)  # and so does every search started ahead of its round
             raise
     except BaseException as exc:
         stop.set()
@@ -164,17 +165,24 @@ def _plan(run: ResearchRun) -> ResearchPlan:
     return plan
 
 
+def _first_queries(run: ResearchRun) -> list[str]:
+    """Round 1's queries: the planned ones, and any other searched ahead of it (a plan made again
+    after a crash may name other queries than the streamed reply the crash cut off)."""
+    return ahead.with_ahead(run.state, 1, _plan(run).queries)
+
+
 def _continue(run: ResearchRun, restored: Restored) -> ResearchResult:
     """Finish the round the run stopped in, from the step it stopped at, then go on as usual."""
     state = run.state
     if state.round is None:
-        return _loop(run, list(_plan(run).queries))
+        return _loop(run, _first_queries(run))
     if not state.round_ended:
         stop = _round(run, state.round, list(state.round_queries), restored.replay)
     else:
         stop = restored.round_stop or _after_round(run, state.round, state.collect_stop)
     if stop is not None:
         speculate.wait_dropped(run)
+        ahead.settle(run)  # a search started for a round that will not come ends on the record first
         return steps.finish(run, stop)
     return _loop(run)
 
@@ -192,6 +200,7 @@ def _loop(run: ResearchRun, first: list[str] | None = None) -> ResearchResult:
         queries, first = (first if first is not None else _pending(run)), None
         stop = _round(run, state.next_round, queries, None)
     speculate.wait_dropped(run)
+    ahead.settle(run)  # a search started for a round that will not come ends on the record first
     return steps.finish(run, stop)
 
 
@@ -200,6 +209,7 @@ def _round(run: ResearchRun, round_no: int, queries: list[str], replay: Sequence
     that was under way when the run stopped is replayed against its recorded events."""
     state = run.state
     if state.round != round_no or state.round_ended:
+        ahead.settle(run)  # every search started ahead of the round is recorded before it starts
         run.record(RoundStarted(round_no, tuple(queries)))
     if not state.collected:
         _collect(run, round_no, queries, replay)
@@ -306,4 +316,6 @@ def _pending(run: ResearchRun) -> list[str]:
         wanted = [i.follow_up for i in state.reviews[-1].items if i.follow_up]
     else:
         wanted = list(_plan(run).queries)
-    return list(dict.fromkeys(q for q in wanted if query_key(q) not in tried))
+    ahead_keys = {k for k, a in state.collection.ahead.items() if a.round == state.next_round}
+    fresh = [q for q in wanted if query_key(q) not in tried or query_key(q) in ahead_keys]
+    return ahead.with_ahead(state, state.next_round, list(dict.fromkeys(fresh)))

@@ -18,9 +18,10 @@ Two planners return the same :class:`~citewise.records.research.ResearchPlan`:
 
 from __future__ import annotations
 
+import json
 import re
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Final
 
 from citewise.errors import InputError, RunError
@@ -46,6 +47,7 @@ __all__ = [
     "key_words",
     "plan_deterministic",
     "plan_with_model",
+    "streamed_strings",
     "validate_plan",
 ]
 
@@ -109,7 +111,9 @@ def validate_plan(value: object) -> tuple[tuple[str, ...], tuple[str, ...]]:
     return topics, queries
 
 
-def plan_with_model(client: ChatClient, model: str, question: str) -> ResearchPlan:
+def plan_with_model(
+    client: ChatClient, model: str, question: str, on_query: Callable[[str], None] | None = None
+) -> ResearchPlan:
     """Ask ``model`` for a plan of ``question``; the validated :class:`ResearchPlan`.
 
     The question travels as JSON data, never inside the instructions. Raises :class:`PlanRejected`
@@ -117,15 +121,102 @@ def plan_with_model(client: ChatClient, model: str, question: str) -> ResearchPl
     empty), chained to the model error. Failed calls (timeout, rate limit, auth ...) raise their
     :class:`~citewise.llm.ModelError` unchanged: whether to retry, inside the budget, is the
     caller's decision. Every call, failed or not, is in ``client.calls`` with its token usage.
+
+    With ``on_query`` the reply is streamed, and ``on_query(query)`` is called for each query as
+    soon as the reply holds it whole (:func:`streamed_strings`), before the plan is validated: a
+    query named that way is not a plan yet, and the reply may still be rejected.
     """
     question = _checked_question(question)
+    messages = build_plan_messages(question)
     try:
-        (topics, queries), result = client.complete_json(
-            model, build_plan_messages(question), schema=PLAN_SCHEMA, name=PLAN_SCHEMA_NAME, validate=validate_plan
-        )
+        if on_query is None:
+            (topics, queries), result = client.complete_json(
+                model, messages, schema=PLAN_SCHEMA, name=PLAN_SCHEMA_NAME, validate=validate_plan
+            )
+        else:
+            (topics, queries), result = client.stream_json(
+                model,
+                messages,
+                schema=PLAN_SCHEMA,
+                name=PLAN_SCHEMA_NAME,
+                validate=validate_plan,
+                on_text=_query_reader(on_query),
+            )
     except ModelReplyError as exc:
         raise PlanRejected(f"the planner's reply is not a valid plan: {exc}", model=model) from exc
     return ResearchPlan(topics=topics, queries=queries, planner=result.model, prompt_version=PLAN_PROMPT_VERSION)
+
+
+def _query_reader(on_query: Callable[[str], None]) -> Callable[[str], None]:
+    """``on_text`` for a streamed plan: ``on_query`` once for each query as it arrives whole."""
+    text: list[str] = []
+    given = 0
+
+    def on_text(piece: str) -> None:
+        nonlocal given
+        text.append(piece)
+        found = streamed_strings("".join(text), "queries")
+        for query in found[given:]:
+            on_query(query)
+        given = max(given, len(found))
+
+    return on_text
+
+
+_DECODER = json.JSONDecoder()
+_SEPARATOR = re.compile(r"[\s,]*")
+_BLANK = re.compile(r"\s*")
+
+
+def streamed_strings(text: str, key: str) -> list[str]:
+    """The strings of the top-level array ``key`` that ``text``, the start of a JSON object, holds
+    whole; the array may come before or after the other fields, and the text may stop anywhere.
+
+    >>> streamed_strings('{"queries": ["a b", "c', "queries")
+    ['a b']
+    >>> streamed_strings('{"topics": ["a?", "b?"], "queries": ["q"', "queries")
+    ['q']
+    """
+    start = text.find("{")
+    if start < 0:
+        return []
+    i = start + 1
+    try:
+        while True:
+            i = _skip(_SEPARATOR, text, i)
+            if text[i : i + 1] != '"':
+                return []
+            name, i = _DECODER.raw_decode(text, i)
+            i = _skip(_BLANK, text, i)
+            if text[i : i + 1] != ":":
+                return []
+            i = _skip(_BLANK, text, i + 1)
+            if name == key:
+                return _array_strings(text, i)
+            _, i = _DECODER.raw_decode(text, i)  # another field's whole value, or it stops here
+    except ValueError:
+        return []
+
+
+def _array_strings(text: str, i: int) -> list[str]:
+    found: list[str] = []
+    if text[i : i + 1] != "[":
+        return found
+    i += 1
+    while True:
+        i = _skip(_SEPARATOR, text, i)
+        if text[i : i + 1] != '"':
+            return found
+        try:
+            value, i = _DECODER.raw_decode(text, i)
+        except ValueError:  # the string has not arrived whole
+            return found
+        found.append(value)
+
+
+def _skip(pattern: re.Pattern[str], text: str, i: int) -> int:
+    match = pattern.match(text, i)
+    return match.end() if match is not None else i
 
 
 # -- the deterministic planner ----------------------------------------------------------------

@@ -38,7 +38,7 @@ else there is none (``TopicCoverage.follow_up`` is None). Covered topics get non
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from citewise.errors import RunError
 from citewise.llm import ChatClient, ModelReplyError
@@ -101,13 +101,16 @@ def review_with_model(
     *,
     tried_queries: Iterable[str] = (),
     prompt_version: str = REVIEW_PROMPT_VERSION,
+    on_line: Callable[[str], None] | None = None,
 ) -> CoverageReview:
     """Ask ``model`` to review ``plan``'s topics against ``sources``; the verified review.
 
     The reviewer sees the question, the topics, each source's id, title and ``content`` as numbered
     sentences and the queries already tried, all as JSON data. Under review-v5 (the default) it
     answers in lines (:func:`parse_review_text`); under review-v4 in JSON by the review schema, with
-    structured output where the endpoint allows it. Its claims go through :func:`verify_review`. Raises
+    structured output where the endpoint allows it. With ``on_line`` a review-v5 reply is streamed and
+    ``on_line(line)`` gets each line of it as it arrives whole (the last one when the reply is in),
+    before the reply is validated. Its claims go through :func:`verify_review`. Raises
     :class:`ReviewRejected` for an unusable reply (chained to the model error); a failed call raises
     its :class:`~citewise.llm.ModelError` unchanged (retrying is the caller's decision, inside its
     budget).
@@ -120,10 +123,32 @@ def review_with_model(
                 model, messages, schema=REVIEW_SCHEMA, name=REVIEW_SCHEMA_NAME, validate=parse_review_reply
             )
         else:
-            claims, result = client.complete_text(model, messages, validate=parse_review_text)
+            reader = _LineReader(on_line) if on_line is not None else None
+            claims, result = client.complete_text(
+                model, messages, validate=parse_review_text, on_text=reader.add if reader is not None else None
+            )
+            if reader is not None:
+                reader.close()
     except ModelReplyError as exc:
         raise ReviewRejected(f"the reviewer's reply is not a usable review: {exc}", model=model) from exc
     return verify_review(claims, plan, sources, round=round, reviewer=result.model, tried_queries=tried)
+
+
+class _LineReader:
+    """Hands each whole line of a streamed reply to ``on_line``."""
+
+    def __init__(self, on_line: Callable[[str], None]) -> None:
+        self.on_line, self.rest = on_line, ""
+
+    def add(self, piece: str) -> None:
+        *lines, self.rest = (self.rest + piece).split("\n")
+        for line in lines:
+            self.on_line(line)
+
+    def close(self) -> None:
+        if self.rest.strip():
+            self.on_line(self.rest)
+        self.rest = ""
 
 
 def verify_review(

@@ -51,6 +51,7 @@ __all__ = [
     "Skip",
     "error_kind",
     "make_attempt",
+    "recorded_outcome",
     "timed",
 ]
 
@@ -261,7 +262,7 @@ class Round:
                     self.recorder.record(interruption)
                     start = AttemptStarted(call.kind, target, self.number, interruption.normalized_url)
                     self.recorder.record(start)
-            return _from_record(call.kind, ends)
+            return recorded_outcome(call.kind, ends)
         interrupted = [t for t in call.targets if (call.kind, t) in self._replayed_starts]
         if not interrupted:
             return call
@@ -280,13 +281,20 @@ class Round:
             self.recorder.record(AttemptStarted(call.kind, target, self.number))
         return call
 
+    def interrupt(self, kind: AttemptKind, target: str) -> None:
+        """Record that a call to ``target`` started before this round (ahead of it) never ended: the
+        process died during it (the interruption already recorded, when replaying)."""
+        recorded = self.replay.interruption(kind, target) if self.replay is not None else None
+        self.recorder.record(recorded or AttemptInterrupted(kind, target, self.number, datetime.now(UTC)))
+
     def wait_before_retry(self, errors: Sequence[ProviderRateLimited], retry: int = 1) -> None:
         """One wait for a wave of retries (``retry`` 1 for the first): the longest any of them was
         asked for, capped (:data:`~citewise.retry.TRANSIENT`)."""
         self.sleep(max(TRANSIENT.wait_s(retry, e.retry_after) for e in errors))
 
 
-def _from_record(kind: AttemptKind, ends: Sequence[AttemptEnded]) -> Outcome[Any]:
+def recorded_outcome(kind: AttemptKind, ends: Sequence[AttemptEnded]) -> Outcome[Any]:
+    """The outcome of a call as recorded by ``ends`` (one per target)."""
     first = ends[0].attempt
     recorded = {e.attempt.target: e.attempt for e in ends}
     at, latency = first.started_at, first.latency_s or 0.0

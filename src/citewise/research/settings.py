@@ -59,6 +59,9 @@ class ResearchSettings:
     stream: bool = True
     """Stream the writer's drafts and check each line's claims as it arrives, so verification ends
     with the draft (an endpoint that refuses to stream is asked again without)."""
+    search_ahead: bool = True
+    """Start each first query's search as soon as the planner's streamed reply names it, while the
+    plan is still being written (:mod:`citewise.research.ahead`). Only in a concurrent run."""
     speculate: bool = True
     """From round 2 on, start the round's draft while its review runs, when the budget allows, and
     drop it if the review asks for more searching (:mod:`citewise.research.speculate`). Only in a

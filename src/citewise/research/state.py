@@ -54,9 +54,22 @@ from citewise.records.research import (
 )
 from citewise.research.urls import query_key
 
-__all__ = ["CollectionState", "ResearchState", "apply", "fold", "started_key"]
+__all__ = ["AheadSearch", "CollectionState", "ResearchState", "apply", "fold", "started_key"]
 
 _BUDGET = {AttemptKind.SEARCH: "searches", AttemptKind.EXTRACT: "extractions"}
+
+
+@dataclass
+class AheadSearch:
+    """A search started before its round (:mod:`citewise.research.ahead`), until that round's
+    collection ends: the round takes its recorded answer instead of searching again."""
+
+    round: int
+    """The round it was started for."""
+    target: str
+    """The query as searched."""
+    ended: AttemptEnded | None = None
+    """Its recorded end; None while it runs (after a crash: interrupted)."""
 
 
 @dataclass
@@ -71,6 +84,8 @@ class CollectionState:
     """Every source of the run, in id order."""
     attempts: list[Attempt] = field(default_factory=list)
     """Every attempt of the run, in the order they were processed."""
+    ahead: dict[str, AheadSearch] = field(default_factory=dict)
+    """Searches started before their round, by query key, until that round's collection ends."""
 
     @property
     def next_source_number(self) -> int:
@@ -162,6 +177,8 @@ def _attempt_started(state: ResearchState, e: AttemptStarted) -> None:
         setattr(state.usage, budget, getattr(state.usage, budget) + 1)
     _tried(state, e.attempt_kind, e.target, e.normalized_url)
     state.open_attempts[started_key(e.attempt_kind, e.target, e.round)] = e
+    if e.ahead and e.attempt_kind is AttemptKind.SEARCH:
+        state.collection.ahead[query_key(e.target)] = AheadSearch(e.round, e.target)
 
 
 def _tried(state: ResearchState, kind: AttemptKind, target: str, normalized_url: str | None) -> None:
@@ -177,6 +194,9 @@ def _attempt_ended(state: ResearchState, e: AttemptEnded) -> None:
     if a.cached:  # answered from the cache: tried, but no budget was spent (it has no start event)
         _tried(state, a.kind, a.target, e.normalized_url)
         return
+    ahead = state.collection.ahead.get(query_key(a.target)) if a.kind is AttemptKind.SEARCH else None
+    if ahead is not None and ahead.ended is None and ahead.round == a.round and ahead.target == a.target:
+        ahead.ended = e
     if state.open_attempts.pop(started_key(a.kind, a.target, a.round), None) is None:
         # A legacy record without a start event: the attempt was still counted before the call.
         _attempt_started(state, AttemptStarted(a.kind, a.target, a.round, e.normalized_url, e.query))
@@ -186,6 +206,10 @@ def _attempt_ended(state: ResearchState, e: AttemptEnded) -> None:
 def _attempt_interrupted(state: ResearchState, e: AttemptInterrupted) -> None:
     # Its start already spent the budget; the attempt is shown as failed by the interruption.
     state.open_attempts.pop(started_key(e.attempt_kind, e.target, e.round), None)
+    if e.attempt_kind is AttemptKind.SEARCH:
+        ahead = state.collection.ahead.get(query_key(e.target))
+        if ahead is not None and ahead.ended is None and ahead.round == e.round:
+            del state.collection.ahead[query_key(e.target)]  # cut off: its round searches it again
     state.collection.attempts.append(
         Attempt(
             e.attempt_kind,
@@ -206,6 +230,9 @@ def _source(state: ResearchState, e: SourceStored) -> None:
 
 def _collection_ended(state: ResearchState, e: CollectionEnded) -> None:
     state.collected, state.collect_stop = True, e.stop
+    ahead = state.collection.ahead
+    for key in [k for k, search in ahead.items() if search.round <= e.round]:
+        del ahead[key]  # its round has used it (or it was for a round that took other queries)
 
 
 def _model_started(state: ResearchState, e: ModelCallStarted) -> None:

@@ -24,8 +24,8 @@ from citewise.audit.events import (
 from citewise.llm import CallRecord, ModelError, ModelRateLimited, ModelReplyInvalid, ModelTruncated, PendingRequest
 from citewise.records.budget import BudgetExhausted
 from citewise.records.research import CoverageReview, Draft, ModelPurpose, ReportStatus, ResearchPlan, StopReason
+from citewise.research import ahead, prompts
 from citewise.research import planner as planning
-from citewise.research import prompts
 from citewise.research import review as reviewing
 from citewise.research import writer as writing
 from citewise.research.context import ResearchResult, ResearchRun
@@ -153,18 +153,26 @@ def _cap_reached(run: ResearchRun, kind: str) -> BudgetExhausted:
 def make_plan(run: ResearchRun) -> ResearchPlan:
     """The checklist: from the planner model, or from the question's clauses without one.
 
-    An invalid plan stops the run (PlanRejected): the goal is never silently changed.
+    An invalid plan stops the run (PlanRejected): the goal is never silently changed. With a model,
+    each first query's search starts as soon as the streamed reply names it (:mod:`citewise.research.ahead`).
     """
     if not run.settings.uses_models:
         return planning.plan_deterministic(run.question)
     model = run.settings.planner_model or ""
+    on_query = ahead.starter(run, 1)
     return _model_call(
-        run, ModelPurpose.PLAN, model, lambda: planning.plan_with_model(run.settings.chat, model, run.question)
+        run,
+        ModelPurpose.PLAN,
+        model,
+        lambda: planning.plan_with_model(run.settings.chat, model, run.question, on_query=on_query),
     )
 
 
 def _tried(run: ResearchRun) -> tuple[str, ...]:
-    return tuple(run.state.collection.tried_queries)
+    """The queries a review is told were tried: not those searched ahead for a round still to come
+    (a review asked again after a crash must not take its own follow-up for one already used)."""
+    collection = run.state.collection
+    return tuple(q for q in collection.tried_queries if q not in collection.ahead)
 
 
 def _plan(run: ResearchRun) -> ResearchPlan:
@@ -181,6 +189,7 @@ def review(run: ResearchRun, round_no: int) -> CoverageReview:
     if not run.settings.uses_models:
         return reviewing.review_deterministic(run.question, plan, sources, round_no, tried_queries=_tried(run))
     model = run.settings.planner_model or ""
+    on_line = ahead.gap_starter(run, round_no)
 
     def once() -> CoverageReview:
         return _model_call(
@@ -196,6 +205,7 @@ def review(run: ResearchRun, round_no: int) -> CoverageReview:
                 round_no,
                 tried_queries=_tried(run),
                 prompt_version=run.settings.review_prompt,
+                on_line=on_line,
             ),
         )
 
