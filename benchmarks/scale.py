@@ -24,6 +24,26 @@ computed vectors of the same corpus from another store into the first size
 vector index alone on N vectors (the stored ones, repeated with small noise so that they differ):
 the exact numpy scan against the HNSW index (usearch).
 
+PostgreSQL (``--postgres --sizes 1,100 --queries 200``, 2026-12-03, the shared 2-core machine under
+``nice -n 10``): each search summed the sections' lengths (a scan of ``index_sizes``) and counted its
+terms' postings; the totals are now kept in insert-only rows (``store/index_counts.py``, m013). Before
+(load 1.6-2.6) then after (load 5.2 falling to 2.0), 100x, wall ms (the server's time; the client's
+CPU is ~11 ms either way)::
+
+                    cold p50/p95     cycled p50/p95   ingest sections/s (per CPU s)
+    before          192.6 / 257.1    123.0 / 200.5    613 (1480)
+    after           108.0 / 135.4    111.6 / 149.8    509 (1358)
+
+(An earlier after-run while an embedding job shared the machine, load 4.1: cold 125.8/175.4, cycled
+163.3/254.3, ingest 418/s.) Ingest pays for writing the counts and folding them together.
+
+Snippets split each text's sentences once (kept per text; at 100x a top 10 often shows one text in
+several documents). ``--sizes 1,100 --embed --vectors-from STORE --queries 200`` back to back
+(2026-12-03, load 1.1-1.6), before then after, 100x: lexical 20.9/30.2 -> 19.4/25.2 ms (CPU p95
+27.9 -> 24.2), hybrid 45.0/59.7 -> 41.5/55.7 ms (CPU p95 78.3 -> 73.0). Hybrid p95 stays above
+50 ms on this machine: the question's embedding is most of it. Top 10 hits (every field) of the 49
+questions, lexical and hybrid, are identical before and after on the 100x store.
+
 After the two-stage rescoring stopped recomputing what it already had (each term's idf once, the
 sections of identical text scored once, the candidates' columns and sizes read in one statement):
 the shared 2-core machine (2026-12-02, under ``nice -n 10``), the branch before the change and then

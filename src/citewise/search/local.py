@@ -30,6 +30,7 @@ fused list's once more (:func:`fuse_hybrid`).
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 import unicodedata
@@ -368,8 +369,7 @@ def snippet(text: str, terms: Sequence[str], width: int = 240) -> str:
     """
     wanted = [t for t in dict.fromkeys(terms) if t]
     best, best_score = "", -1
-    for piece in _labelled_sentences(text):
-        surface = unicodedata.normalize("NFKC", piece).lower()
+    for piece, surface in _sentence_surfaces(text):
         score = sum(1 for term in wanted if term in surface)
         if score > best_score:
             best, best_score = piece, score
@@ -378,6 +378,14 @@ def snippet(text: str, terms: Sequence[str], width: int = 240) -> str:
 
 
 _ITEM_LABEL = re.compile(r"[ \t]*((?:\d{1,3}|[가-힣])\.)[ \t]+")
+
+
+@functools.lru_cache(maxsize=4096)
+def _sentence_surfaces(text: str) -> tuple[tuple[str, str], ...]:
+    """Each of ``text``'s sentences (:func:`_labelled_sentences`) with its normalised lower-case
+    surface. Kept per text: the hits of one search at scale are often one text in many documents
+    (copies, versions), and the sentences of a text shown once are shown again by later searches."""
+    return tuple((piece, unicodedata.normalize("NFKC", piece).lower()) for piece in _labelled_sentences(text))
 
 
 def _labelled_sentences(text: str) -> list[str]:

@@ -225,7 +225,9 @@ def rescore(
 class _StagedIndex(Protocol):
     def stats(self, conn: Connection, terms: Sequence[str]) -> IndexStats: ...
 
-    def _bm25(self, conn: Connection, terms: Sequence[str], limit: int) -> list[tuple[int, float]]: ...
+    def _bm25(
+        self, conn: Connection, terms: Sequence[str], limit: int, stats: IndexStats
+    ) -> list[tuple[int, float]]: ...
 
     def _counts(
         self, conn: Connection, plan: QueryPlan, rowids: Sequence[int]
@@ -243,8 +245,8 @@ def staged_match(index: _StagedIndex, conn: Connection, terms: Sequence[str], li
     if not plan.terms:
         return []
     if plan.selective is None:
-        return index._bm25(conn, plan.terms, limit)
-    candidates = [rowid for rowid, _ in index._bm25(conn, plan.selective, max(CANDIDATES, limit))]
+        return index._bm25(conn, plan.terms, limit, stats)
+    candidates = [rowid for rowid, _ in index._bm25(conn, plan.selective, max(CANDIDATES, limit), stats)]
     return rescore(plan, stats, index._counts(conn, plan, candidates), limit)
 
 

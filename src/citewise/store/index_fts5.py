@@ -158,8 +158,8 @@ class Fts5Index:
         """Drop the cached document counts (the next search of any term reads them again)."""
         self._hits.clear()
 
-    def _bm25(self, conn: Connection, terms: Sequence[str], limit: int) -> list[tuple[int, float]]:
-        # FTS5's bm25 is negative: lower is better.
+    def _bm25(self, conn: Connection, terms: Sequence[str], limit: int, stats: IndexStats) -> list[tuple[int, float]]:
+        # FTS5's bm25 is negative: lower is better (it reads its own totals, not ``stats``).
         title_w, heading_w, body_w = COLUMN_WEIGHTS
         sql = sa.text(
             f"SELECT rowid, bm25(section_index, {title_w}, {heading_w}, {body_w}) AS rank FROM section_index "

@@ -2,7 +2,9 @@
 
 Tables (created by migration m006): ``index_terms`` holds one row per (term, section) with the
 term's count in the title, heading and body; ``index_sizes`` holds each section's length in terms
-(all three fields). For a query of terms q₁…qₙ, a section D scores
+(all three fields). The number of sections, their total length and each term's document count are
+kept beside them (:mod:`citewise.store.index_counts`, migration m013), not counted per search.
+For a query of terms q₁…qₙ, a section D scores
 
     Σᵢ idf(qᵢ) · f(qᵢ, D) · (k1 + 1) / (f(qᵢ, D) + k1 · (1 − b + b · |D| / avgdl))
 
@@ -23,6 +25,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
+from citewise.store import index_counts
 from citewise.store.index import (
     BM25_B,
     BM25_K1,
@@ -64,18 +67,16 @@ _FLOATS = ("w_title", "w_heading", "w_body", "k1", "b")
 # ties (identical sections) break the same way (by row id) on both backends.
 _MATCH = """
 WITH query AS (
-    SELECT term, ord FROM unnest(CAST(:terms AS text[])) WITH ORDINALITY AS q(term, ord)
+    SELECT term, ord, hits
+    FROM unnest(CAST(:terms AS text[]), CAST(:hits AS float8[])) WITH ORDINALITY AS q(term, hits, ord)
 ), hits AS MATERIALIZED (
     SELECT term, row_id, :w_title * title_tf + :w_heading * heading_tf + :w_body * body_tf AS freq
     FROM index_terms WHERE term = ANY(CAST(:terms AS text[]))
 ), stats AS (
-    SELECT count(*)::float8 AS n, COALESCE(sum(length), 0)::float8 / GREATEST(count(*), 1)::float8 AS avgdl
-    FROM index_sizes
+    SELECT CAST(:n AS float8) AS n, CAST(:tokens AS float8) / GREATEST(CAST(:n AS float8), 1.0) AS avgdl
 ), idf AS (
-    SELECT query.term, query.ord, ln((stats.n - df.hits + 0.5) / (df.hits + 0.5)) AS raw
-    FROM query
-    JOIN (SELECT term, count(*)::float8 AS hits FROM hits GROUP BY term) df ON df.term = query.term
-    CROSS JOIN stats
+    SELECT query.term, query.ord, ln((stats.n - query.hits + 0.5) / (query.hits + 0.5)) AS raw
+    FROM query CROSS JOIN stats
 )
 SELECT h.row_id,
        sum(CASE WHEN idf.raw <= 0 THEN 1e-6 ELSE idf.raw END
@@ -122,11 +123,11 @@ def _analyze_if_grown(conn: Connection, *, added: int) -> None:
     the query terms' postings: 75 ms instead of 12 ms per search at twice the statute corpus.
     Autovacuum would catch up, but only a minute or so later.
     """
-    sizes = "SELECT (SELECT count(*) FROM index_sizes), reltuples FROM pg_class WHERE oid = 'index_sizes'::regclass"
-    rows, known = conn.execute(sa.text(sizes)).one()
+    known = conn.execute(sa.text("SELECT reltuples FROM pg_class WHERE oid = 'index_sizes'::regclass")).scalar()
+    rows, _tokens = index_counts.size(conn)  # the kept total, not a count of index_sizes
     if added and (known is None or known <= 0 or rows > (1 + ANALYZE_GROWTH) * known):
-        conn.execute(sa.text("ANALYZE index_terms"))
-        conn.execute(sa.text("ANALYZE index_sizes"))
+        for table in ("index_terms", "index_sizes", "index_term_counts"):
+            conn.execute(sa.text(f"ANALYZE {table}"))
 
 
 class PostingsIndex:
@@ -143,6 +144,7 @@ class PostingsIndex:
         """
         driver: Any = conn.connection.dbapi_connection  # psycopg, inside the caller's transaction
         sizes: list[tuple[int, int]] = []
+        docs: Counter[str] = Counter()
         with driver.cursor() as cursor:
             with cursor.copy(f"COPY index_terms ({_TERM_COLUMNS}) FROM STDIN") as copy:
                 for batch in _batches(rows):
@@ -151,10 +153,12 @@ class PostingsIndex:
                         postings, size = _postings(row)
                         for posting in postings:
                             copy.write_row(posting)
+                        docs.update(posting[0] for posting in postings)
                         sizes.append(size)
             with cursor.copy("COPY index_sizes (row_id, length) FROM STDIN") as copy:
                 for size in sizes:
                     copy.write_row(size)
+        index_counts.add_counts(conn, docs, len(sizes), sum(length for _, length in sizes))
         _analyze_if_grown(conn, added=len(sizes))
         return len(sizes)
 
@@ -163,6 +167,7 @@ class PostingsIndex:
         # DELETE, not TRUNCATE: searches keep reading the old index until the rebuild commits.
         conn.execute(sa.delete(index_terms))
         conn.execute(sa.delete(index_sizes))
+        index_counts.clear_counts(conn)
 
     def match(self, conn: Connection, terms: Sequence[str], limit: int) -> list[tuple[int, float]]:
         """Best ``limit`` sections for any of ``terms`` by BM25, higher is better (in two stages when
@@ -170,25 +175,21 @@ class PostingsIndex:
         return staged_match(self, conn, terms, limit)
 
     def stats(self, conn: Connection, terms: Sequence[str]) -> IndexStats:
-        """The index's size and the document count of each of ``terms``."""
-        rows, tokens = conn.execute(sa.text("SELECT count(*), COALESCE(sum(length), 0) FROM index_sizes")).one()
-
-        def count(missing: list[str]) -> dict[str, int]:
-            query = sa.text(
-                "SELECT term, count(*) FROM index_terms WHERE term = ANY(CAST(:terms AS text[])) GROUP BY term"
-            )
-            return {t: int(n) for t, n in conn.execute(query, {"terms": missing})}
-
-        return self._hits.stats(int(rows), int(tokens), terms, count)
+        """The index's size and the document count of each of ``terms`` (sums of the kept totals,
+        see :mod:`citewise.store.index_counts`)."""
+        rows, tokens = index_counts.size(conn)
+        return self._hits.stats(rows, tokens, terms, lambda missing: index_counts.term_counts(conn, missing))
 
     def forget_counts(self) -> None:
         """Drop the cached document counts (the next search of any term reads them again)."""
         self._hits.clear()
 
-    def _bm25(self, conn: Connection, terms: Sequence[str], limit: int) -> list[tuple[int, float]]:
+    def _bm25(self, conn: Connection, terms: Sequence[str], limit: int, stats: IndexStats) -> list[tuple[int, float]]:
+        # ``terms`` are those some section holds (plan_query drops the others), each once.
         title, heading, body = COLUMN_WEIGHTS
         parameters = {"w_title": title, "w_heading": heading, "w_body": body, "k1": BM25_K1, "b": BM25_B}
-        rows = conn.execute(_MATCH_QUERY, {"terms": list(terms), "limit": limit, **parameters})
+        totals = {"n": stats.rows, "tokens": stats.tokens, "hits": [float(stats.hits[t]) for t in terms]}
+        rows = conn.execute(_MATCH_QUERY, {"terms": list(terms), "limit": limit, **parameters, **totals})
         return [(int(row_id), float(score)) for row_id, score in rows]
 
     def _counts(

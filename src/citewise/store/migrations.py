@@ -342,6 +342,26 @@ def _m012_index_doc_counts(conn: Connection) -> None:
     conn.execute(sa.text("DROP TABLE temp.m012_vocab"))
 
 
+def _m013_postgresql_index_counts(conn: Connection) -> None:
+    # PostgreSQL: the index's totals kept in insert-only rows (store/index_counts.py), one per term
+    # and batch of indexed sections and one per batch's size, summed by a search; filled once from
+    # an existing index's postings.
+    if conn.dialect.name != "postgresql":
+        return
+    conn.execute(sa.text("CREATE TABLE index_term_counts (term VARCHAR(200) NOT NULL, docs BIGINT NOT NULL)"))
+    conn.execute(sa.text("CREATE INDEX ix_index_term_counts_term ON index_term_counts (term) INCLUDE (docs)"))
+    conn.execute(sa.text("CREATE TABLE index_size_counts (sections BIGINT NOT NULL, tokens BIGINT NOT NULL)"))
+    conn.execute(
+        sa.text("INSERT INTO index_term_counts (term, docs) SELECT term, count(*) FROM index_terms GROUP BY term")
+    )
+    conn.execute(
+        sa.text(
+            "INSERT INTO index_size_counts (sections, tokens) "
+            "SELECT count(*), COALESCE(sum(length), 0) FROM index_sizes HAVING count(*) > 0"
+        )
+    )
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration("m001_evidence_store", _m001_evidence_store),
     Migration("m002_search_index", _m002_search_index),
@@ -355,6 +375,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration("m010_batches", _m010_batches),
     Migration("m011_evaluations", _m011_evaluations),
     Migration("m012_index_doc_counts", _m012_index_doc_counts),
+    Migration("m013_postgresql_index_counts", _m013_postgresql_index_counts),
 )
 
 #: PostgreSQL advisory lock held while a migration is checked and applied.
