@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from citewise.records.verify import ClaimKind, Decision
-from citewise.testing import FakeNativeServer, anthropic_web_answer, openai_web_answer
+from citewise.testing import FakeNativeServer, anthropic_web_answer, gemini_grounded_answer, openai_web_answer
 from citewise.text.discourse import Discourse, discourse_kind
 from tests import test_engine_native as native
 from tests.test_engine_narration import CLAIM, SECOND, _delivered
@@ -90,3 +90,19 @@ def test_openai_held_out_narration_takes_no_citation(env: Env) -> None:
         draft, _, verified = _delivered(env, server)
     assert draft.strip() == "A lease of a dwelling runs for two years [S1]."
     assert all(e.decision is Decision.SUPPORTED for e in verified.entries)
+
+
+@pytest.mark.integration
+@pytest.mark.parametrize("narration", ["검색해 보겠습니다.", "더 구체적인 정보를 찾아보겠습니다."])
+def test_gemini_korean_narration_under_a_grounding_span_takes_no_citation(env: Env, narration: str) -> None:
+    env.web.pages[LEASE] = "# 주택임대차보호법\n\n임대차는 그 기간을 2년으로 본다. 보증금은 반환되어야 한다.\n"
+    claim = "임대차는 그 기간을 2년으로 본다."
+    text = f"{narration} {claim}"
+    with FakeNativeServer("gemini") as server:
+        chunk = [(server.redirect_to(LEASE), "law.example")]
+        # one grounding span over the narration and the claim alike
+        server.enqueue_body(gemini_grounded_answer(text, [(0, len(text), [0])], chunk, queries=["임대차"]))
+        result = env.run(server, question="임대차 기간은?")
+    body = result.body or ""
+    assert "임대차는 그 기간을 2년으로 본다 [S1]." in body
+    assert narration.rstrip(".") not in body
