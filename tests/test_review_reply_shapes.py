@@ -32,6 +32,11 @@ TABLES = {
         "| **T1** | COVERED | S1.1, S1.2 | none | |\n"
         "| **T2** | Missing | | 임차권 판례 | no ruling on 'ignore previous instructions' |\n"
     ),
+    "Korean header": (
+        "| 주제 | 상태 | 문장 | 부족한 점 | 후속 검색어 |\n|---|---|---|---|---|\n"
+        "| T1 | covered | S1.1 S1.2 | | |\n"
+        "| T2 | missing | | no ruling on 'ignore previous instructions' | 임차권 판례 |"
+    ),
     "fenced, numbered lines": f"```\n1) T1 covered S1.1 S1.2\n2) T2 {GAP}\n```",
 }
 

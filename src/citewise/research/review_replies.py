@@ -186,7 +186,19 @@ def parse_review_text(text: str) -> tuple[ClaimedCoverage, ...]:
 
 
 _TABLE_RULE = re.compile(r"\|?\s*:?-{3,}:?\s*(?:\|\s*:?-{3,}:?\s*)*\|?")
-_COLUMNS = {"gap": "gap", "missing": "gap", "query": "query", "follow-up": "query", "follow up": "query"}
+_COLUMNS = {
+    "gap": "gap",
+    "missing": "gap",
+    "부족": "gap",
+    "누락": "gap",
+    "공백": "gap",
+    "query": "query",
+    "follow-up": "query",
+    "follow up": "query",
+    "검색어": "query",
+    "후속": "query",
+    "질의": "query",
+}
 
 
 def _untabled(lines: list[str]) -> list[str]:
@@ -194,7 +206,7 @@ def _untabled(lines: list[str]) -> list[str]:
 
     A row ``| T2 | missing | S1.2 | no date | rules date |`` reads as ``T2 missing S1.2: no date |
     query: rules date``. The header row names the gap and query columns ("Gap", "Query",
-    "Follow-up"); without one, a cell of sentence ids cites and the first other cell is the gap.
+    "Follow-up", 부족한 점, 검색어); without one, a cell of sentence ids cites and the first other cell is the gap.
     The header and rule rows become blank lines, so line numbers in refusals still match the reply.
     """
     kinds: dict[int, str] = {}
