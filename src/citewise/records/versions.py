@@ -71,6 +71,8 @@ class VersionNoteKind(str, enum.Enum):
 
     UPCOMING = "upcoming"  #: a reviewed version takes effect after the date; the answer cites the one in force
     NOT_YET_IN_FORCE = "not_yet_in_force"  #: the cited version itself takes effect after the date
+    #: a newer stored version, not approved, has taken effect by the date: the cited text may be out of date
+    UNREVIEWED_IN_FORCE = "unreviewed_in_force"
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,6 +99,16 @@ class VersionNote:
     def render(self) -> str:
         """The note as one English sentence."""
         label = f" ({self.version_label})" if self.version_label else ""
+        if self.kind is VersionNoteKind.UNREVIEWED_IN_FORCE:
+            cited = (
+                f"this answer cites approved version {self.in_force_version}, which it may have replaced"
+                if self.in_force_version is not None
+                else "no approved version in force on that date is stored"
+            )
+            return (
+                f"{self.title}: version {self.version}{label}, in force since {self.effective_on}, is stored "
+                f"but not approved, so it is not cited; {cited}."
+            )
         if self.kind is VersionNoteKind.UPCOMING:
             return (
                 f"{self.title}: a newer approved version{label} takes effect on {self.effective_on}; "
@@ -117,6 +129,9 @@ def version_notes(
     for doc_id in dict.fromkeys(doc_ids):
         stored = versions.get(doc_id, ())
         current = version_in_force(stored, on)
+        newer = _unreviewed_in_force(stored, on, current)
+        if newer is not None:
+            notes.append(_note(VersionNoteKind.UNREVIEWED_IN_FORCE, doc_id, newer, on, current))
         upcoming = next_version(stored, on)
         if upcoming is None:
             continue
@@ -135,3 +150,24 @@ def version_notes(
             )
         )
     return tuple(notes)
+
+
+def _unreviewed_in_force(
+    stored: Iterable[DocumentVersion], on: date, current: DocumentVersion | None
+) -> DocumentVersion | None:
+    """The latest version awaiting review that has taken effect by ``on`` and is newer than the
+    reviewed one in force (``current``): the text the law may really have on that date."""
+    pending = [v for v in stored if v.status is ReviewStatus.REVIEW_REQUIRED and (in_force_from(v) or date.min) <= on]
+    newest = max(pending, key=_start) if pending else None
+    if newest is None or (current is not None and _start(newest) <= _start(current)):
+        return None
+    return newest
+
+
+def _note(
+    kind: VersionNoteKind, doc_id: str, v: DocumentVersion, on: date, current: DocumentVersion | None
+) -> VersionNote:
+    p = v.provenance
+    return VersionNote(
+        kind, doc_id, v.title, v.version, p.version_label, in_force_from(v), on, current.version if current else None
+    )

@@ -131,6 +131,10 @@ def parse_review_text(text: str) -> tuple[ClaimedCoverage, ...]:
     written and judged by :func:`verify_review`. Markdown habits are read as the line they decorate:
     a bullet (``-``, ``*``, ``1.``), bold or code marks, a colon or dash after the topic id, a
     status in capitals, ids in brackets or followed by a period; headings and rules are skipped.
+    A Markdown table reads row by row as the same lines (:func:`_untabled`).
+
+    A blanket line that names no topic id ("All other topics are covered.") assesses nothing: a
+    topic it would cover stays missing, and :func:`verify_review` records that it was not assessed.
 
     Framing prose ("Here is my review:", "Let me know if ...") is ignored **only before the first
     and after the last topic line**, and only when it does not name both a topic id and a status
@@ -155,7 +159,7 @@ def parse_review_text(text: str) -> tuple[ClaimedCoverage, ...]:
         raise ValueError("the reply has more than one fenced block")
     body = blocks[0] if blocks else stripped
     unfenced = "\n".join(line for line in body.splitlines() if not _FENCE.fullmatch(line.strip())).strip()
-    lines = [(number, _clean_line(raw)) for number, raw in enumerate(unfenced.splitlines(), 1)]
+    lines = [(number, _clean_line(raw)) for number, raw in enumerate(_untabled(unfenced.splitlines()), 1)]
     topical = [number for number, line in lines if _TOPIC_LINE.fullmatch(line)]
     if not topical and "{" in unfenced:
         try:
@@ -179,6 +183,73 @@ def parse_review_text(text: str) -> tuple[ClaimedCoverage, ...]:
         else:
             claims.append(_line_claim(topic, rest, f"line {number}"))
     return _with_quotes(_once_each(claims), quotes)
+
+
+_TABLE_RULE = re.compile(r"\|?\s*:?-{3,}:?\s*(?:\|\s*:?-{3,}:?\s*)*\|?")
+_COLUMNS = {
+    "gap": "gap",
+    "missing": "gap",
+    "부족": "gap",
+    "누락": "gap",
+    "공백": "gap",
+    "query": "query",
+    "follow-up": "query",
+    "follow up": "query",
+    "검색어": "query",
+    "후속": "query",
+    "질의": "query",
+}
+
+
+def _untabled(lines: list[str]) -> list[str]:
+    """``lines`` with the rows of a Markdown table written as topic lines.
+
+    A row ``| T2 | missing | S1.2 | no date | rules date |`` reads as ``T2 missing S1.2: no date |
+    query: rules date``. The header row names the gap and query columns ("Gap", "Query",
+    "Follow-up", 부족한 점, 검색어); without one, a cell of sentence ids cites and the first other cell is the gap.
+    The header and rule rows become blank lines, so line numbers in refusals still match the reply.
+    """
+    kinds: dict[int, str] = {}
+    out = []
+    for raw in lines:
+        line = raw.strip()
+        if not (line.startswith("|") and line.count("|") >= 2):
+            out.append(raw)
+            continue
+        if _TABLE_RULE.fullmatch(line):
+            out.append("")
+            continue
+        cells = [c.strip() for c in line.strip("|").split("|")]
+        if not _TOPIC_ID.fullmatch(_clean_line(cells[0])):
+            if not _TOPIC_ID.search(line):  # a header row: which column holds what
+                kinds = {i: kind for i, c in enumerate(cells) for name, kind in _COLUMNS.items() if name in c.lower()}
+            out.append("" if not _TOPIC_ID.search(line) else raw)
+            continue
+        out.append(_row_line(cells, kinds))
+    return out
+
+
+def _row_line(cells: list[str], kinds: dict[int, str]) -> str:
+    """One table row (topic id, status, then ids, gap and query cells) as a topic line."""
+    ids, parts = [], {}
+    for i, cell in enumerate(cells[2:], 2):
+        text = _clean_line(cell)
+        if _line_text(text) is None:
+            continue
+        kind = kinds.get(i)
+        if kind is None and all(parse_sentence_id(t) for t in _line_ids(text)):
+            ids.append(text)
+        elif kind is not None or "gap" not in parts:
+            key = kind or "gap"
+            if key in parts:
+                raise ValueError(f"the table row for {cells[0]} gives two {key} cells")
+            parts[key] = text
+        else:
+            raise ValueError(f"the table row for {cells[0]} has a cell citewise cannot place: {text!r:.60}")
+    head = " ".join([_clean_line(cells[0]), *(_clean_line(c) for c in cells[1:2]), *ids])
+    gap = f": {parts['gap']}" if "gap" in parts else ""
+    query = f" | query: {parts['query']}" if "query" in parts else ""
+    return head + gap + query
 
 
 def _clean_line(raw: str) -> str:

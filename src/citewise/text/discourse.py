@@ -40,9 +40,12 @@ class Discourse(str, enum.Enum):
 
 
 _TEXT_SUBJECT = (
-    r"(?:this|the present|our|the following|the next|the previous|the remaining|the rest of this|each)\s+"
+    r"(?:(?:this|the present|our|the following|the next|the previous|the remaining|the rest of this|each)\s+"
     r"(?:report|section|sections|document|article|answer|summary|overview|analysis|paper|brief|chapter|part|parts"
     r"|paragraphs?|subsections?|discussion|table|list)"
+    # "The sections below explain ...", "The parts that follow cover ..."
+    r"|(?:the|these)\s+(?:sections?|parts?|paragraphs?|subsections?|chapters?|tables?|lists?)"
+    r"\s+(?:below|above|that follow))"
 )
 _PRESENT_VERB = (
     r"(?:cover|covers|covered|discuss|discusses|discussed|describe|describes|described|examine|examines|examined"
@@ -58,7 +61,8 @@ _SIGNPOSTS_EN = (
     # "This report examines ...", "The following sections cover ...", "Each section explains ..."
     rf"^{_TEXT_SUBJECT}\s+(?:below\s+|above\s+|here\s+)?(?:will\s+|then\s+|now\s+|briefly\s+|first\s+)*{_PRESENT_VERB}\b",
     # "These are covered in detail in the following sections.", "This is discussed below."
-    r"^(?:these|this|they|it|both|each|all of these|the details|details|more|further details)\s+"
+    r"^(?:these|this|they|it|both|each|each of these|each of them|all of these|the details|details|more"
+    r"|further details)\s+"
     r"(?:points?\s+|topics?\s+|issues?\s+|aspects?\s+)?(?:are|is|will be|were|was)\s+(?:each\s+)?(?:then\s+)?"
     r"(?:covered|discussed|described|examined|explored|outlined|summari[sz]ed|explained|detailed|addressed|reviewed"
     r"|presented|treated|set out|given|listed)\b.*\b(?:below|above|later|following|next|section|sections|report"
@@ -73,6 +77,8 @@ _SIGNPOSTS_EN = (
     rf"^(?:let us|let's)\s+(?:now\s+|first\s+|briefly\s+)*{_PRESENT_VERB}\b",
     r"^(?:see|refer to)\s+(?:the\s+)?(?:section|sections|table|below|above|following)\b",
     r"^(?:read on|more on (?:this|that) below|details follow|more below)\b",
+    r"^(?:the\s+|more\s+|further\s+|full\s+)?details\s+(?:are|can be found|appear)\s+(?:in|below)\s*"
+    r"(?:the\s+)?(?:table|section|sections|list|below|following)?\s*(?:below|above|that follows)?[.]?$",
 )
 _SIGNPOSTS_KO = (
     r"^(?:이|본|아래|다음|이하|위)\s?(?:보고서|글|절|장|항목|문서|답변|요약|섹션|부분)(?:에서)?(?:는|은|에서는)\b.*"
@@ -81,20 +87,28 @@ _SIGNPOSTS_KO = (
     r"|논의한다|논의합니다)",
     r"^(?:자세한|구체적인|세부|상세한)\s?(?:내용|사항)(?:은|는)\s?(?:아래|다음|이하|뒤|후술|아래 절|다음 절)",
     r"(?:아래|다음|이하)와 같(?:다|습니다)[.]?$",
-    r"^(?:아래|다음|이하)에서(?:는)?\s.*(?:살펴본다|살펴봅니다|살펴보겠|다룬다|다룹니다|설명한다|설명합니다|정리한다|정리합니다)",
+    r"^(?:아래|다음|이하|뒤)\s?(?:절|장|항목|섹션|부분)?에서(?:는)?\s.*(?:살펴본다|살펴봅니다|살펴보겠|다룬다|다룹니다|설명한다|설명합니다|정리한다|정리합니다)",
+)
+_NARRATION_LEAD = (
+    r"(?:(?:now|next|first|okay|ok|great|good|perfect|alright|all right|right|so|well|sure|excellent)"
+    r"\s*[,!]?\s+)*"
 )
 _NARRATION_EN = (
     # the writer announcing its own next step
-    r"^(?:now\s+|next\s*,?\s+|first\s*,?\s+|okay\s*,?\s+|ok\s*,?\s+|great\s*,?\s+|alright\s*,?\s+)?"
+    rf"^{_NARRATION_LEAD}"
     r"(?:i'll|i will|i'm going to|i am going to|i need to|i should|i want to|i'd like to|let me|let's|let us)\s+"
     r"(?:now\s+|first\s+|also\s+|next\s+|quickly\s+|try to\s+|go ahead and\s+)*"
     r"(?:search|look|find|check|research|gather|browse|query|fetch|read|dig|investigate|verify|get|pull|explore"
     r"|see|start|begin|try|do|run|perform|conduct|continue|summari[sz]e|compile|put together|provide|give|answer"
     r"|write|help|focus|examine|review)\b",
     # the writer reporting on its own search, with no finding in the sentence
-    r"^(?:i|we)\s+(?:have\s+|now\s+|also\s+)*(?:searched|looked|browsed|checked|gathered|queried|fetched|read"
+    rf"^{_NARRATION_LEAD}(?:i|we)\s+(?:have\s+|now\s+|also\s+)*(?:searched|looked|browsed|checked|gathered|queried|fetched|read"
     r"|found some|found several|found a few|found more|found the|found relevant|couldn't find|could not find"
     r"|didn't find|did not find|have enough|now have|got)\b(?!.*\bthat\b)",
+    # the writer reporting a search in progress: "I'm searching for ...", "Searching for more details."
+    rf"^{_NARRATION_LEAD}(?:(?:i'm|i am|we're|we are)\s+(?:now\s+|also\s+)*(?:searching|looking|browsing|checking)"
+    r"|searching\s+(?:for\s+(?:more|additional|the latest|the official|official|further|relevant|information"
+    r"|sources|details)|the web|online|the documentation))\b(?!.*\bthat\b)",
     r"^(?:based on|from)\s+(?:my|the|these|this)\s+(?:search|searches|search results|research|results)\s*,?\s+"
     r"(?:i|let me|i'll|i will|i can|i now)\b(?!.*\bthat\b)",
 )

@@ -3,7 +3,9 @@
 :func:`extract_claims` reads a report the way a fact-checker would:
 
 * **What is read.** Paragraph text and list items (the bullet or number is dropped, the text kept).
-  Headings, tables, code blocks and the sections citewise writes itself — "Sources", "References",
+  Table rows are read too, cell by cell: a cell that cites a source or reads as a sentence is a
+  sentence of its row (a header row, a rule and short label cells are structure).
+  Headings, code blocks and the sections citewise writes itself — "Sources", "References",
   "Gaps and limitations", "Not answered by the sources", 출처, 참고 문헌, 한계 — are skipped: they
   are citewise's own records, not claims of the writer.
 * **Sentences** come from :func:`citewise.text.sentences.split_answer_sentences` (full stops in
@@ -87,6 +89,9 @@ _SKIPPED_SECTION = re.compile(
 _BULLET = re.compile(r"^\s*(?:[-*+•]|\d{1,3}[.)]|\(?[a-z]\)|[①-⑳])\s+", re.IGNORECASE)
 _FENCE = re.compile(r"^\s*(```|~~~)")
 _TABLE = re.compile(r"^\s*\|")
+_TABLE_RULE = re.compile(r"\|?\s*:?-{3,}:?\s*(?:\|\s*:?-{3,}:?\s*)*\|?")
+TABLE_ROW = "|"
+"""The :attr:`ClaimLine.prefix` of a table row: its cells are its sentences, and it is edited in place."""
 _LINK = re.compile(r"\[([^\]]+)\]\((?:[^)\s]+)\)")
 _EMPHASIS = re.compile(r"(\*\*|__|\*|`)")
 _PLACEHOLDER_BASE = 900_000  # placeholder ids far above any real evidence id
@@ -109,7 +114,7 @@ class ClaimLine:
     index: int
     """Its 0-based line number in the Markdown."""
     prefix: str
-    """The list marker it started with (``- ``, ``1. ``), or ``""``."""
+    """The list marker it started with (``- ``, ``1. ``), :data:`TABLE_ROW` for a table row, or ``""``."""
     sentences: tuple[ClaimSentence, ...]
     """Its sentences."""
 
@@ -119,7 +124,8 @@ def _report_lines(markdown: str) -> Iterator[tuple[int, str, str]]:
     decoration removed."""
     skipping = False
     fenced = False
-    for index, raw in enumerate(markdown.splitlines()):
+    lines = markdown.splitlines()
+    for index, raw in enumerate(lines):
         if _FENCE.match(raw):
             fenced = not fenced
             continue
@@ -129,12 +135,31 @@ def _report_lines(markdown: str) -> Iterator[tuple[int, str, str]]:
         if heading:
             skipping = bool(_SKIPPED_SECTION.match(heading.group(2).strip("*_ ")))
             continue
-        if skipping or _TABLE.match(raw) or not raw.strip() or raw.lstrip().startswith(_NOTES):
+        if _TABLE.match(raw) and not skipping:
+            row = _table_row(raw, lines[index + 1] if index + 1 < len(lines) else "")
+            if row:
+                yield index, TABLE_ROW, row
+            continue
+        if skipping or not raw.strip() or raw.lstrip().startswith(_NOTES):
             continue
         bullet = _BULLET.match(raw)
         line = _BULLET.sub("", raw, count=1)
         line = _LINK.sub(r"\1", line)
         yield index, (bullet.group(0).lstrip() if bullet else ""), _EMPHASIS.sub("", line).strip()
+
+
+def _table_row(raw: str, following: str) -> str:
+    """The claim text of a table row: each cell that cites a source or reads as a sentence (four
+    words or more), closed as a sentence; ``""`` for a header (the row above a rule), a rule, or a
+    row of labels only."""
+    if _TABLE_RULE.fullmatch(raw.strip()) or _TABLE_RULE.fullmatch(following.strip()):
+        return ""
+    cells = []
+    for cell in raw.strip().strip("|").split("|"):
+        text = _EMPHASIS.sub("", _LINK.sub(r"\1", cell)).strip()
+        if re.search(r"[^\W\d_]", text) and (MARKER.search(text) or len(text.split()) >= 4):
+            cells.append(text if re.search(r"[.!?。](?:\s*\[[^\]]*\])*$", text) else f"{text}.")
+    return " ".join(cells)
 
 
 def _sentences(line: str) -> list[tuple[str, tuple[str, ...], str]]:

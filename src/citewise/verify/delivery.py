@@ -31,7 +31,7 @@ from citewise.records.verify import (
 )
 from citewise.verify.acceptance import decide_acceptance
 from citewise.verify.answers import RequiredTopic, addressed, map_answers, section_topics
-from citewise.verify.claims import EVIDENCE_NOTE, claim_lines, extract_claims
+from citewise.verify.claims import EVIDENCE_NOTE, TABLE_ROW, claim_lines, extract_claims
 from citewise.verify.conflicts import find_conflicts
 from citewise.verify.ledger import CheckCache, CitedText, Judge, ledger_for_text
 from citewise.verify.shells import drop_shells
@@ -236,9 +236,26 @@ def redact(text: str, failing: Mapping[str, Finding], action: UnsupportedAction)
             elif action is UnsupportedAction.MARK:
                 kept.append(f"{MARK} {sentence.raw}")
             changed = changed or bad
-        if changed:
+        if changed and line.prefix == TABLE_ROW:
+            marks = {s.raw: f"{MARK} {s.raw}" for s in line.sentences if any(c.claim_id in failing for c in s.claims)}
+            lines[line.index] = _edit_row(
+                lines[line.index], marks if action is UnsupportedAction.MARK else dict.fromkeys(marks)
+            )
+        elif changed:
             lines[line.index] = (line.prefix + " ".join(kept)) if kept else ""
     return _tidy(lines)
+
+
+def _edit_row(row: str, edits: Mapping[str, str | None]) -> str:
+    """A table row with each sentence in ``edits`` replaced (None: removed) where it is written as
+    read; a row where one is not, or with no claim-bearing cell left, is dropped whole, so a failing
+    cell is never delivered."""
+    for raw, new in edits.items():
+        written = raw if raw in row else raw.rstrip(".") if raw.endswith(".") and raw.rstrip(".") in row else None
+        if written is None:
+            return ""
+        row = row.replace(written, new or "", 1)
+    return row if claim_lines(row) and claim_lines(row)[0].sentences else ""
 
 
 def replace_sentences(text: str, replacements: Mapping[str, str | None]) -> str:
@@ -247,6 +264,10 @@ def replace_sentences(text: str, replacements: Mapping[str, str | None]) -> str:
     lines = text.splitlines()
     for line in claim_lines(text):
         if not any(s.raw in replacements for s in line.sentences):
+            continue
+        if line.prefix == TABLE_ROW:
+            edits = {s.raw: replacements[s.raw] for s in line.sentences if s.raw in replacements}
+            lines[line.index] = _edit_row(lines[line.index], edits)
             continue
         kept = [r for s in line.sentences if (r := replacements.get(s.raw, s.raw)) is not None]
         lines[line.index] = (line.prefix + " ".join(kept)) if kept else ""
