@@ -24,6 +24,7 @@ from typing import Any, Final
 from citewise.config import Secret, checked_endpoint, env, secret_from_env
 from citewise.errors import ConfigError
 from citewise.llm.errors import display_url
+from citewise.llm.wire import OffOrigin, same_origin_as
 from citewise.records.engines import EngineError, EngineErrorKind, EngineToolUnavailable
 from citewise.retry_after import retry_after_seconds
 from citewise.text.origins import origin
@@ -34,7 +35,7 @@ __all__ = [
     "OffOrigin",
     "engine_endpoint",
     "http_error",
-    "same_origin_hook",
+    "same_origin_as",
     "sdk_client",
     "sdk_errors",
 ]
@@ -87,27 +88,6 @@ def engine_endpoint(engine: str, *, api_key: str | None = None, base_url: str | 
         )
     url = checked_endpoint(base_url or env(url_env) or default, url_env=url_env, key_env=key_env)
     return EngineEndpoint(engine, secret_from_env(key_env, raw), url, key_env, url_env)
-
-
-class OffOrigin(Exception):
-    """A request (a redirect hop) leaving the configured endpoint's origin; raised before it is sent."""
-
-    def __init__(self, target: str) -> None:
-        super().__init__(target)
-        self.target = target
-
-
-def same_origin_hook(base_url: str) -> Callable[[Any], None]:
-    """An httpx request hook refusing any request whose origin is not ``base_url``'s: a redirect
-    elsewhere would re-send the question and the key to another host."""
-    allowed = origin(base_url)
-
-    def check(request: Any) -> None:
-        target = origin(str(request.url))
-        if target != allowed:
-            raise OffOrigin(target)
-
-    return check
 
 
 def off_origin_error(endpoint: EngineEndpoint, exc: OffOrigin) -> EngineError:
@@ -188,7 +168,7 @@ def sdk_client(sdk: Any, client_class: Any, endpoint: EngineEndpoint) -> Any:
     base URL and timeout, no retries of its own (citewise retries once, inside the budget, recorded),
     and an HTTP client that refuses a redirect off the configured origin before the hop is sent."""
     http_client = sdk.DefaultHttpxClient(
-        timeout=endpoint.timeout_s, event_hooks={"request": [same_origin_hook(endpoint.base_url)]}
+        timeout=endpoint.timeout_s, event_hooks={"request": [same_origin_as(endpoint.base_url)]}
     )
     return client_class(
         api_key=endpoint.key.reveal(),

@@ -20,7 +20,7 @@ from citewise.engines.connect import (
     http_error,
     off_origin_error,
     redactor,
-    same_origin_hook,
+    same_origin_as,
 )
 from citewise.engines.prompt import ENGINE_INSTRUCTIONS, progress_to
 from citewise.records.engines import (
@@ -52,7 +52,7 @@ class GeminiGrounded:
         self.endpoint = endpoint or engine_endpoint("gemini")
         self.model = model or DEFAULT_MODEL
         self._http = httpx.Client(
-            timeout=self.endpoint.timeout_s, event_hooks={"request": [same_origin_hook(self.endpoint.base_url)]}
+            timeout=self.endpoint.timeout_s, event_hooks={"request": [same_origin_as(self.endpoint.base_url)]}
         )
         self._sdk = genai.Client(
             api_key=self.endpoint.key.reveal(),
