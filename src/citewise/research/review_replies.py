@@ -14,6 +14,7 @@ from dataclasses import dataclass, replace
 from citewise.llm import ModelReplyInvalid, expect_object, expect_str, parse_json_reply
 from citewise.records.research import CoverageStatus
 from citewise.text.sentences import parse_sentence_id
+from citewise.text.tables import is_table_rule, table_cells
 
 __all__ = ["ClaimedCoverage", "ClaimedQuote", "parse_review_reply", "parse_review_text"]
 
@@ -185,7 +186,6 @@ def parse_review_text(text: str) -> tuple[ClaimedCoverage, ...]:
     return _with_quotes(_once_each(claims), quotes)
 
 
-_TABLE_RULE = re.compile(r"\|?\s*:?-{3,}:?\s*(?:\|\s*:?-{3,}:?\s*)*\|?")
 _COLUMNS = {
     "gap": "gap",
     "missing": "gap",
@@ -216,10 +216,10 @@ def _untabled(lines: list[str]) -> list[str]:
         if not (line.startswith("|") and line.count("|") >= 2):
             out.append(raw)
             continue
-        if _TABLE_RULE.fullmatch(line):
+        if is_table_rule(line):
             out.append("")
             continue
-        cells = [c.strip() for c in line.strip("|").split("|")]
+        cells = table_cells(line)
         if not _TOPIC_ID.fullmatch(_clean_line(cells[0])):
             if not _TOPIC_ID.search(line):  # a header row: which column holds what
                 kinds = {i: kind for i, c in enumerate(cells) for name, kind in _COLUMNS.items() if name in c.lower()}

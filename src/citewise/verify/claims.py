@@ -49,6 +49,7 @@ from citewise.records.verify import Claim, ClaimKind, ClaimScope
 from citewise.text.citations import EVIDENCE_MARKER, MARKER, ids_in_marker, source_of
 from citewise.text.discourse import is_about_the_text
 from citewise.text.sentences import split_answer_sentences
+from citewise.text.tables import is_table_rule, table_cells
 from citewise.verify.clauses import claim_kind, clause_kinds, split_compound
 
 __all__ = [
@@ -89,7 +90,6 @@ _SKIPPED_SECTION = re.compile(
 _BULLET = re.compile(r"^\s*(?:[-*+•]|\d{1,3}[.)]|\(?[a-z]\)|[①-⑳])\s+", re.IGNORECASE)
 _FENCE = re.compile(r"^\s*(```|~~~)")
 _TABLE = re.compile(r"^\s*\|")
-_TABLE_RULE = re.compile(r"\|?\s*:?-{3,}:?\s*(?:\|\s*:?-{3,}:?\s*)*\|?")
 TABLE_ROW = "|"
 """The :attr:`ClaimLine.prefix` of a table row: its cells are its sentences, and it is edited in place."""
 _LINK = re.compile(r"\[([^\]]+)\]\((?:[^)\s]+)\)")
@@ -152,10 +152,10 @@ def _table_row(raw: str, following: str) -> str:
     """The claim text of a table row: each cell that cites a source or reads as a sentence (four
     words or more), closed as a sentence; ``""`` for a header (the row above a rule), a rule, or a
     row of labels only."""
-    if _TABLE_RULE.fullmatch(raw.strip()) or _TABLE_RULE.fullmatch(following.strip()):
+    if is_table_rule(raw) or is_table_rule(following):
         return ""
     cells = []
-    for cell in raw.strip().strip("|").split("|"):
+    for cell in table_cells(raw):
         text = _EMPHASIS.sub("", _LINK.sub(r"\1", cell)).strip()
         if re.search(r"[^\W\d_]", text) and (MARKER.search(text) or len(text.split()) >= 4):
             cells.append(text if re.search(r"[.!?。](?:\s*\[[^\]]*\])*$", text) else f"{text}.")
