@@ -172,27 +172,44 @@ class _Searched:
         return [(query, response) for query, response in self.run if response is not None]
 
 
+@dataclass
+class _Chosen:
+    """The queries of a round given a search: to call, answered from the cache, or answered ahead."""
+
+    chosen: list[str]
+    """Queries whose budget is spent (called now, or searched ahead of the round), in order."""
+    cached: dict[str, SearchResponse]
+    order: list[str]
+    """Every query given an answer, in the order given."""
+    early: dict[int, Outcome[SearchResponse]]
+    """Index in :attr:`chosen` -> the recorded answer of a search made ahead of the round."""
+
+
 def _search(step: Round, queries: Sequence[str], provider: SearchProvider, retries: int) -> _Searched:
-    chosen: list[str] = []
-    cached: dict[str, SearchResponse] = {}
-    order: list[str] = []
-    early: dict[int, Outcome[SearchResponse]] = {}  # chosen index -> the recorded answer of an ahead search
-    lookup = provider.lookup if isinstance(provider, CachedSearch) else None
+    picked = _choose(step, queries, provider.lookup if isinstance(provider, CachedSearch) else None)
+    answers = _call(step, provider, retries, picked.chosen, picked.early)
+    called = dict(zip(picked.chosen, answers, strict=True))
+    return _Searched([(q, picked.cached[q] if q in picked.cached else called[q]) for q in picked.order])
+
+
+def _choose(step: Round, queries: Sequence[str], lookup: Callable[[str], SearchResponse | None] | None) -> _Chosen:
+    """Which queries are searched: each counted before its call; skips and cache hits recorded."""
+    picked = _Chosen([], {}, [], {})
     for query in queries:
         key = query_key(query)
         if not key:
             step.skip(Skip(AttemptKind.SEARCH, query, step.number, SkipReason.EMPTY_QUERY))
             continue
-        ahead = _ahead(step, key, chosen)
+        ahead = _ahead(step, key, picked.chosen)
         if ahead is not None:
             if ahead.ended is not None:  # searched ahead of the round: its budget is spent, its answer recorded
-                early[len(chosen)] = recorded_outcome(AttemptKind.SEARCH, [ahead.ended])
+                picked.early[len(picked.chosen)] = recorded_outcome(AttemptKind.SEARCH, [ahead.ended])
             else:  # started ahead, cut off by a crash: made again only inside the budget
                 step.interrupt(AttemptKind.SEARCH, ahead.target)
                 if not step.begin(AttemptKind.SEARCH, ahead.target, StopReason.SEARCHES_EXHAUSTED):
                     break
-            chosen.append(ahead.target)
-            order.append(ahead.target)
+            picked.chosen.append(ahead.target)
+            picked.order.append(ahead.target)
             continue
         if key in step.collection.tried_queries:
             step.skip(Skip(AttemptKind.SEARCH, query, step.number, SkipReason.ALREADY_TRIED))
@@ -200,13 +217,25 @@ def _search(step: Round, queries: Sequence[str], provider: SearchProvider, retri
         target = query.strip()
         hit = step.from_cache(AttemptKind.SEARCH, target, _bound_lookup(lookup, target))
         if hit is not None and hit.search is not None:  # answered from the cache: no budget spent
-            cached[target] = hit.search
-            order.append(target)
+            picked.cached[target] = hit.search
+            picked.order.append(target)
             continue
         if not step.begin(AttemptKind.SEARCH, target, StopReason.SEARCHES_EXHAUSTED):
             break
-        chosen.append(target)
-        order.append(target)
+        picked.chosen.append(target)
+        picked.order.append(target)
+    return picked
+
+
+def _call(
+    step: Round,
+    provider: SearchProvider,
+    retries: int,
+    chosen: Sequence[str],
+    early: dict[int, Outcome[SearchResponse]],
+) -> list[SearchResponse | None]:
+    """Each chosen query's answer: the ahead ones as recorded, the rest called in one wave, then
+    rate-limited ones again in later waves, each retry counted before its call."""
     answers: list[SearchResponse | None] = [None] * len(chosen)
     wave = [i for i in range(len(chosen)) if i not in early]
     for attempt_number in range(retries + 1):
@@ -237,8 +266,7 @@ def _search(step: Round, queries: Sequence[str], provider: SearchProvider, retri
         if not wave:
             break
         step.wait_before_retry([error for i, error in limited if i in wave], attempt_number + 1)
-    called = dict(zip(chosen, answers, strict=True))
-    return _Searched([(query, cached[query] if query in cached else called[query]) for query in order])
+    return answers
 
 
 def _ahead(step: Round, key: str, chosen: Sequence[str]) -> AheadSearch | None:
