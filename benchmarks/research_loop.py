@@ -67,6 +67,8 @@ run                                                 seed, s    today, s   today 
 ``--scale 1``, not waiting on it                    57.10      25.70      0.45
 ``--scale 1``, searching after the plan (before)    56.88      22.23      0.39
 ``--scale 1``, searching as plan and review stream  56.89      21.66      0.38
+``--scale 1``, review-v5 (gap line last)            56.88      21.75      0.38
+``--scale 1``, review-v6 (gap lines first)          56.87      21.24      0.37
 ==================================================  =========  =========  ============
 
 The last two rows (2026-12-03, load 0.0 to 1.8, default options): the planner's reply (plan-v2,
@@ -76,6 +78,16 @@ search. At ``--scale 1`` round 1's search and read fell from 2.3 to 1.6 s past t
 last query's search, 0.25 s, still ends after the plan's call), the floor from 22.13 to 21.58 s. In
 this world the reviewer writes its gap line last, so a review's line arrives with the end of its
 reply and rounds 2 and 3 gain nothing there.
+
+The two rows after them (2026-12-03, load 1.6 and 1.0, default options; the first from the code
+before review-v6): review-v6 asks for the lines of the topics not covered first, and the scripted
+reviewer writes them first when (and only when) its prompt's example shows a gap line first. The
+gap line now arrives before the covered lines are written, so rounds 2 and 3's search and read each
+end 0.20 s sooner past their review (2.31 to 2.11 s with ``--cite reference --no-seed
+--no-sequential``, ``--review-prompt review-v5`` against the default), the floor falls from 21.62 to
+21.16 s. What is left of the review after its gap line (the covered lines, about 11 tokens) is all
+that can be gained this way: the gap line itself, with its gap text before the query, is most of
+the reply, and the search (0.8 s) and read (1.5 s) then take longer than the rest of the review.
 
 The rows from "only the last round drafted" on (2026-12-02, load 2 to 5) draft only the round the
 loop stops after; with ``--draft-every-round`` (drafting each round's review, as before) the same

@@ -64,6 +64,8 @@ run                                                        load   peer, s     to
 ``--runs 3 --scale 1``, medians, not waited for            4.64   21.58       22.28     1.03
 ``--runs 3 --scale 1``, medians, searching after the plan  0.11   21.66       22.22     1.03
 ``--runs 3 --scale 1``, medians, searching as it streams   0.12   21.67       21.65     1.00
+``--runs 3 --scale 1``, medians, review-v5 (gaps last)     1.22   21.68       21.77     1.00
+``--runs 3 --scale 1``, medians, review-v6 (gaps first)    0.43   21.63       21.23     0.98
 =========================================================  =====  ==========  ========  ============
 
 The first four rows draft every round (the loop's behaviour until a round that goes on to another
@@ -82,6 +84,11 @@ The two rows after them (2026-12-03, at equal load): the first queries are searc
 plan streams in, and a streamed review's gap line starts the next round's search
 (:mod:`citewise.research.ahead`), which takes today's run from 22.22 to 21.65 s, level with the
 peer (floor 22.15 to 21.59 s). The margin is a few hundredths of a second.
+
+The last two rows (2026-12-03, one after the other; review-v5 from the code before review-v6):
+review-v6 asks the reviewer for the lines of the topics not covered first, so the gap line that
+starts the next round's search arrives before the covered lines are written; today's run falls from
+21.77 to 21.23 s (floor 21.61 to 21.18 s), 0.40 s under the peer.
 
 The peer's figure is its in-process time from ``GPTResearcher(...)`` to the written report (its
 interpreter start and imports, about 1.5 s more, are printed as "peer process s"); today's is the

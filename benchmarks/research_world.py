@@ -10,6 +10,7 @@ It imports nothing from citewise but the fake servers' reply types.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -170,11 +171,27 @@ def _revise(items: Sequence[Mapping[str, Any]], lines: bool) -> str:
     return json.dumps({"revisions": [{"id": ident, "replacement": text} for ident, text in answers]})
 
 
-def _review_lines(review: Mapping[str, Any]) -> str:
+_EXAMPLE_COVERED = re.compile(r"^T\d+ covered\b", re.MULTILINE)
+_EXAMPLE_GAP = re.compile(r"^T\d+ \w+.*\| query:", re.MULTILINE)
+
+
+def _gaps_first(system: str) -> bool:
+    """Whether the reviewer is asked for the lines of the topics not covered before the covered ones:
+    the order of the example lines the instructions show (review-v6 shows a gap line first, review-v5
+    a covered line), which is the order a model follows."""
+    covered, gap = _EXAMPLE_COVERED.search(system), _EXAMPLE_GAP.search(system)
+    return covered is not None and gap is not None and gap.start() < covered.start()
+
+
+def _review_lines(review: Mapping[str, Any], gaps_first: bool = False) -> str:
     """The judgements of a JSON review (v4 shape) written as review-v5 lines: ``T1 covered S1.2``,
-    ``T3 missing: <gap> | query: <query>``, and ``T1 quote S2: <text>`` for each quote."""
+    ``T3 missing: <gap> | query: <query>``, and ``T1 quote S2: <text>`` for each quote; in topic
+    order, or with ``gaps_first`` the topics not covered first (each order kept among its own)."""
     lines, quotes = [], []
-    for item in review["topics"]:
+    items = review["topics"]
+    if gaps_first:
+        items = sorted(items, key=lambda item: item["status"] == "covered")
+    for item in items:
         line = " ".join([item["topic"], item["status"], *item.get("sentence_ids", [])])
         if item["gap"] is not None:
             line += f": {item['gap']}"
@@ -215,7 +232,8 @@ class Model:
             self.reviews += 1
             review = self._review(data["sources"], data["topics"])
             lines = "one line per topic" in system  # review-v5 and later
-            return FakeReply(_review_lines(review) if lines else json.dumps(review), delay=self.delay)
+            reply = _review_lines(review, _gaps_first(system)) if lines else json.dumps(review)
+            return FakeReply(reply, delay=self.delay)
         return FakeReply(self._write(data), delay=self.delay)
 
     def _review(self, sources: Sequence[Mapping[str, Any]], given: Any) -> dict[str, Any]:

@@ -22,7 +22,7 @@ from citewise.llm import ChatClient, ModelSettings
 from citewise.providers.tavily import TavilyConnection, TavilyExtract, TavilySearch, TavilySettings
 from citewise.records.budget import Budget
 from citewise.research.loop import ResearchResult, research
-from citewise.research.prompts import REVIEW_SYSTEM_PROMPT
+from citewise.research.prompts import REVIEW_SYSTEM_PROMPT, REVIEW_V5_SYSTEM_PROMPT
 from citewise.research.settings import ResearchSettings
 from citewise.serial import to_data
 from citewise.store.evidence import EvidenceStore
@@ -133,8 +133,9 @@ class Brain:
         if isinstance(step, FakeReply | FakeError):
             return step
         if isinstance(step, dict):
-            asked_for_lines = purpose == "review" and body["messages"][0]["content"] == REVIEW_SYSTEM_PROMPT
-            lines = review_lines(step) if asked_for_lines else None
+            system = body["messages"][0]["content"]
+            asked_for_lines = purpose == "review" and system in (REVIEW_SYSTEM_PROMPT, REVIEW_V5_SYSTEM_PROMPT)
+            lines = review_lines(step, gaps_first=system == REVIEW_SYSTEM_PROMPT) if asked_for_lines else None
             return FakeReply(lines if lines is not None else json.dumps(step))
         return FakeReply(step)
 
@@ -156,15 +157,18 @@ def _one_line(text: object) -> bool:
     )
 
 
-def review_lines(reply: Mapping[str, Any]) -> str | None:
+def review_lines(reply: Mapping[str, Any], *, gaps_first: bool = False) -> str | None:
     """A review written as a JSON object (review-v4's shape) as the same judgements in review-v5's
     lines (``T1 covered S1.2``, ``T2 missing: <gap> | query: <query>``, ``T1 quote S2: <text>``), the
-    way a reviewer asked by review-v5 answers; None when the lines could not say exactly the same (a
-    topic not given by id, an unknown status, a gap or query that would not fit on its line), so the
-    JSON is sent as it is and read by review-v5's JSON fallback."""
+    way a reviewer asked by review-v5 answers, or with ``gaps_first`` as one asked by review-v6 does
+    (the topics not covered first); None when the lines could not say exactly the same (a topic not
+    given by id, an unknown status, a gap or query that would not fit on its line), so the JSON is
+    sent as it is and read by the line prompts' JSON fallback."""
     items = reply.get("topics") if set(reply) == {"topics"} else None
     if not isinstance(items, list) or not items:
         return None
+    if gaps_first:
+        items = sorted(items, key=lambda item: isinstance(item, dict) and item.get("status") == "covered")
     out, quotes = [], []
     for item in items:
         if not isinstance(item, dict) or not _TOPIC_ID.fullmatch(str(item.get("topic", ""))):

@@ -1,4 +1,4 @@
-"""review-v5: the reviewer answers one line per topic (``T1 covered S1.2``, ``T2 missing: <gap> |
+"""review-v5 and v6: the reviewer answers one line per topic (``T1 covered S1.2``, ``T2 missing: <gap> |
 query: <query>``), and citewise reads and verifies those lines exactly as strictly as the JSON reply
 of review-v4, which it also still reads. Real :class:`ChatClient` against :class:`FakeOpenAIServer`.
 """
@@ -22,6 +22,8 @@ from citewise.research.prompts import (
     REVIEW_SYSTEM_PROMPT,
     REVIEW_V4,
     REVIEW_V4_SYSTEM_PROMPT,
+    REVIEW_V5,
+    REVIEW_V5_SYSTEM_PROMPT,
     build_review_messages,
 )
 from citewise.research.review import ReviewRejected, parse_review_text, review_with_model
@@ -95,6 +97,24 @@ def test_v5_asks_for_lines_without_a_schema_and_sends_the_same_data(
     assert deposit.follow_up == "보증금 반환 판례" and review.problems == () and review.reviewer == SERVED_MODEL
 
 
+def test_v6_asks_for_the_lines_not_covered_first_and_v5_stays_selectable() -> None:
+    v6, v5, v4 = (
+        build_review_messages(QUESTION, PLAN, SOURCES, version=v) for v in (REVIEW_PROMPT_VERSION, REVIEW_V5, REVIEW_V4)
+    )
+
+    assert REVIEW_PROMPT_VERSION == "review-v6"
+    assert (v6[0]["content"], v5[0]["content"]) == (REVIEW_SYSTEM_PROMPT, REVIEW_V5_SYSTEM_PROMPT)
+    assert v6[1] == v5[1] == v4[1]  # the same data under each prompt
+    system = REVIEW_SYSTEM_PROMPT
+    assert "First write the lines of the topics that are not covered" in system
+    # the example shows a gap line, with its query, before a covered line; v5's shows topic order
+    assert system.index("| query:") < system.index("T1 covered")
+    assert REVIEW_V5_SYSTEM_PROMPT.index("T1 covered") < REVIEW_V5_SYSTEM_PROMPT.index("| query:")
+    # the same rules for a line's parts, and the same opening as every review prompt
+    assert system.split("T1 covered S1.3 S2.1\n", 1)[1] == REVIEW_V5_SYSTEM_PROMPT.split("<follow-up query>\n", 2)[2]
+    assert system[:200] == REVIEW_V5_SYSTEM_PROMPT[:200] == REVIEW_V4_SYSTEM_PROMPT[:200]
+
+
 # The same judgements as v4 JSON items, each with a problem verification must record.
 CASES = {
     "invented topic id": (
@@ -148,6 +168,23 @@ def test_lines_are_verified_exactly_as_the_v4_json(server: FakeOpenAIServer, cli
         assert any(problem in p for p in from_lines.problems), from_lines.problems
     else:  # the reviewer's query was tried already: one made from the topic's words instead
         assert from_lines.items[0].follow_up is not None and from_lines.items[0].follow_up != tried[0]
+
+
+@pytest.mark.parametrize("case", list(CASES))
+@pytest.mark.parametrize("version", [REVIEW_PROMPT_VERSION, REVIEW_V5])
+def test_lines_in_any_order_are_verified_as_in_topic_order(
+    server: FakeOpenAIServer, client: ChatClient, case: str, version: str
+) -> None:
+    items, _ = CASES[case]
+    topics = lines_of({"topics": items}).splitlines()
+    gaps_first = sorted(topics, key=lambda line: " covered" in line.split(":")[0])
+    tried = ("대항력 발생 시기",)
+
+    in_order = ask(server, client, "\n".join(topics), tried_queries=tried)
+    for lines in (gaps_first, topics[::-1]):
+        reordered = ask(server, client, "\n".join(lines), version, tried_queries=tried)
+        assert reordered.items == in_order.items
+        assert sorted(reordered.problems) == sorted(in_order.problems)
 
 
 def test_a_json_reply_to_the_v5_prompt_is_read_as_v4_reads_it(server: FakeOpenAIServer, client: ChatClient) -> None:
@@ -318,7 +355,7 @@ def test_a_run_reviewed_in_lines_resumes_after_a_crash_and_folds_the_same_state(
     )
 
 
-@pytest.mark.parametrize("version", [REVIEW_PROMPT_VERSION, REVIEW_V4])
+@pytest.mark.parametrize("version", [REVIEW_PROMPT_VERSION, REVIEW_V5, REVIEW_V4])
 def test_the_loop_harness_reviewer_answers_in_the_format_its_prompt_asks_for(env: Env, version: str) -> None:
     two_pages(env)
     env.brain.script("plan", plan_reply())
@@ -330,7 +367,7 @@ def test_the_loop_harness_reviewer_answers_in_the_format_its_prompt_asks_for(env
 
     def answer(body: Any) -> Any:
         reply = brain(body)
-        if body["messages"][0]["content"] in (REVIEW_SYSTEM_PROMPT, REVIEW_V4_SYSTEM_PROMPT):
+        if body["messages"][0]["content"] in (REVIEW_SYSTEM_PROMPT, REVIEW_V5_SYSTEM_PROMPT, REVIEW_V4_SYSTEM_PROMPT):
             replies.append(reply.content)
         return reply
 
@@ -342,8 +379,11 @@ def test_the_loop_harness_reviewer_answers_in_the_format_its_prompt_asks_for(env
         assert all(json.loads(r)["topics"] for r in replies)
     else:  # lines, read as the lines they are (no JSON fallback)
         assert not any(r.lstrip().startswith("{") for r in replies)
-        first = parse_review_text(replies[0])
-        assert [c.status for c in first] == [CoverageStatus.COVERED, CoverageStatus.MISSING]
-        assert first[1].follow_up_query == "deposit return deadline" and first[0].sentence_ids
+        first = {c.status: c for c in parse_review_text(replies[0])}
+        # review-v6 asks for the topic not covered first, review-v5 for topic order
+        order = [CoverageStatus.MISSING, CoverageStatus.COVERED]
+        assert list(first) == (order if version == REVIEW_PROMPT_VERSION else order[::-1])
+        assert first[CoverageStatus.MISSING].follow_up_query == "deposit return deadline"
+        assert first[CoverageStatus.COVERED].sentence_ids
     reviews = env.record(result.run_id).of(ReviewMade)
     assert [r.review.passed for r in reviews] == [False, True]

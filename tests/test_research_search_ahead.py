@@ -28,6 +28,7 @@ from citewise.records.budget import Budget
 from citewise.records.research import ModelPurpose, StopReason
 from citewise.research.loop import research, resume
 from citewise.research.planner import PlanRejected, validate_plan
+from citewise.research.prompts import REVIEW_PROMPT_VERSION, REVIEW_V5
 from citewise.research.state import ResearchState
 from citewise.store.runs import RunRecord, RunStore
 from citewise.testing.fake_openai import FakeReply
@@ -330,6 +331,50 @@ def test_a_streamed_review_gap_line_starts_the_next_rounds_search(env: Env) -> N
         ["rental deposit law"],
         ["deposit return deadline"],
     ]
+
+
+REVIEW_TOKENS_PER_S = 20.0
+"""How fast the reviewer of the next test writes: slow enough that the rest of its reply takes far
+longer than a loopback search."""
+
+
+@pytest.mark.parametrize("version", [REVIEW_PROMPT_VERSION, REVIEW_V5])
+def test_a_review_that_names_its_gaps_first_searches_them_while_it_is_still_written(env: Env, version: str) -> None:
+    follow_up_run(env)
+    brain = env.model.responder
+    assert brain is not None
+
+    def paced(body: Any) -> Any:  # only the reviewer writes slowly; the others answer at once
+        env.model.tokens_per_s = REVIEW_TOKENS_PER_S if "You review whether" in json.dumps(body) else None
+        return brain(body)
+
+    env.model.responder = paced
+    result = env.run(budget=Budget(max_rounds=2), review_prompt=version)
+
+    assert result.status == "report" and env.searched() == ["rental deposit law", "deposit return deadline"]
+    record = env.record(result.run_id)
+    rows = record.events
+    started = next(i for i, r in enumerate(rows) if r.event == ahead_starts(record)[1])
+    ended = next(
+        i
+        for i, r in enumerate(rows)
+        if isinstance(r.event, AttemptEnded) and r.event.attempt.target == rows[started].event.target
+    )
+    review_start = index_of(record, ModelCallStarted, ModelPurpose.REVIEW)
+    review_end = index_of(record, ModelCallEnded, ModelPurpose.REVIEW)
+    reply = rows[review_end].event
+    assert isinstance(reply, ModelCallEnded) and reply.completion_tokens
+    writing_s = reply.completion_tokens / REVIEW_TOKENS_PER_S
+    after_s = (rows[started].at - rows[review_start].at).total_seconds()
+    if version == REVIEW_PROMPT_VERSION:
+        # the gap line comes first: its search starts, and is answered, while the review is written
+        assert review_start < started < ended < review_end < index_of(record, ReviewMade)
+        assert after_s < writing_s * 0.9
+    else:
+        # review-v5 writes the topics in order, the gap line last: its search waits for the whole reply
+        # (it still starts before the review is recorded, as the end of the stream hands over the line)
+        assert review_start < started < ended and started < index_of(record, ReviewMade)
+        assert after_s >= writing_s * 0.9
 
 
 def test_no_search_ahead_for_a_round_that_cannot_come(env: Env) -> None:

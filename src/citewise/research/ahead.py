@@ -1,6 +1,6 @@
 """Searches started ahead of their round: while the planner's reply streams in, each first query's
 search starts as soon as the reply has named it, so the first round's searches run beside the rest of
-the plan instead of after it; and while a review (review-v5, one line per topic) streams in, a line
+the plan instead of after it; and while a review (review-v5 and later, one line per topic) streams in, a line
 that finds a topic not covered and gives a query starts that query's search for the next round
 (:func:`gap_starter`), when a round is left.
 

@@ -47,6 +47,8 @@ __all__ = [
     "REVIEW_SCHEMA_NAME",
     "REVIEW_SYSTEM_PROMPT",
     "REVIEW_V4",
+    "REVIEW_V5",
+    "REVIEW_V5_SYSTEM_PROMPT",
     "REVIEW_V4_SYSTEM_PROMPT",
     "WRITE_PROMPT_VERSION",
     "WRITE_SYSTEM_PROMPT",
@@ -60,16 +62,21 @@ __all__ = [
 PLAN_PROMPT_VERSION: Final = "plan-v2"
 """v2: the queries come first in the reply (schema and instructions), so that a streamed plan names
 them early and their searches start while the topics are written (:mod:`citewise.research.ahead`)."""
-REVIEW_PROMPT_VERSION: Final = "review-v5"
+REVIEW_PROMPT_VERSION: Final = "review-v6"
 """v2: sources as numbered sentences; the reviewer cites ``sentence_ids`` (v1 copied every quote).
 v3: a source carries ``published`` when the page states its date. v4: the topics are given by id
 (``{"T1": ..., "T2": ...}``) and each is assessed by its id, not copied back. v5: the same
 judgements as one line per topic (``T1 covered S1.2 S3.1``, ``T2 missing: <gap> | query: <query>``)
 instead of a JSON object, so the reply carries no keys, no quoting and no nulls; a JSON reply in the
-v4 shape is still read. Runs keep the version they were made with."""
+v4 shape is still read. v6: the same lines, those of the topics not covered (each with its
+``| query:``) first and the covered ones after, so that a streamed review names its follow-up
+queries early and their searches start while it is still written (:mod:`citewise.research.ahead`);
+a reply in any order is read the same. Runs keep the version they were made with."""
 REVIEW_V4: Final = "review-v4"
-"""The previous review prompt (a JSON reply by :data:`REVIEW_SCHEMA`), kept selectable."""
-REVIEW_PROMPT_VERSIONS: Final = (REVIEW_V4, REVIEW_PROMPT_VERSION)
+"""The JSON review prompt (a reply by :data:`REVIEW_SCHEMA`), kept selectable."""
+REVIEW_V5: Final = "review-v5"
+"""The line review prompt in topic order (gap lines wherever their topics fall), kept selectable."""
+REVIEW_PROMPT_VERSIONS: Final = (REVIEW_V4, REVIEW_V5, REVIEW_PROMPT_VERSION)
 """The review prompts a run may use."""
 WRITE_PROMPT_VERSION: Final = "write-v3"
 """The writer's prompt version; the repair prompt is part of it. v2: sources as numbered sentences,
@@ -220,14 +227,7 @@ Reply with one JSON object: {{"topics": [{{"topic", "status", "sentence_ids", "q
 "follow_up_query"}}, ...]}}."""
 """The instructions of :data:`REVIEW_V4`; they contain no question or source text."""
 
-REVIEW_SYSTEM_PROMPT: Final = f"""\
-{_REVIEW_TASK}
-
-Reply in plain text, one line per topic and nothing else:
-T1 covered S1.3 S2.1
-T2 weak S2.4: <gap> | query: <follow-up query>
-T3 missing: <gap> | query: <follow-up query>
-
+_LINE_RULES: Final = f"""\
 Each line is the topic's id, its status, the ids of the sentences that support it and, when it is \
 not covered, a colon, the gap and "| query:" with one follow-up query.
 - The status is {_STATUS_RULE}.
@@ -242,8 +242,33 @@ characters). Never repeat a query in "already_tried_queries".
 <that part>", copied exactly, character for character: no ellipses, no paraphrase, no translation.
 
 Use only the sources; do not rely on memory. Never output URLs. No JSON, no commentary."""
+"""What a line of review-v5 and later says, and the rules its parts follow."""
+
+REVIEW_V5_SYSTEM_PROMPT: Final = f"""\
+{_REVIEW_TASK}
+
+Reply in plain text, one line per topic and nothing else:
+T1 covered S1.3 S2.1
+T2 weak S2.4: <gap> | query: <follow-up query>
+T3 missing: <gap> | query: <follow-up query>
+
+{_LINE_RULES}"""
+"""The instructions of :data:`REVIEW_V5`; they contain no question or source text. They begin as
+:data:`REVIEW_V4_SYSTEM_PROMPT` does and differ in the reply they ask for."""
+
+REVIEW_SYSTEM_PROMPT: Final = f"""\
+{_REVIEW_TASK}
+
+Reply in plain text, one line per topic and nothing else. First write the lines of the topics \
+that are not covered (missing, weak or conflicting), each with its follow-up query, then the lines \
+of the covered topics:
+T2 missing: <gap> | query: <follow-up query>
+T3 weak S2.4: <gap> | query: <follow-up query>
+T1 covered S1.3 S2.1
+
+{_LINE_RULES}"""
 """The instructions of :data:`REVIEW_PROMPT_VERSION`; they contain no question or source text. They
-begin as :data:`REVIEW_V4_SYSTEM_PROMPT` does and differ in the reply they ask for."""
+ask for the lines of :data:`REVIEW_V5_SYSTEM_PROMPT`, the topics not covered first."""
 
 WRITE_SYSTEM_PROMPT: Final = f"""\
 You write a research report in Markdown from stored sources only.
@@ -334,7 +359,14 @@ def build_review_messages(
         "sources": _source_data(sources),
         "already_tried_queries": list(tried_queries),
     }
-    return _messages(REVIEW_SYSTEM_PROMPT if version == REVIEW_PROMPT_VERSION else REVIEW_V4_SYSTEM_PROMPT, data)
+    return _messages(_REVIEW_PROMPTS[version], data)
+
+
+_REVIEW_PROMPTS: Final = {
+    REVIEW_V4: REVIEW_V4_SYSTEM_PROMPT,
+    REVIEW_V5: REVIEW_V5_SYSTEM_PROMPT,
+    REVIEW_PROMPT_VERSION: REVIEW_SYSTEM_PROMPT,
+}
 
 
 def _write_data(question: str, plan: ResearchPlan, sources: Sequence[Source], review: CoverageReview) -> dict[str, Any]:

@@ -4,8 +4,9 @@ Two reviewers return the same :class:`~citewise.records.research.CoverageReview`
 
 * :func:`review_with_model` asks a model (prompt :data:`~citewise.research.prompts.REVIEW_PROMPT_VERSION`)
   for a status and the ids of the supporting sentences (``S1.3``) per topic, or verbatim quotes as
-  text; citewise then checks the claims itself (:func:`verify_review`). Under review-v5 the reply
-  is one line per topic (:func:`parse_review_text`; a JSON reply is read too), under review-v4 a
+  text; citewise then checks the claims itself (:func:`verify_review`). Under review-v5 and v6 the
+  reply is one line per topic (:func:`parse_review_text`; a JSON reply is read too; v6 asks for the
+  topics not covered first, and a reply in any order is read the same), under review-v4 a
   JSON object by schema (:func:`parse_review_reply`): the same claims, verified the same way.
 * :func:`review_deterministic` (in :mod:`citewise.research.review_deterministic`) needs no model:
   it looks for source sentences sharing the topic's key words.
@@ -106,9 +107,9 @@ def review_with_model(
     """Ask ``model`` to review ``plan``'s topics against ``sources``; the verified review.
 
     The reviewer sees the question, the topics, each source's id, title and ``content`` as numbered
-    sentences and the queries already tried, all as JSON data. Under review-v5 (the default) it
-    answers in lines (:func:`parse_review_text`); under review-v4 in JSON by the review schema, with
-    structured output where the endpoint allows it. With ``on_line`` a review-v5 reply is streamed and
+    sentences and the queries already tried, all as JSON data. Under review-v6 (the default) and v5
+    it answers in lines (:func:`parse_review_text`); under review-v4 in JSON by the review schema, with
+    structured output where the endpoint allows it. With ``on_line`` a line reply is streamed and
     ``on_line(line)`` gets each line of it as it arrives whole (the last one when the reply is in),
     before the reply is validated. Its claims go through :func:`verify_review`. Raises
     :class:`ReviewRejected` for an unusable reply (chained to the model error); a failed call raises

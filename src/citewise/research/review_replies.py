@@ -1,6 +1,6 @@
 """The reviewer's claims as it wrote them, before citewise checks them
 (:func:`~citewise.research.review.verify_review`): from a review-v4 JSON object
-(:func:`parse_review_reply`) or from review-v5 lines (:func:`parse_review_text`).
+(:func:`parse_review_reply`) or from review-v5/v6 lines (:func:`parse_review_text`).
 
 Both parsers check only the shape of a reply; a reply of the wrong shape raises
 :class:`ValueError`, which the client records as an invalid reply.
@@ -125,8 +125,9 @@ _STATUS_WORD = re.compile(rf"\b(?:{_STATUS_WORDS}|quote)\b", re.IGNORECASE)
 
 
 def parse_review_text(text: str) -> tuple[ClaimedCoverage, ...]:
-    """The reviewer's claims from a review-v5 reply: one line per topic, or (as real models may
-    answer anyway) one JSON object in the v4 shape, read by :func:`parse_review_reply`.
+    """The reviewer's claims from a review-v5 or v6 reply: one line per topic, or (as real models may
+    answer anyway) one JSON object in the v4 shape, read by :func:`parse_review_reply`. The lines may
+    come in any order (review-v6 asks for the topics not covered first); the claims keep the reply's.
 
     Like the JSON parser this checks only the shape; topic ids, sentence ids and quotes are taken as
     written and judged by :func:`verify_review`. Markdown habits are read as the line they decorate:
