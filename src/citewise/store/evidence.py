@@ -42,6 +42,7 @@ from citewise.store.records import HashMismatch, IndexMatch, NewSection, NewVers
 from citewise.store.reviews import decision_from_row, decisions_query, pending_reviews, record_decision
 from citewise.store.rows import section_from_row, section_hash, utcnow, version_from_row
 from citewise.store.schema import document_versions, documents, review_decisions, sections
+from citewise.store.text_places import first_section_ids
 from citewise.store.versions import write_version
 
 __all__ = [
@@ -279,25 +280,16 @@ class EvidenceStore:
         each with its hash's score, at most ``limit`` of them (dense search finds texts; this finds
         where they are — a text repeated in many documents must not flood the result).
 
-        Only the sections that can be among the first ``limit`` are read: the hashes' section
-        counts first, then the first sections (by row id) of the hashes needed to fill ``limit``.
+        Only the sections that can be among the first ``limit`` are read, without counting any hash's
+        sections (:func:`~citewise.store.text_places.first_section_ids`).
         """
         if not scored:
             return []
-        hashes = list(dict.fromkeys(h for h, _ in scored))
         with self.engine.connect() as conn:
-            counted = conn.execute(
-                sa.select(sections.c.content_hash, sa.func.count())
-                .where(sections.c.content_hash.in_(hashes))
-                .group_by(sections.c.content_hash)
-            )
-            needed, cap = _sections_needed(scored, {h: int(n) for h, n in counted}, limit)
-            rows = _match_rows(conn, sections.c.id.in_(_first_sections(needed, cap))) if needed else []
-        by_hash: dict[str, list[RowMapping]] = {}
-        for row in sorted(rows, key=lambda r: r["id"]):
-            by_hash.setdefault(row["content_hash"], []).append(row)
-        wanted = [(row, score) for h, score in scored for row in by_hash.get(h, [])][:limit]
-        return [_index_match(row, score) for row, score in wanted]
+            placed = first_section_ids(conn, scored, limit)
+            rows = _match_rows(conn, sections.c.id.in_(list({i for i, _ in placed}))) if placed else []
+        by_id = {row["id"]: row for row in rows}
+        return [_index_match(by_id[row_id], score) for row_id, score in placed if row_id in by_id]
 
     # -- dense vectors -----------------------------------------------------------------------
 
@@ -400,36 +392,6 @@ def _match_rows(conn: Connection, where: sa.ColumnElement[bool]) -> list[RowMapp
         .where(where)
     )
     return list(conn.execute(query).mappings())
-
-
-def _sections_needed(
-    scored: Sequence[tuple[str, float]], counts: dict[str, int], limit: int | None
-) -> tuple[list[str], int | None]:
-    """The hashes whose sections fill the first ``limit`` places (in ``scored`` order), and the most
-    sections any one of them contributes (None: all of every hash)."""
-    if limit is None:
-        return [h for h in dict.fromkeys(h for h, _ in scored) if counts.get(h)], None
-    needed: dict[str, None] = {}
-    cap, remaining = 0, limit
-    for text_hash, _score in scored:
-        if remaining <= 0:
-            break
-        count = counts.get(text_hash, 0)
-        if count:
-            needed[text_hash] = None
-            cap = max(cap, min(count, remaining))
-            remaining -= count
-    return list(needed), cap
-
-
-def _first_sections(hashes: Sequence[str], cap: int | None) -> sa.Select[tuple[int]]:
-    """Row ids of the first ``cap`` sections (by row id) of each of ``hashes`` (all when None)."""
-    of_hashes = sections.c.content_hash.in_(list(hashes))
-    if cap is None:
-        return sa.select(sections.c.id).where(of_hashes)
-    place = sa.func.row_number().over(partition_by=sections.c.content_hash, order_by=sections.c.id)
-    numbered = sa.select(sections.c.id, place.label("place")).where(of_hashes).subquery()
-    return sa.select(numbered.c.id).where(numbered.c.place <= cap)
 
 
 def _index_match(row: RowMapping, score: float) -> IndexMatch:
