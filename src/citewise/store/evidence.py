@@ -271,7 +271,7 @@ class EvidenceStore:
             ranked = self.index.match(conn, terms, limit)
             if not ranked:
                 return []
-            rows = _match_rows(conn, sections.c.id.in_([row_id for row_id, _ in ranked]))
+            rows = _match_rows(conn, [row_id for row_id, _ in ranked])
         by_id = {r["id"]: r for r in rows}
         return [_index_match(by_id[row_id], score) for row_id, score in ranked if row_id in by_id]
 
@@ -287,7 +287,7 @@ class EvidenceStore:
             return []
         with self.engine.connect() as conn:
             placed = first_section_ids(conn, scored, limit)
-            rows = _match_rows(conn, sections.c.id.in_(list({i for i, _ in placed}))) if placed else []
+            rows = _match_rows(conn, list({i for i, _ in placed})) if placed else []
         by_id = {row["id"]: row for row in rows}
         return [_index_match(by_id[row_id], score) for row_id, score in placed if row_id in by_id]
 
@@ -379,19 +379,23 @@ class EvidenceStore:
 _VERSION_COLUMNS = tuple(c for c in document_versions.c if c.name != "full_text")
 
 
-def _match_rows(conn: Connection, where: sa.ColumnElement[bool]) -> list[RowMapping]:
-    query = (
-        sa.select(
-            sections,
-            document_versions.c.doc_id,
-            document_versions.c.version,
-            document_versions.c.title.label("version_title"),
-            document_versions.c.status.label("version_status"),
-        )
-        .join(document_versions, sections.c.version_id == document_versions.c.id)
-        .where(where)
+def _match_rows(conn: Connection, ids: Sequence[int]) -> list[RowMapping]:
+    """The sections of row ``ids`` with their versions' ids and states (one statement, built once:
+    search reads these rows twice a hybrid search)."""
+    return list(conn.execute(_MATCH_ROWS, {"ids": list(ids)}).mappings())
+
+
+_MATCH_ROWS = (
+    sa.select(
+        sections,
+        document_versions.c.doc_id,
+        document_versions.c.version,
+        document_versions.c.title.label("version_title"),
+        document_versions.c.status.label("version_status"),
     )
-    return list(conn.execute(query).mappings())
+    .join(document_versions, sections.c.version_id == document_versions.c.id)
+    .where(sections.c.id.in_(sa.bindparam("ids", expanding=True)))
+)
 
 
 def _index_match(row: RowMapping, score: float) -> IndexMatch:

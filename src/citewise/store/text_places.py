@@ -67,9 +67,9 @@ def _ids_of(conn: Connection, hashes: list[str], cap: int | None) -> dict[str, l
     if not hashes:
         return {}
     if len(hashes) == 1 and cap is not None:
-        query = sa.select(sections.c.id, sections.c.content_hash).where(sections.c.content_hash == hashes[0])
-        query = query.order_by(sections.c.id).limit(cap)
-    elif cap is None:
+        ids = [int(row_id) for (row_id,) in conn.execute(_FIRST_OF_ONE, {"content_hash": hashes[0], "cap": cap})]
+        return {hashes[0]: ids} if ids else {}
+    if cap is None:
         query = sa.select(sections.c.id, sections.c.content_hash).where(sections.c.content_hash.in_(hashes))
         query = query.order_by(sections.c.id)
     else:
@@ -85,3 +85,12 @@ def _ids_of(conn: Connection, hashes: list[str], cap: int | None) -> dict[str, l
     for row_id, text_hash in conn.execute(query):
         held.setdefault(text_hash, []).append(int(row_id))
     return held
+
+
+_FIRST_OF_ONE = (
+    sa.select(sections.c.id)
+    .where(sections.c.content_hash == sa.bindparam("content_hash"))
+    .order_by(sections.c.id)
+    .limit(sa.bindparam("cap"))
+)
+"""The first sections of one hash: built once, as most searches of a corpus of copies need no other."""
