@@ -74,10 +74,15 @@ def test_a_text_that_fills_the_limit_is_one_read_of_its_ids_and_one_of_its_rows(
     sa.event.listen(copies_store.engine, "before_cursor_execute", seen)
     try:
         found = copies_store.sections_with_hashes(scored, 20)
+        assert [m.section.doc_id for m in found] == [f"d{doc:02d}" for doc in range(20)]
+        assert len(statements) == 2 and "count(" not in statements[0].lower()
+        # every text, the many copies first: batches of one hash, then at least two, then the rest
+        statements.clear()
+        scored = [(_hash(name), 0.5) for name in ORDERS["one text fills the limit"]]
+        assert len(copies_store.sections_with_hashes(scored, sum(COPIES.values()))) == sum(COPIES.values())
+        assert len(statements) == 4
     finally:
         sa.event.remove(copies_store.engine, "before_cursor_execute", seen)
-    assert [m.section.doc_id for m in found] == [f"d{doc:02d}" for doc in range(20)]
-    assert len(statements) == 2 and "count(" not in statements[0].lower()
 
 
 def test_hybrid_hits_of_one_text_in_many_documents_are_those_of_reading_every_section(

@@ -5,9 +5,10 @@ hundred statutes) stands for as many sections. :func:`first_section_ids` returns
 hashes in order, the row ids of their sections (by row id), stopping once ``limit`` sections are
 found, and reads no more of the index than that needs: the hashes are asked for in batches, the
 first batch one hash, each next batch as many hashes as the sections still wanted would fill at the
-sections per hash seen so far, each hash capped at the sections still wanted. When the nearest text
-alone fills the limit (the common case in a corpus of copies) that is one ``LIMIT`` read of the
-hash index; no hash's sections are counted.
+sections per hash seen so far (and at least twice the last batch, so that a few reads always do),
+each hash capped at the sections still wanted. When the nearest text alone fills the limit (the
+common case in a corpus of copies) that is one ``LIMIT`` read of the hash index; no hash's sections
+are counted.
 """
 
 from __future__ import annotations
@@ -34,24 +35,32 @@ def first_section_ids(conn: Connection, scored: Scored, limit: int | None) -> li
         return [(row_id, score) for text_hash, score in scored for row_id in every.get(text_hash, [])]
     found: list[tuple[int, float]] = []
     held: dict[str, list[int]] = {}  # a hash read with cap c: all its sections, or its first c
+    last = 0  # hashes in the last batch: each batch is at least twice as large
     for text_hash, score in scored:
         remaining = limit - len(found)
         if remaining <= 0:
             break
         if text_hash not in held:
-            batch = _next_batch(scored, text_hash, remaining, held)
+            batch = _next_batch(scored, text_hash, max(_estimate(held, remaining), 2 * last), held)
             read = _ids_of(conn, batch, remaining)
             held.update((h, read.get(h, [])) for h in batch)
+            last = len(batch)
         found.extend((row_id, score) for row_id in held[text_hash][:remaining])
     return found
 
 
-def _next_batch(scored: Scored, first: str, remaining: int, held: dict[str, list[int]]) -> list[str]:
-    """``first`` and the next hashes of ``scored`` not read yet: ``first`` alone when nothing is
-    read, else as many as ``remaining`` sections need at the mean sections per hash read so far."""
+def _estimate(held: dict[str, list[int]], remaining: int) -> int:
+    """Hashes ``remaining`` sections need at the mean sections per hash read so far (one when none
+    is read yet)."""
+    if not held:
+        return 1
     seen = [len(ids) for ids in held.values() if ids]
     per_hash = sum(seen) / len(seen) if seen else 1.0
-    wanted = 1 if not held else max(1, math.ceil(remaining / max(per_hash, 1.0)))
+    return max(1, math.ceil(remaining / max(per_hash, 1.0)))
+
+
+def _next_batch(scored: Scored, first: str, wanted: int, held: dict[str, list[int]]) -> list[str]:
+    """``first`` and the next hashes of ``scored`` not read yet, ``wanted`` of them at most."""
     batch: dict[str, None] = {first: None}
     for text_hash, _score in scored:
         if len(batch) >= wanted:
