@@ -37,6 +37,22 @@ CPU is ~11 ms either way)::
 (An earlier after-run while an embedding job shared the machine, load 4.1: cold 125.8/175.4, cycled
 163.3/254.3, ingest 418/s.) Ingest pays for writing the counts and folding them together.
 
+Dense search's nearest texts are mapped to their sections without counting every hash's sections
+(:mod:`citewise.store.text_places`: at 100x all 80 dense candidates are copies of the nearest text,
+so that is one ``LIMIT`` read of the hash index), and the vectors marker and the matched rows are
+read by statements built once. ``--sizes 1,100 --embed --vectors-from STORE --queries 200``, the
+shared 2-core machine under ``nice -n 10`` (2026-12-03), two pairs back to back, 100x, before ->
+after: first pair (load 1.7-1.6, then 0.8-1.3) hybrid 55.7/74.4 -> 40.6/59.2 ms, CPU p50/p95
+63.0/75.7 -> 57.9/68.9; second pair (load 1.1 throughout) hybrid 41.7/57.5 -> 48.4/67.1 ms, CPU
+58.7/70.6 -> 57.5/69.3; lexical 19.2/25.4 -> 18.3/24.2 and 18.1/24.6 -> 17.4/25.4 ms. The question's
+embedding (cache emptied before every search) swamps the change in these figures; with the
+question vectors cached (``search()`` on the 49 questions three times after a warm-up, the 100x
+store, before and after alternating twice, load 1.1), CPU per hybrid search mean/p50/p95
+24.6/24.6/28.7 and 25.6/25.0/34.2 ms before, 21.6/21.6/26.5 and 21.6/21.2/26.3 ms after; the
+mapping alone 5.4/3.9/10.6 -> 2.0/1.8/2.8 ms, the marker 0.25 -> 0.08 ms. Hybrid wall p95 stays
+above 50 ms at 100x on this machine. Top 10 hits (every field), lexical and hybrid, and the 80 dense
+candidates of the 49 questions are identical before and after on the 100x store.
+
 Snippets split each text's sentences once (kept per text; at 100x a top 10 often shows one text in
 several documents). ``--sizes 1,100 --embed --vectors-from STORE --queries 200`` back to back
 (2026-12-03, load 1.1-1.6), before then after, 100x: lexical 20.9/30.2 -> 19.4/25.2 ms (CPU p95

@@ -149,11 +149,23 @@ def vectors_among(conn: Connection, model_id: str, model_version: str, hashes: S
 def vectors_marker(conn: Connection, model_id: str, model_version: str) -> int:
     """0 when this model has no vector, else the highest vector row id of any model: it changes
     whenever a vector is added, and reading it is one primary-key lookup, cheap enough to ask on
-    every search (a scan of one model's rows was 10 ms at 1,220 vectors)."""
-    has_any = sa.select(section_embeddings.c.id).where(_of_model(model_id, model_version)).limit(1)
-    if conn.execute(has_any).first() is None:
-        return 0
-    return int(conn.execute(sa.select(sa.func.max(section_embeddings.c.id))).scalar_one_or_none() or 0)
+    every search (a scan of one model's rows was 10 ms at 1,220 vectors). One statement, built once:
+    building it was most of the time (0.23 ms a search, the lookups themselves ~0.03 ms)."""
+    return int(conn.execute(_MARKER, {"model_id": model_id, "model_version": model_version}).scalar_one_or_none() or 0)
+
+
+_MARKER = sa.select(
+    sa.case(
+        (
+            sa.exists().where(
+                section_embeddings.c.model_id == sa.bindparam("model_id"),
+                section_embeddings.c.model_version == sa.bindparam("model_version"),
+            ),
+            sa.select(sa.func.max(section_embeddings.c.id)).scalar_subquery(),
+        ),
+        else_=0,
+    )
+)
 
 
 def vectors(conn: Connection, model_id: str, model_version: str) -> StoredVectors:

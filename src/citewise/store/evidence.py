@@ -42,6 +42,7 @@ from citewise.store.records import HashMismatch, IndexMatch, NewSection, NewVers
 from citewise.store.reviews import decision_from_row, decisions_query, pending_reviews, record_decision
 from citewise.store.rows import section_from_row, section_hash, utcnow, version_from_row
 from citewise.store.schema import document_versions, documents, review_decisions, sections
+from citewise.store.text_places import first_section_ids
 from citewise.store.versions import write_version
 
 __all__ = [
@@ -270,7 +271,7 @@ class EvidenceStore:
             ranked = self.index.match(conn, terms, limit)
             if not ranked:
                 return []
-            rows = _match_rows(conn, sections.c.id.in_([row_id for row_id, _ in ranked]))
+            rows = _match_rows(conn, [row_id for row_id, _ in ranked])
         by_id = {r["id"]: r for r in rows}
         return [_index_match(by_id[row_id], score) for row_id, score in ranked if row_id in by_id]
 
@@ -279,25 +280,16 @@ class EvidenceStore:
         each with its hash's score, at most ``limit`` of them (dense search finds texts; this finds
         where they are — a text repeated in many documents must not flood the result).
 
-        Only the sections that can be among the first ``limit`` are read: the hashes' section
-        counts first, then the first sections (by row id) of the hashes needed to fill ``limit``.
+        Only the sections that can be among the first ``limit`` are read, without counting any hash's
+        sections (:func:`~citewise.store.text_places.first_section_ids`).
         """
         if not scored:
             return []
-        hashes = list(dict.fromkeys(h for h, _ in scored))
         with self.engine.connect() as conn:
-            counted = conn.execute(
-                sa.select(sections.c.content_hash, sa.func.count())
-                .where(sections.c.content_hash.in_(hashes))
-                .group_by(sections.c.content_hash)
-            )
-            needed, cap = _sections_needed(scored, {h: int(n) for h, n in counted}, limit)
-            rows = _match_rows(conn, sections.c.id.in_(_first_sections(needed, cap))) if needed else []
-        by_hash: dict[str, list[RowMapping]] = {}
-        for row in sorted(rows, key=lambda r: r["id"]):
-            by_hash.setdefault(row["content_hash"], []).append(row)
-        wanted = [(row, score) for h, score in scored for row in by_hash.get(h, [])][:limit]
-        return [_index_match(row, score) for row, score in wanted]
+            placed = first_section_ids(conn, scored, limit)
+            rows = _match_rows(conn, list({i for i, _ in placed})) if placed else []
+        by_id = {row["id"]: row for row in rows}
+        return [_index_match(by_id[row_id], score) for row_id, score in placed if row_id in by_id]
 
     # -- dense vectors -----------------------------------------------------------------------
 
@@ -387,49 +379,23 @@ class EvidenceStore:
 _VERSION_COLUMNS = tuple(c for c in document_versions.c if c.name != "full_text")
 
 
-def _match_rows(conn: Connection, where: sa.ColumnElement[bool]) -> list[RowMapping]:
-    query = (
-        sa.select(
-            sections,
-            document_versions.c.doc_id,
-            document_versions.c.version,
-            document_versions.c.title.label("version_title"),
-            document_versions.c.status.label("version_status"),
-        )
-        .join(document_versions, sections.c.version_id == document_versions.c.id)
-        .where(where)
+def _match_rows(conn: Connection, ids: Sequence[int]) -> list[RowMapping]:
+    """The sections of row ``ids`` with their versions' ids and states (one statement, built once:
+    search reads these rows twice a hybrid search)."""
+    return list(conn.execute(_MATCH_ROWS, {"ids": list(ids)}).mappings())
+
+
+_MATCH_ROWS = (
+    sa.select(
+        sections,
+        document_versions.c.doc_id,
+        document_versions.c.version,
+        document_versions.c.title.label("version_title"),
+        document_versions.c.status.label("version_status"),
     )
-    return list(conn.execute(query).mappings())
-
-
-def _sections_needed(
-    scored: Sequence[tuple[str, float]], counts: dict[str, int], limit: int | None
-) -> tuple[list[str], int | None]:
-    """The hashes whose sections fill the first ``limit`` places (in ``scored`` order), and the most
-    sections any one of them contributes (None: all of every hash)."""
-    if limit is None:
-        return [h for h in dict.fromkeys(h for h, _ in scored) if counts.get(h)], None
-    needed: dict[str, None] = {}
-    cap, remaining = 0, limit
-    for text_hash, _score in scored:
-        if remaining <= 0:
-            break
-        count = counts.get(text_hash, 0)
-        if count:
-            needed[text_hash] = None
-            cap = max(cap, min(count, remaining))
-            remaining -= count
-    return list(needed), cap
-
-
-def _first_sections(hashes: Sequence[str], cap: int | None) -> sa.Select[tuple[int]]:
-    """Row ids of the first ``cap`` sections (by row id) of each of ``hashes`` (all when None)."""
-    of_hashes = sections.c.content_hash.in_(list(hashes))
-    if cap is None:
-        return sa.select(sections.c.id).where(of_hashes)
-    place = sa.func.row_number().over(partition_by=sections.c.content_hash, order_by=sections.c.id)
-    numbered = sa.select(sections.c.id, place.label("place")).where(of_hashes).subquery()
-    return sa.select(numbered.c.id).where(numbered.c.place <= cap)
+    .join(document_versions, sections.c.version_id == document_versions.c.id)
+    .where(sections.c.id.in_(sa.bindparam("ids", expanding=True)))
+)
 
 
 def _index_match(row: RowMapping, score: float) -> IndexMatch:
