@@ -47,7 +47,6 @@ from citewise.llm.errors import (
     ModelEndpointError,
     ModelError,
     ModelRefused,
-    ModelReplyInvalid,
     ModelTruncated,
     ModelUnexpectedFinish,
     display_url,
@@ -75,6 +74,7 @@ from citewise.llm.wire import (
     same_origin_as,
     usage_of,
     validated,
+    validated_text,
     with_instruction,
 )
 
@@ -278,19 +278,7 @@ class ChatClient:
         endpoint that refuses gets it unstreamed, and ``on_text`` the whole reply once it is valid)."""
 
         def finish(result: ChatResult) -> T:
-            try:
-                return validate(result.text)
-            except (ValueError, TypeError, KeyError, IndexError) as exc:
-                shown = excerpt(result.text)
-                raise ModelReplyInvalid(
-                    f"the reply of {result.requested_model} failed validation: {exc}; reply: {shown!r}",
-                    excerpt=shown,
-                    text=result.text,
-                    model=result.requested_model,
-                    status_code=200,
-                    request_id=result.request_id,
-                    usage=result.usage,
-                ) from exc
+            return validated_text(result, validate)
 
         params = self._params(model, messages, max_completion_tokens, temperature, None)
         if on_text is not None and model not in self._unstreamed_models:

@@ -25,6 +25,7 @@ __all__ = [
     "same_origin_as",
     "usage_of",
     "validated",
+    "validated_text",
     "with_instruction",
 ]
 
@@ -99,24 +100,34 @@ def same_origin_as(base_url: str) -> Callable[[Any], None]:
 
 def validated(result: ChatResult, validate: Callable[[Any], T]) -> T:
     """``validate(JSON of the reply)``; a reply that does not parse or validate is ModelReplyInvalid."""
-    info: CallInfo = {
-        "model": result.requested_model,
-        "status_code": 200,
-        "request_id": result.request_id,
-        "usage": result.usage,
-    }
     try:
         return validate(parse_json_reply(result.text))
     except ModelReplyInvalid as exc:  # from the parser, or a validator that raises it itself
-        raise ModelReplyInvalid(exc.message, excerpt=exc.excerpt, text=result.text, **info) from exc
+        raise ModelReplyInvalid(exc.message, excerpt=exc.excerpt, text=result.text, **_info(result)) from exc
     except (ValueError, TypeError, KeyError, IndexError) as exc:
-        shown = excerpt(result.text)
-        raise ModelReplyInvalid(
-            f"the JSON reply of {result.requested_model} failed validation: {exc}; reply: {shown!r}",
-            excerpt=shown,
-            text=result.text,
-            **info,
-        ) from exc
+        raise _rejected(result, exc, "JSON reply") from exc
+
+
+def validated_text(result: ChatResult, validate: Callable[[str], T]) -> T:
+    """``validate(text of the reply)``; a reply it rejects is ModelReplyInvalid."""
+    try:
+        return validate(result.text)
+    except (ValueError, TypeError, KeyError, IndexError) as exc:
+        raise _rejected(result, exc, "reply") from exc
+
+
+def _info(result: ChatResult) -> CallInfo:
+    return {"model": result.requested_model, "status_code": 200, "request_id": result.request_id, "usage": result.usage}
+
+
+def _rejected(result: ChatResult, exc: Exception, what: str) -> ModelReplyInvalid:
+    shown = excerpt(result.text)
+    return ModelReplyInvalid(
+        f"the {what} of {result.requested_model} failed validation: {exc}; reply: {shown!r}",
+        excerpt=shown,
+        text=result.text,
+        **_info(result),
+    )
 
 
 def usage_of(usage: Any) -> TokenUsage | None:
