@@ -13,7 +13,7 @@ from typing import Any, cast
 
 import pytest
 
-from citewise.cost.ledger import _Call, _llm_line
+from citewise.cost.pricing import _Call, _llm_line
 from citewise.prices import ModelPrice, PriceTable, parse_prices
 from citewise.records.budget import Budget, BudgetExhausted, BudgetUsage, ModelUsage
 from citewise.research.progress import _model_cost

@@ -32,27 +32,14 @@ re-prices old runs.
 
 from __future__ import annotations
 
-import enum
-from collections.abc import Iterable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import UTC, date, datetime, time
 from decimal import Decimal
 from typing import Any
 
-from citewise.audit.events import (
-    AnswerGiven,
-    AttemptEnded,
-    AttemptInterrupted,
-    EngineAnswered,
-    EngineCallFailed,
-    ModelCallEnded,
-    ModelCallInterrupted,
-    RunConfigured,
-    Verified,
-)
+from citewise.cost.lines import ZERO, Component, CostLine, TokenCount, plain, summed
+from citewise.cost.pricing import engine_of, is_accepted, run_lines
 from citewise.prices import PriceTable
-from citewise.records.answer import AnswerPath
-from citewise.records.research import Attempt, AttemptError, AttemptKind
 from citewise.store.evidence import EvidenceStore
 from citewise.store.runs import RunRecord, RunStore
 
@@ -68,113 +55,6 @@ __all__ = [
     "is_accepted",
     "ledger_for_run",
 ]
-
-ZERO = Decimal(0)
-# Credit shares are floats in the record (a call's credits split over its URLs); the per-run sum is
-# rounded so float noise (0.9999999999999999) never shows up as money.
-_CREDIT_PLACES = Decimal("0.000001")
-
-
-class Component(str, enum.Enum):
-    """What a cost line is for."""
-
-    LLM = "llm"
-    SEARCH = "search"
-    EXTRACTION = "extraction"
-    INFRASTRUCTURE = "infrastructure"
-    MAINTENANCE = "maintenance"
-    HUMAN_REVIEW = "human_review"
-
-    @property
-    def assumed(self) -> bool:
-        """True for costs stated in the price table rather than measured from the run."""
-        return self in _ASSUMED
-
-
-_ASSUMED = frozenset({Component.INFRASTRUCTURE, Component.MAINTENANCE, Component.HUMAN_REVIEW})
-
-
-@dataclass(frozen=True, slots=True)
-class TokenCount:
-    """Tokens of one or more model calls, split the way they are billed."""
-
-    input: int = 0
-    """Prompt tokens not served from a cache."""
-    cached_input: int = 0
-    """Prompt tokens served from the provider's prompt cache."""
-    output: int = 0
-    """Completion tokens (reasoning included)."""
-
-    def __add__(self, other: TokenCount) -> TokenCount:
-        return TokenCount(self.input + other.input, self.cached_input + other.cached_input, self.output + other.output)
-
-    @property
-    def total(self) -> int:
-        """All tokens."""
-        return self.input + self.cached_input + self.output
-
-
-@dataclass(frozen=True, slots=True)
-class CostLine:
-    """One priced item of a ledger or a report: a model, Tavily credits, pages, or an assumption."""
-
-    component: Component
-    """What the cost is for."""
-    item: str
-    """Model id, ``tavily credits``, ``pages``, or the assumption's name."""
-    count: int
-    """Model calls, attempts, or runs the line covers."""
-    quantity: Decimal
-    """Billing units: tokens, credits, pages, runs or review seconds."""
-    unit: str
-    """Name of the billing unit."""
-    amount: Decimal | None
-    """Cost in the table's currency; None when it cannot be known (see ``note``)."""
-    tokens: TokenCount | None = None
-    """Token split of an ``llm`` line."""
-    note: str | None = None
-    """Why the amount is unknown, or how an assumption was allocated."""
-
-    @property
-    def assumed(self) -> bool:
-        """True for an assumption rather than a measured cost."""
-        return self.component.assumed
-
-    def merge(self, other: CostLine) -> CostLine:
-        """This line and ``other`` (same component, item and note) as one."""
-        tokens = None if self.tokens is None and other.tokens is None else _tokens(self.tokens) + _tokens(other.tokens)
-        amount = None if self.amount is None or other.amount is None else self.amount + other.amount
-        return replace(
-            self,
-            count=self.count + other.count,
-            quantity=self.quantity + other.quantity,
-            amount=amount,
-            tokens=tokens,
-        )
-
-    def to_json(self) -> dict[str, Any]:
-        """Plain JSON values; money and quantities as exact decimal strings."""
-        return {
-            "component": self.component.value,
-            "item": self.item,
-            "assumed": self.assumed,
-            "count": self.count,
-            "quantity": _plain(self.quantity),
-            "unit": self.unit,
-            "amount": None if self.amount is None else _plain(self.amount),
-            "tokens": None
-            if self.tokens is None
-            else {"input": self.tokens.input, "cached_input": self.tokens.cached_input, "output": self.tokens.output},
-            "note": self.note,
-        }
-
-    @property
-    def _key(self) -> tuple[Component, str, str, str | None]:
-        return (self.component, self.item, self.unit, self.note)
-
-
-def _tokens(tokens: TokenCount | None) -> TokenCount:
-    return tokens if tokens is not None else TokenCount()
 
 
 class _Totals:
@@ -287,13 +167,13 @@ class CostReport(_Totals):
             "prices": self.prices,
             "runs": self.runs,
             "accepted_reports": self.accepted,
-            "measured": _plain(self.measured),
-            "assumed": _plain(self.assumed),
-            "total": _plain(self.total),
+            "measured": plain(self.measured),
+            "assumed": plain(self.assumed),
+            "total": plain(self.total),
             "complete": self.complete,
-            "cost_per_accepted_report": None if per_accepted is None else _plain(per_accepted),
+            "cost_per_accepted_report": None if per_accepted is None else plain(per_accepted),
             "by_component": {
-                c.value: {"amount": None if amount is None else _plain(amount), "assumed": c.assumed}
+                c.value: {"amount": None if amount is None else plain(amount), "assumed": c.assumed}
                 for c, amount in self.by_component().items()
             },
             "lines": [line.to_json() for line in self.lines],
@@ -306,9 +186,9 @@ class CostReport(_Totals):
                     "status": ledger.status,
                     "created_at": ledger.created_at.isoformat(),
                     "accepted": ledger.accepted,
-                    "measured": _plain(ledger.measured),
-                    "assumed": _plain(ledger.assumed),
-                    "total": _plain(ledger.total),
+                    "measured": plain(ledger.measured),
+                    "assumed": plain(ledger.assumed),
+                    "total": plain(ledger.total),
                     "complete": ledger.complete,
                 }
                 for ledger in self.ledgers
@@ -318,19 +198,13 @@ class CostReport(_Totals):
 
 def ledger_for_run(record: RunRecord, prices: PriceTable) -> CostLedger:
     """The cost ledger of one run (``record`` with its events, as :meth:`RunStore.get` returns it)."""
-    lines = [
-        *_llm_lines(record, prices),
-        *_attempt_lines(record, prices),
-        *_native_search_lines(record, prices),
-        *_assumption_lines(prices),
-    ]
     return CostLedger(
         run_id=record.run_id,
         kind=record.kind,
         status=record.status.value,
         created_at=record.created_at,
         accepted=is_accepted(record),
-        lines=tuple(lines),
+        lines=tuple(run_lines(record, prices)),
         engine=engine_of(record),
     )
 
@@ -356,7 +230,7 @@ def cost_report(store: EvidenceStore, prices: PriceTable, since: date | datetime
         prices=prices.origin,
         runs=len(ledgers),
         accepted=sum(1 for ledger in ledgers if ledger.accepted),
-        lines=_summed(line for ledger in ledgers for line in ledger.lines),
+        lines=summed(line for ledger in ledgers for line in ledger.lines),
         ledgers=ledgers,
     )
 
@@ -387,175 +261,10 @@ class EngineCost:
             "engine": self.engine,
             "runs": self.runs,
             "accepted_reports": self.accepted,
-            "total": _plain(self.total),
+            "total": plain(self.total),
             "complete": self.complete,
-            "cost_per_accepted_report": None if per is None else _plain(per),
+            "cost_per_accepted_report": None if per is None else plain(per),
         }
-
-
-def engine_of(record: RunRecord) -> str:
-    """The engine of a run: the native engine that answered, else ``citewise``."""
-    answered = record.last(EngineAnswered) or record.last(EngineCallFailed)
-    if answered is not None:
-        return answered.engine
-    configured = record.last(RunConfigured)
-    return configured.engine if configured is not None and configured.engine is not None else "citewise"
-
-
-def _native_search_lines(record: RunRecord, prices: PriceTable) -> list[CostLine]:
-    lines = []
-    for answered in record.of(EngineAnswered):
-        calls = answered.usage.search_calls
-        if not calls:
-            continue
-        rate = prices.native_search_per_1000.get(answered.engine)
-        item = f"{answered.engine} search tool calls"
-        if rate is None:
-            unknown = CostLine(Component.SEARCH, item, 1, Decimal(calls), "calls", None, note="not in the price table")
-            lines.append(unknown)
-        else:
-            lines.append(CostLine(Component.SEARCH, item, 1, Decimal(calls), "calls", calls * rate / 1000))
-    return list(_summed(lines))
-
-
-def is_accepted(record: RunRecord) -> bool:
-    """True when the run's latest verification accepted its report."""
-    verified = record.last(Verified)
-    return verified is not None and verified.acceptance.accepted
-
-
-# -- llm ----------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class _Call:
-    requested_model: str | None
-    model: str | None
-    prompt_tokens: int | None
-    completion_tokens: int | None
-    cached_tokens: int | None = None
-
-
-def _llm_calls(record: RunRecord) -> list[_Call]:
-    calls = [
-        _Call(e.requested_model, e.model, e.prompt_tokens, e.completion_tokens, e.cached_tokens)
-        for e in record.of(ModelCallEnded)
-        if e.outcome != "not_answered"
-    ]
-    # A call cut off by a crash may have been charged: priced at its estimated prompt, no output.
-    calls += [_Call(e.model, None, e.estimated_prompt_tokens, 0) for e in record.of(ModelCallInterrupted)]
-    answer = record.last(AnswerGiven)
-    if not calls and answer is not None:
-        # Ask runs record their one model call in the answer provenance.
-        p = answer.provenance
-        if p.requested_model or (p.path is AnswerPath.MODEL and p.model):
-            calls.append(_Call(p.requested_model, p.model, p.prompt_tokens, p.completion_tokens))
-    return calls
-
-
-def _llm_lines(record: RunRecord, prices: PriceTable) -> list[CostLine]:
-    lines = [_llm_line(call, prices) for call in _llm_calls(record)]
-    return list(_summed(lines))
-
-
-def _llm_line(call: _Call, prices: PriceTable) -> CostLine:
-    requested, reported = call.requested_model, call.model
-    price = prices.model(requested, reported)
-    item = price.model if price is not None else str(requested or reported or "unknown model")
-    prompt, completion = call.prompt_tokens, call.completion_tokens
-    if prompt is None or completion is None:
-        return CostLine(Component.LLM, item, 1, ZERO, "tokens", None, TokenCount(), "usage not reported")
-    cached = min(int(call.cached_tokens or 0), int(prompt))
-    tokens = TokenCount(input=int(prompt) - cached, cached_input=cached, output=int(completion))
-    if price is None:
-        return CostLine(Component.LLM, item, 1, Decimal(tokens.total), "tokens", None, tokens, "not in the price table")
-    amount = price.call_cost(int(prompt), cached, int(completion))
-    return CostLine(Component.LLM, item, 1, Decimal(tokens.total), "tokens", amount, tokens)
-
-
-# -- search and extraction ------------------------------------------------------------------------
-
-
-def _attempt_lines(record: RunRecord, prices: PriceTable) -> list[CostLine]:
-    credits = {Component.SEARCH: ZERO, Component.EXTRACTION: ZERO}
-    billed = {Component.SEARCH: 0, Component.EXTRACTION: 0}
-    pages = 0
-    components = {AttemptKind.SEARCH: Component.SEARCH, AttemptKind.EXTRACT: Component.EXTRACTION}
-    for attempt in [e.attempt for e in record.of(AttemptEnded)] + _interrupted(record):
-        component = components.get(attempt.kind)
-        if attempt.cached or component is None:  # model attempts are priced from their model calls
-            continue
-        if attempt.credits is not None:
-            credits[component] += Decimal(str(attempt.credits))
-            billed[component] += 1
-        elif component is Component.EXTRACTION and (attempt.error_kind is None or attempt.error_kind.billed):
-            pages += 1
-    lines = []
-    for component in (Component.SEARCH, Component.EXTRACTION):
-        if billed[component]:
-            quantity = credits[component].quantize(_CREDIT_PLACES).normalize()
-            lines.append(
-                CostLine(
-                    component, "tavily credits", billed[component], quantity, "credits", quantity * prices.tavily_credit
-                )
-            )
-    if pages:
-        lines.append(
-            CostLine(Component.EXTRACTION, "pages", pages, Decimal(pages), "pages", pages * prices.extraction_per_page)
-        )
-    return lines
-
-
-def _interrupted(record: RunRecord) -> list[Attempt]:
-    """Calls cut off by a crash: the provider may have answered and charged."""
-    return [
-        Attempt(e.attempt_kind, e.target, e.round, False, e.noticed_at, error_kind=AttemptError.INTERRUPTED)
-        for e in record.of(AttemptInterrupted)
-    ]
-
-
-# -- assumptions ----------------------------------------------------------------------------------
-
-
-def _assumption_lines(prices: PriceTable) -> list[CostLine]:
-    a, cur = prices.assumptions, prices.currency
-    infrastructure = f"{a.infrastructure_per_run} {cur} per run"
-    maintenance = f"{a.maintenance_per_month} {cur} a month over {a.runs_per_month} runs"
-    review = f"{a.human_review_seconds_per_run} s per run at {a.human_review_rate_per_hour} {cur} an hour"
-    one = Decimal(1)
-    return [
-        CostLine(
-            Component.INFRASTRUCTURE, "infrastructure", 1, one, "runs", a.infrastructure_per_run, note=infrastructure
-        ),
-        CostLine(Component.MAINTENANCE, "maintenance", 1, one, "runs", a.maintenance_per_run, note=maintenance),
-        CostLine(
-            Component.HUMAN_REVIEW,
-            "human review",
-            1,
-            a.human_review_seconds_per_run,
-            "seconds",
-            a.human_review_per_run,
-            note=review,
-        ),
-    ]
-
-
-# -- helpers --------------------------------------------------------------------------------------
-
-
-def _summed(lines: Iterable[CostLine]) -> tuple[CostLine, ...]:
-    """Lines with the same component, item, unit and note merged, in component then first-seen order."""
-    merged: dict[tuple[Component, str, str, str | None], CostLine] = {}
-    for line in lines:
-        key = line._key
-        merged[key] = merged[key].merge(line) if key in merged else line
-    order = list(Component)
-    return tuple(sorted(merged.values(), key=lambda line: order.index(line.component)))
-
-
-def _plain(value: Decimal) -> str:
-    """A decimal as plain digits without trailing zeros (``23.86``, ``100``, never ``1E+2``)."""
-    return format(value.normalize(), "f")
 
 
 def _start(since: date | datetime | None) -> datetime | None:
