@@ -14,6 +14,10 @@ no check of words, figures or roles sees. Two readings of a case and its outcome
   이상": each case figure (followed by 인 경우, 이면, 일 때) with the figures of its outcome, up to the
   next case or the end of the sentence.
 
+- **What a thing is**: "conn is a new socket object … and address is the address bound to the
+  socket"; a claim that says of one thing what the span says of another, and describes the first
+  otherwise, has traded them.
+
 A claim's case is swapped when the span has that case and another value of the same thing, and the
 claim's outcome is the other value's: for English, its words include at least as many of those
 only the other outcome has as of those only its own has (and at least one); for Korean, its figure
@@ -178,6 +182,84 @@ def _korean_swap(claim: str, span: str) -> str | None:
     return None
 
 
+_COPULA = re.compile(
+    r"\b(?P<thing>[A-Za-z_][\w.]*(?:\(\))?)\s+(?:is|are)\s+(?:(?:a|an|the)\s+)?(?P<what>[^,.;:]+)", re.IGNORECASE
+)
+"""A thing and what it is said to be: "conn is a new socket object", "the values are lists of values"."""
+_COPULA_NOT: Final = _NOT_THINGS | frozenset("which who what where also only they these those there here".split())
+_NAMES_VALUE = re.compile(rf"(?:not\s+)?(?:{_VALUE_WORDS})\b", re.IGNORECASE)
+
+
+def _definitions(text: str) -> list[tuple[str, frozenset[str]]]:
+    found = []
+    for match in _COPULA.finditer(text):
+        thing = match.group("thing").lower().removesuffix("()")
+        thing = thing[:-1] if len(thing) > 3 and thing.endswith("s") and not thing.endswith("ss") else thing
+        what = match.group("what").split()[:6]
+        words = _stems(" ".join(what), thing)
+        if thing in _COPULA_NOT or not words or _NAMES_VALUE.match(match.group("what")):
+            continue
+        found.append((thing, words))
+    return found
+
+
+def _swapped_definition(claim: str, span: str) -> str | None:
+    """ "address is a new socket object" where the span has "conn is a new socket object … and address
+    is the address bound to the socket": what the span says one thing is, said of another it
+    describes otherwise."""
+    theirs = _definitions(span)
+    for thing, said in _definitions(claim):
+        own = [words for other, words in theirs if other == thing]
+        if not own:
+            continue
+        own_hits = max(len(said & words) for words in own)
+        for other, words in theirs:
+            hits = len(said & words)
+            if other != thing and hits > own_hits and (hits >= 2 or (hits == len(said) and not own_hits)):
+                return f"swapped case: the claim says of {thing} what the span says of {other}"
+    return None
+
+
+_IF = re.compile(r"\b(?:if|when|whenever)\b", re.IGNORECASE)
+_CONDITION_STOP: Final = _STOP | frozenset("set given provided passed used present you your".split())
+
+
+def _short_stems(text: str) -> frozenset[str]:
+    """Content words cut to four letters, a plural's s first: sorts / sorted → sort, keys → key."""
+    words = [w.removesuffix("s") if len(w) > 3 else w for w in re.findall(r"[a-z][a-z_]{2,}", text.lower())]
+    return frozenset(w if "_" in w else w[:4] for w in words if w not in _CONDITION_STOP)
+
+
+def _conditionals(text: str) -> list[tuple[frozenset[str], frozenset[str]]]:
+    """Each "if / when / whenever" of ``text``: (its condition's words, its outcome's words)."""
+    found = []
+    for marker in _IF.finditer(text):
+        clause_end = _CLAUSE_END.search(text, marker.end())
+        clause = text[marker.end() : clause_end.start() if clause_end else len(text)]
+        if "," in clause:
+            condition, outcome = clause.split(",", 1)
+        else:
+            condition = clause
+            begin = max(text.rfind(mark, 0, marker.start()) for mark in ".;,")
+            outcome = text[begin + 1 : marker.start()]
+        found.append((_short_stems(condition), _short_stems(outcome)))
+    return found
+
+
+def _moved_outcome(claim: str, span: str) -> str | None:
+    """ "json.dumps sorts dictionary keys whenever indent is set" against "If sort_keys is true, … the
+    output of dictionaries will be sorted by key": an outcome the span gives under a condition that
+    shares no word with the claim's. Every conditional of the span with that outcome (half its
+    words, two or more) must share none."""
+    # A condition with no words of its own ("If true, …", "if that is omitted") cannot be compared.
+    theirs = [(c, o) for c, o in _conditionals(span) if c]
+    for condition, outcome in _conditionals(claim):
+        same = [c for c, o in theirs if len(o & outcome) >= max(2, len(outcome) / 2)]
+        if condition and same and not any(c & (condition | outcome) for c in same):
+            return "changed condition: the span gives this outcome under another condition"
+    return None
+
+
 def swapped_case(claim: str, span: str) -> str | None:
     """The reason ``claim`` gives a case of ``span`` the outcome of another case, else None.
 
@@ -190,4 +272,9 @@ def swapped_case(claim: str, span: str) -> str | None:
     >>> swapped_case("근로시간이 4시간이면 1시간 이상을 준다.", rest)
     'swapped case: the claim pairs 4시간 with 1시간, the span pairs it with 30분'
     """
-    return _english_swap(claim, span) or _korean_swap(claim, span)
+    return (
+        _english_swap(claim, span)
+        or _swapped_definition(claim, span)
+        or _moved_outcome(claim, span)
+        or _korean_swap(claim, span)
+    )

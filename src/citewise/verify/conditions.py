@@ -15,6 +15,11 @@ Three checks, each on the claim against the span it was matched to:
   for 노동위원회의 승인: a permissive claim that does without a noun the span names, where the span
   never says it may be done without it; one consent for another counts ("동의 없이" where the span
   asks for a 합의, "합의하지 않아도" where it asks for a 서면 합의).
+- **One alternative made the only one** (:func:`only_one_of`, read in the span and the sentences
+  beside it): "accepts only IPv4 networks" against "Either IPv4 or IPv6 networks may be supplied".
+- **A version given another event** (:func:`changed_version`, read in the span and the sentences
+  beside it): "was added in Python 3.5" against "New in version 3.3. Changed in version 3.5": the
+  span dates that event to another version.
 - **Presence for absence**: "지장이 있더라도 … 할 수 있다" against "지장이 없으면 … 할 수 있다".
 - **Afterwards for beforehand**: "변경한 후에 허가를 받으면 된다" against "미리 … 허가를 받아야 한다".
 - **A public body swapped for another**: "법원에 구제를 신청" against "노동위원회에 구제를 신청". A body
@@ -34,7 +39,7 @@ from typing import Final
 
 from citewise.verify.figures import NUMBER_PATTERN, as_digits, parse_figure
 
-__all__ = ["changed_condition"]
+__all__ = ["changed_condition", "changed_version", "only_one_of"]
 
 _WITHIN: Final = "within"
 _AFTER: Final = "after"
@@ -290,6 +295,30 @@ def _inverted_condition(claim: str, span: str) -> str | None:
     return None
 
 
+_V = r"(?:version\s+|python\s+|v)?(\d+\.\d+(?:\.\d+)?)"
+_VERSION_EVENTS: Final = {
+    "added": re.compile(rf"\b(?:new|added|introduced)\s+in\s+{_V}", re.IGNORECASE),
+    "deprecated": re.compile(rf"\bdeprecated\s+(?:since|in|as\s+of)\s+{_V}", re.IGNORECASE),
+    "removed": re.compile(rf"\b(?:be\s+|been\s+|is\s+|was\s+|slated\s+for\s+)?(?:removed|removal)\s+in\s+{_V}", re.I),
+}
+"""When a page dates a change: "New in version 3.3", "Deprecated since version 3.6", "will be removed
+in version 3.12", "was added in Python 3.5"."""
+
+
+def _version_events(text: str) -> dict[str, set[str]]:
+    return {kind: set(pattern.findall(text)) for kind, pattern in _VERSION_EVENTS.items()}
+
+
+def changed_version(claim: str, span: str) -> str | None:
+    """ "time.monotonic() was added in Python 3.5" against "New in version 3.3. Changed in version 3.5":
+    a version the span gives another event, or no event, said to date the one it dates otherwise."""
+    theirs = _version_events(span)
+    for kind, versions in _version_events(claim).items():
+        if theirs[kind] and (wrong := sorted(versions - theirs[kind])):
+            return f"changed date: the claim has it {kind} in {wrong[0]}, the span in {sorted(theirs[kind])[0]}"
+    return None
+
+
 _ONLY_WHEN = re.compile(r"\bonly\s+(?:when|if|whenever)\s+([^,.;:]+)", re.IGNORECASE)
 _EN_TERM = re.compile(r"[a-z][a-z0-9_]{2,}")
 _CONDITION_STOP: Final = frozenset(
@@ -310,6 +339,42 @@ def _unstated_only(claim: str, span: str) -> str | None:
         if len(wanted) >= 2 and len(wanted & theirs) * 2 < len(wanted):
             said = match.group(0).split(None, 1)[1]
             return f"changed condition: the claim adds 'only {said}', the span says no such thing"
+    return None
+
+
+_ONLY = re.compile(r"\bonly\s+((?:[^\s,.;:]+\s+){0,5}[^\s,.;:]+)", re.IGNORECASE)
+_ALTERNATIVES = re.compile(
+    r"((?:[^\s,.;:()]+(?:\s+[^\s,.;:()]+){0,2},\s+){0,4}[^\s,.;:()]+(?:\s+[^\s,.;:()]+){0,2}),?\s+or\s+"
+    r"((?:an?\s+|the\s+)?[^\s,.;:()]+)",
+    re.IGNORECASE,
+)
+"""A list of alternatives: "a class, metaclass, or a function", "Either IPv4 or IPv6"."""
+
+
+_LIST_STOP: Final = _CONDITION_STOP | frozenset("a an either all each both may can will".split())
+
+
+def _words(item: str) -> list[str]:
+    words = [w.strip("<>:/") for w in re.findall(r"[\w<>:/-]+", item.lower())]
+    words = [w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w for w in words]
+    return [w for w in words if w and w not in _LIST_STOP]
+
+
+def only_one_of(claim: str, span: str) -> str | None:
+    """ "accepts only IPv4 networks" against "Either IPv4 or IPv6 networks may be supplied": a claim
+    that keeps one of the span's alternatives and rules out the others. Each alternative is named by
+    its last word before the "or" and by its first word after it."""
+    said = {w for match in _ONLY.finditer(claim) for w in _words(match.group(1))}
+    if not said:
+        return None
+    everything = set(_words(claim))
+    for match in _ALTERNATIVES.finditer(span):
+        before = [_words(i) for i in re.split(r",\s*", match.group(1))]
+        heads = [w[-1] for w in before if w] + _words(match.group(2))[:1]
+        kept = [h for h in heads if h in said]
+        dropped = [h for h in heads if h not in everything]
+        if kept and dropped and len(heads) >= 2:
+            return f"overstated scope: the claim says only {kept[0]}, the span also names {dropped[0]}"
     return None
 
 

@@ -311,6 +311,35 @@ def _agent_swap(claim: str, span: str) -> tuple[str, str] | None:
     return None
 
 
+_COMPARED_WORD = re.compile(r"\d+(?:\.\d+)+|[a-z][\w-]*")
+_COMPARED_SKIP: Final = _EN_STOP | frozenset({"python", "version", "much", "far", "about"})
+
+
+def _compared(text: str) -> list[tuple[frozenset[str], str]]:
+    """Each "… than B" of ``text``: the words before it in its clause, and B's first word."""
+    found = []
+    for match in re.finditer(r"\bthan\b", text.lower()):
+        before = re.split(r"[,;:]|\.\s", text.lower()[: match.start()])[-1]
+        after = [
+            w for w in _COMPARED_WORD.findall(text.lower()[match.end() : match.end() + 40]) if w not in _COMPARED_SKIP
+        ]
+        if after:
+            left = frozenset(w for w in _COMPARED_WORD.findall(before)[-8:] if w not in _COMPARED_SKIP)
+            found.append((left, after[0]))
+    return found
+
+
+def _compared_swap(claim: str, span: str) -> tuple[str, str] | None:
+    """ "Python 3.10 is 10-60% faster than Python 3.11" against "Python 3.11 is … faster than Python
+    3.10": the thing compared made the one it is compared with."""
+    theirs = _compared(span)
+    for left, right in _compared(claim):
+        for their_left, their_right in theirs:
+            if right != their_right and right in their_left and their_right in left:
+                return their_right, right
+    return None
+
+
 def role_swap(claim: str, span_sentence: str) -> str | None:
     """The reason when ``claim`` swaps the roles of two parties of ``span_sentence``, else None.
 
@@ -333,6 +362,7 @@ def role_swap(claim: str, span_sentence: str) -> str | None:
         or _replaced_subject(claim, span_sentence)
         or _english_swap(claim, span_sentence)
         or _agent_swap(claim, span_sentence)
+        or _compared_swap(claim, span_sentence)
         or relation_swap(claim, span_sentence)
     )
     if pair:

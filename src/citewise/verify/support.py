@@ -83,7 +83,7 @@ from citewise.text.sentences import split_answer_sentences
 from citewise.verify.additions import unsupported_addition
 from citewise.verify.cases import swapped_case
 from citewise.verify.claims import DATE_PATTERN, claim_scope, without_answer_frame, without_attribution
-from citewise.verify.conditions import changed_condition
+from citewise.verify.conditions import changed_condition, changed_version, only_one_of
 from citewise.verify.figures import Figure, as_digits, date_parts, date_supported, figures, identifiers, page_versions
 from citewise.verify.judge import JUDGE_PROMPT_VERSION, judge_failure, judge_with_model
 from citewise.verify.meaning import (
@@ -342,6 +342,8 @@ def _says_otherwise(text: str, span: str, page_text: str, context: str, around: 
         or contrast_problem(text, span)
         or changed_condition(text, span, context)
         or swapped_case(body, around)
+        or changed_version(body, around)
+        or only_one_of(body, around)
         or scope_problem(text, span)
         or unsupported_addition(without_attribution(body), span, context, page_text)
     )
