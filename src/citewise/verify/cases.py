@@ -186,7 +186,9 @@ _COPULA = re.compile(
     r"\b(?P<thing>[A-Za-z_][\w.]*(?:\(\))?)\s+(?:is|are)\s+(?:(?:a|an|the)\s+)?(?P<what>[^,.;:]+)", re.IGNORECASE
 )
 """A thing and what it is said to be: "conn is a new socket object", "the values are lists of values"."""
-_COPULA_NOT: Final = _NOT_THINGS | frozenset("which who what where also only they these those there here".split())
+_COPULA_NOT: Final = (
+    _NOT_THINGS | _STOP | frozenset("which who what where also only they these those there here and but nor".split())
+)
 _NAMES_VALUE = re.compile(rf"(?:not\s+)?(?:{_VALUE_WORDS})\b", re.IGNORECASE)
 
 
