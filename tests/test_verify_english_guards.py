@@ -93,3 +93,23 @@ def test_an_outcome_the_span_gives_under_another_condition() -> None:
     faithful = "json.dumps sorts the keys of dictionaries when sort_keys is true."
     assert swapped_case(faithful, DUMPS) is None
     assert _verdict(faithful, DUMPS) is Decision.SUPPORTED
+
+
+ENTRIES = (
+    "subnets(prefixlen_diff=1, new_prefix=None): The subnets that join to make the current network definition. "
+    "new_prefix is the desired new prefix of the subnets; it must be larger than our prefix. Returns an iterator "
+    "of network objects. supernet(prefixlen_diff=1, new_prefix=None): The supernet containing this network "
+    "definition. new_prefix is the desired new prefix of the supernet; it must be smaller than our prefix. "
+    "Returns a single network object."
+)
+
+
+@pytest.mark.unit
+def test_what_one_entry_of_an_api_page_says_said_of_another() -> None:
+    assert swapped_case("subnets() returns a single network object, whereas supernet() returns an iterator.", ENTRIES)
+    assert swapped_case("For supernet(), the new_prefix must be larger than the current prefix.", ENTRIES)
+    faithful = "supernet() returns a single network object, while subnets() returns an iterator of network objects."
+    assert swapped_case(faithful, ENTRIES) is None
+    assert swapped_case("For supernet(), new_prefix must be smaller than the current prefix.", ENTRIES) is None
+    # A verb that happens to name an entry is not that entry.
+    assert swapped_case("Results are returned as a single object when you join networks.", ENTRIES) is None

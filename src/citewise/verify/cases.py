@@ -262,6 +262,49 @@ def _moved_outcome(claim: str, span: str) -> str | None:
     return None
 
 
+_SECTION = re.compile(r"(?:^|(?<=[.\s]))([A-Za-z_][\w.]*)\([^()]*\):\s")
+"""Where an API page's entry starts: "subnets(prefixlen_diff=1, new_prefix=None): …"."""
+_CONTRAST_CLAUSE = re.compile(r",?\s+(?:whereas|while)\s+|;\s+|,\s+but\s+", re.IGNORECASE)
+
+
+def _sections(span: str) -> dict[str, frozenset[str]]:
+    """Each entry of an API page (two or more) with the words of its text."""
+    starts = list(_SECTION.finditer(span))
+    if len(starts) < 2:
+        return {}
+    found: dict[str, frozenset[str]] = {}
+    for n, match in enumerate(starts):
+        end = starts[n + 1].start() if n + 1 < len(starts) else len(span)
+        name = match.group(1).split(".")[-1].lower()
+        found[name] = found.get(name, frozenset()) | _stems(span[match.end() : end], name)
+    return found
+
+
+def _swapped_entry(claim: str, span: str) -> str | None:
+    """ "subnets() returns a single network object, whereas supernet() returns an iterator" against
+    the entries "subnets(…): … Returns an iterator …" and "supernet(…): … Returns a single network
+    object": what one entry says, said of another. A clause naming one entry must share a word only
+    the other entry has, and none only its own has."""
+    sections = _sections(span)
+    if not sections:
+        return None
+    for clause in _CONTRAST_CLAUSE.split(claim):
+        # Named as code: "supernet()", "HTTPConnection.close", "quote_plus"; not the verb "read".
+        named = [n for n in sections if re.search(rf"(?:\.|\b){re.escape(n)}\(\)|\.{re.escape(n)}\b", clause.lower())]
+        named += [
+            n for n in sections if "_" in n and n not in named and re.search(rf"\b{re.escape(n)}\b", clause.lower())
+        ]
+        if len(named) != 1:
+            continue
+        name = named[0]
+        said = _stems(clause, name) - frozenset(n[:5] for n in sections)
+        others = frozenset().union(*(words for other, words in sections.items() if other != name))
+        own_hits, other_hits = len(said & (sections[name] - others)), len(said & (others - sections[name]))
+        if other_hits and not own_hits:
+            return f"swapped case: the claim says of {name}() what the span says of another entry"
+    return None
+
+
 def swapped_case(claim: str, span: str) -> str | None:
     """The reason ``claim`` gives a case of ``span`` the outcome of another case, else None.
 
@@ -278,5 +321,6 @@ def swapped_case(claim: str, span: str) -> str | None:
         _english_swap(claim, span)
         or _swapped_definition(claim, span)
         or _moved_outcome(claim, span)
+        or _swapped_entry(claim, span)
         or _korean_swap(claim, span)
     )
