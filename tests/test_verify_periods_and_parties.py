@@ -117,3 +117,34 @@ def test_a_subject_the_span_only_names_as_an_owner() -> None:
         "swapped roles: 수탁자 and 위탁자 change places"
     )
     assert role_swap("수탁자 명의로 등기된 신탁주택은 위탁자가 종합부동산세를 납부할 의무가 있다.", TRUST) is None
+
+
+NOTICE_OF_DISMISSAL = (
+    "제26조 (해고의 예고) 사용자는 근로자를 해고(경영상 이유에 의한 해고를 포함한다)하려면 적어도 30일 전에 "
+    "예고를 하여야 하고, 30일 전에 예고를 하지 아니하였을 때에는 30일분 이상의 통상임금을 지급하여야 한다. "
+    "다만, 다음 각 호의 어느 하나에 해당하는 경우에는 그러하지 아니하다. 1. 근로자가 계속 근로한 기간이 3개월 "
+    "미만인 경우"
+)
+HAZARD = (
+    "② 사용자는 임산부가 아닌 18세 이상의 여성을 제1항에 따른 보건상 유해ㆍ위험한 사업 중 임신 또는 출산에 "
+    "관한 기능에 유해ㆍ위험한 사업에 사용하지 못한다."
+)
+
+
+@pytest.mark.unit
+def test_what_the_span_expressly_includes_said_left_out() -> None:
+    _unsupported(
+        "경영상 이유에 의한 해고에는 해고 예고 규정이 적용되지 않는다.", NOTICE_OF_DISMISSAL, "changed condition"
+    )
+    _supported("경영상 이유에 의한 해고도 적어도 30일 전에 예고를 하여야 한다.", NOTICE_OF_DISMISSAL)
+
+
+@pytest.mark.unit
+def test_any_such_business_overstates_a_qualified_ban() -> None:
+    _unsupported(
+        "사용자는 18세 이상의 여성을 어떠한 유해ㆍ위험한 사업에도 사용하지 못한다.", HAZARD, "overstated scope"
+    )
+    _supported(
+        "사용자는 임산부가 아닌 18세 이상의 여성을 임신 또는 출산에 관한 기능에 유해ㆍ위험한 사업에 사용하지 못한다.",
+        HAZARD,
+    )

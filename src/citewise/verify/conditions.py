@@ -21,6 +21,8 @@ Three checks, each on the claim against the span it was matched to:
   beside it): "was added in Python 3.5" against "New in version 3.3. Changed in version 3.5": the
   span dates that event to another version.
 - **Presence for absence**: "지장이 있더라도 … 할 수 있다" against "지장이 없으면 … 할 수 있다".
+- **Included, said left out**: "경영상 이유에 의한 해고에는 … 적용되지 않는다" against "해고(경영상 이유에
+  의한 해고를 포함한다)".
 - **Afterwards for beforehand**: "변경한 후에 허가를 받으면 된다" against "미리 … 허가를 받아야 한다".
 - **A public body swapped for another**: "법원에 구제를 신청" against "노동위원회에 구제를 신청". A body
   of the claim (…장관, …위원회, 법원, …공단, …청장, …서장) that the span does not name, where the span
@@ -219,6 +221,22 @@ def _korean_presence(claim: str, span: str) -> str | None:
         if noun in theirs and side not in theirs[noun]:
             said = "present" if side == "있" else "absent"
             return f"changed condition: the claim's condition is {noun} {said}, the span's the opposite"
+    return None
+
+
+_INCLUDED = re.compile(r"\(([^()]{2,60}?)(?:을|를)\s?포함한다\)")
+_LEFT_OUT = re.compile(r"적용되지\s?않|적용하지\s?않|포함되지\s?않|해당하지\s?않|제외")
+
+
+def _included_left_out(claim: str, span: str) -> str | None:
+    """ "경영상 이유에 의한 해고에는 … 적용되지 않는다" against "해고(경영상 이유에 의한 해고를 포함한다)":
+    what the span expressly includes, the claim leaves out."""
+    if not _LEFT_OUT.search(claim):
+        return None
+    for match in _INCLUDED.finditer(unicodedata.normalize("NFKC", span)):
+        words = re.findall(r"[가-힣]{2,}", match.group(1))
+        if words and all(word[:2] in claim for word in words):
+            return f"changed condition: the span includes {match.group(1).strip()}, the claim leaves it out"
     return None
 
 
@@ -437,6 +455,7 @@ def changed_condition(claim: str, span: str, context: str = "") -> str | None:
         or _dropped_requirement(claim, span)
         or _korean_presence(claim, span)
         or _afterwards(claim, span)
+        or _included_left_out(claim, span)
         or _swapped_body(claim, span, context)
         or _swapped_code_name(claim, span, context)
         or _inverted_condition(claim, span)

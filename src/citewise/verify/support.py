@@ -327,10 +327,8 @@ def check_support(
 
 
 def _says_otherwise(text: str, span: str, page_text: str, context: str, around: str) -> str | None:
-    """Rules 6 and on: why the span, whose figures, dates and names agree, still does not say what
-    the claim says (a negation, a role, a name, a contrast, a condition, a case given another's
-    outcome, a scope, an addition). ``around`` is the span with its neighbouring sentences, where
-    the other cases of a condition are."""
+    """Rules 6 and on: why the span, whose figures, dates and names agree, still does not say what the
+    claim says; ``around`` (the span and the sentences beside it) holds a condition's other cases."""
     body = without_answer_frame(text)
     return (
         negation_mismatch(text, _closest_sentence(text, span))
