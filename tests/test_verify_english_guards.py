@@ -113,3 +113,13 @@ def test_what_one_entry_of_an_api_page_says_said_of_another() -> None:
     assert swapped_case("For supernet(), new_prefix must be smaller than the current prefix.", ENTRIES) is None
     # A verb that happens to name an entry is not that entry.
     assert swapped_case("Results are returned as a single object when you join networks.", ENTRIES) is None
+
+
+@pytest.mark.unit
+def test_a_plural_in_ses_is_the_same_thing() -> None:
+    span = (
+        "IPv4Interface(address): The meaning of address is as in the constructor of IPv4Network, except that "
+        "arbitrary host addresses are always accepted."
+    )
+    claim = "IPv4Interface reads its address argument as IPv4Network does, except that any host address is accepted."
+    assert swapped_case(claim, span) is None

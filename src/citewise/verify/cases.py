@@ -192,11 +192,18 @@ _COPULA_NOT: Final = (
 _NAMES_VALUE = re.compile(rf"(?:not\s+)?(?:{_VALUE_WORDS})\b", re.IGNORECASE)
 
 
+def _singular(word: str) -> str:
+    """addresses → address, values → value, class → class."""
+    if word.endswith("sses"):
+        return word[:-2]
+    return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word
+
+
 def _definitions(text: str) -> list[tuple[str, frozenset[str]]]:
     found = []
     for match in _COPULA.finditer(text):
         thing = match.group("thing").lower().removesuffix("()")
-        thing = thing[:-1] if len(thing) > 3 and thing.endswith("s") and not thing.endswith("ss") else thing
+        thing = _singular(thing)
         what = match.group("what").split()[:6]
         words = _stems(" ".join(what), thing)
         if thing in _COPULA_NOT or not words or _NAMES_VALUE.match(match.group("what")):
