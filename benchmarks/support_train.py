@@ -3,7 +3,7 @@ with the current rules by leave-one-split-out cross-validation on the seen pair 
 
     nice -n 10 .venv/bin/python benchmarks/support_train.py [--without-verdicts] [--write]
 
-Features per pair (``benchmarks/data/support_pairs.jsonl``, the blind split ``heldout10`` left out):
+Features per pair (``benchmarks/data/support_pairs.jsonl``, the blind split ``heldout11`` left out):
 the lexical and by-meaning decisions, the family of the by-meaning reason (negation, number, name,
 scope, condition, article, low overlap, no span, claims read one by one), the share of the claim's
 terms found in the evidence and the embedder's best cosine between the claim and one evidence
@@ -34,7 +34,7 @@ from citewise.verify.meaning import default_scorer  # noqa: E402
 ROOT = Path(__file__).resolve().parents[1]
 PAIRS = ROOT / "benchmarks" / "data" / "support_pairs.jsonl"
 MODEL = ROOT / "src" / "citewise" / "data" / "support_model.npz"
-BLIND = "heldout10"
+BLIND = "heldout11"
 FAMILIES = (
     "negation",
     "number",

@@ -405,8 +405,8 @@ def _contrast_terms(text: str) -> frozenset[str]:
 _UNIVERSAL = re.compile(
     r"\b(?:all|always|every|everyone|everybody|in all cases|without exception|regardless|whatever|at any time)\b"
     r"|\bunder any circumstances\b|\bno matter\b|\bin any case\b"
-    r"|모든|항상|언제나|언제든지|누구나|무조건|어떠한 경우에도|어떤 경우에도|어떤 이유로도|어떠한 이유로도|아무런"
-    r"|관계없이|상관없이|예외 없이|예외없이|전부|모두|반드시",
+    r"|모든|항상|언제나|언제든지|누구나|무조건|어떠한(?:\s\S+){1,4}?에도|어떤 경우에도|어떤 이유로도|어떠한 이유로도"
+    r"|아무런|관계없이|상관없이|예외 없이|예외없이|전부|모두|반드시",
     re.IGNORECASE,
 )
 _QUALIFIER = re.compile(

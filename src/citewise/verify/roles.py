@@ -57,16 +57,33 @@ _PASSIVE = re.compile(r"\b(?:is|are|was|were|be|been|being|gets?|got)\s+(?:\w+ly
 
 _PARENTHETICAL = re.compile(r"\([^()]*\)")
 _OWNED = re.compile(r"(?<![가-힣])([가-힣]{2,})의\s+([가-힣]{2,})")
+_JOINER: Final = r"(?:이나\s|나\s|\s및\s|\s또는\s|[ㆍ·])"
+"""What joins a noun to the next one: 나, 및, 또는, ㆍ."""
+_JOINED_OWNER = re.compile(rf"(?<![가-힣])([가-힣]{{2,}}?){_JOINER}[가-힣]{{2,}}의\s+([가-힣]{{2,}})")
+"""An owner joined to the next one: "차임이나 보증금의 증액" is 차임's 증액 too."""
+
+
+_COORDINATED = re.compile(rf"(?<![가-힣])([가-힣]{{2,}}?){_JOINER}")
+"""A noun joined to the next one ("후순위권리자나 그 밖의 채권자보다", "조세ㆍ공과금"): it shares that noun's role."""
 
 
 def _korean_roles(text: str, *, topic: bool = False) -> dict[str, set[str]]:
-    """Each noun with the roles its particles give it; a parenthetical (양수인(讓受人)은) is skipped.
+    """Each noun with the roles its particles give it; a parenthetical (양수인(讓受人)은) is skipped,
+    and a noun joined to the next by 나 / 및 / 또는 / ㆍ takes that noun's role.
     With ``topic``, 은/는 (the sentence's topic) is told apart from 이/가 (often a clause's subject)."""
     roles: dict[str, set[str]] = {}
-    for match in _KO_ROLE.finditer(_PARENTHETICAL.sub("", text)):
+    text = _PARENTHETICAL.sub("", text)
+    marked = list(_KO_ROLE.finditer(text))
+    for match in marked:
         particle = match.group(2)
         role = "topic" if topic and particle in ("은", "는") else _ROLES[particle]
         roles.setdefault(match.group(1), set()).add(role)
+    for joined in _COORDINATED.finditer(text):
+        following = next((m for m in marked if m.start() >= joined.end()), None)
+        if following is not None:
+            particle = following.group(2)
+            role = "topic" if topic and particle in ("은", "는") else _ROLES[particle]
+            roles.setdefault(joined.group(1), set()).add(role)
     return roles
 
 
@@ -101,7 +118,7 @@ def _possessor_swap(claim: str, span: str) -> tuple[str, str] | None:
     """One party's thing given to another: "근로자의 귀책사유" against "사용자의 귀책사유", where the span
     names 근로자 too but never as that thing's owner."""
     mine = _OWNED.findall(_PARENTHETICAL.sub("", claim))
-    theirs = _OWNED.findall(_PARENTHETICAL.sub("", span))
+    theirs = _OWNED.findall(_PARENTHETICAL.sub("", span)) + _JOINED_OWNER.findall(_PARENTHETICAL.sub("", span))
     span_nouns = _korean_roles(span)
     for owner, thing in mine:
         owners = {o for o, t in theirs if t == thing}
@@ -187,8 +204,33 @@ def _absent_subject(claim: str, span: str) -> tuple[str, str] | None:
     return None
 
 
+def _replaced_subject(claim: str, span: str) -> tuple[str, str] | None:
+    """A party the span names but never makes a subject, made the subject of the claim's predicate,
+    where the span gives that predicate a subject the claim never names: "수탁자가 종합부동산세를
+    납부할 의무가 있다" against "수탁자의 명의로 … 등기된 … 신탁주택의 경우에는 … 위탁자가 종합부동산세를
+    납부할 의무가 있다"."""
+    stem = _predicate_stem(claim)
+    if not stem or stem not in span:
+        return None
+    mine, everywhere = _korean_roles(claim), _korean_roles(span)
+    clause = _korean_roles(_clause_with(span, stem, frozenset(mine)))
+    subjects = [n for n, r in clause.items() if "subject" in r and _PARTY.search(n) and n not in claim]
+    for a in mine:
+        # A party the span only names as an owner (수탁자의 명의로) or by name: the span's object made
+        # the subject ("18세 미만자는 … 할 수 없다" for "사용자는 18세 미만자를 … 못한다") is a paraphrase.
+        if _first_role(claim, a) != "subject" or not _PARTY.search(a):
+            continue
+        if re.search(r"(?:면|경우에?는?|때에?는?)\s", claim[claim.find(a) :]):  # the subject of a condition
+            continue
+        if subjects and everywhere.get(a) and everywhere[a] <= {"possessor", "named"}:
+            return a, subjects[0]
+    return None
+
+
 def _first_role(text: str, noun: str) -> str:
-    match = next(m for m in _KO_ROLE.finditer(_PARENTHETICAL.sub("", text)) if m.group(1) == noun)
+    match = next((m for m in _KO_ROLE.finditer(_PARENTHETICAL.sub("", text)) if m.group(1) == noun), None)
+    if match is None:  # a noun joined to the next one takes its role
+        return min(_korean_roles(text)[noun])
     return _ROLES[match.group(2)]
 
 
@@ -269,6 +311,35 @@ def _agent_swap(claim: str, span: str) -> tuple[str, str] | None:
     return None
 
 
+_COMPARED_WORD = re.compile(r"\d+(?:\.\d+)+|[a-z][\w-]*")
+_COMPARED_SKIP: Final = _EN_STOP | frozenset({"python", "version", "much", "far", "about"})
+
+
+def _compared(text: str) -> list[tuple[frozenset[str], str]]:
+    """Each "… than B" of ``text``: the words before it in its clause, and B's first word."""
+    found = []
+    for match in re.finditer(r"\bthan\b", text.lower()):
+        before = re.split(r"[,;:]|\.\s", text.lower()[: match.start()])[-1]
+        after = [
+            w for w in _COMPARED_WORD.findall(text.lower()[match.end() : match.end() + 40]) if w not in _COMPARED_SKIP
+        ]
+        if after:
+            left = frozenset(w for w in _COMPARED_WORD.findall(before)[-8:] if w not in _COMPARED_SKIP)
+            found.append((left, after[0]))
+    return found
+
+
+def _compared_swap(claim: str, span: str) -> tuple[str, str] | None:
+    """ "Python 3.10 is 10-60% faster than Python 3.11" against "Python 3.11 is … faster than Python
+    3.10": the thing compared made the one it is compared with."""
+    theirs = _compared(span)
+    for left, right in _compared(claim):
+        for their_left, their_right in theirs:
+            if right != their_right and right in their_left and their_right in left:
+                return their_right, right
+    return None
+
+
 def role_swap(claim: str, span_sentence: str) -> str | None:
     """The reason when ``claim`` swaps the roles of two parties of ``span_sentence``, else None.
 
@@ -288,8 +359,10 @@ def role_swap(claim: str, span_sentence: str) -> str | None:
         or _possessor_swap(claim, span_sentence)
         or _clause_swap(claim, span_sentence)
         or _absent_subject(claim, span_sentence)
+        or _replaced_subject(claim, span_sentence)
         or _english_swap(claim, span_sentence)
         or _agent_swap(claim, span_sentence)
+        or _compared_swap(claim, span_sentence)
         or relation_swap(claim, span_sentence)
     )
     if pair:

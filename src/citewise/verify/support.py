@@ -41,7 +41,10 @@ first rule that fails decides, and its reason names what failed:
 6b. **Roles** (:mod:`citewise.verify.roles`): the claim must not swap two parties of the span, and
    (:func:`citewise.verify.qualifiers.contrast_problem`) must not trade a term for its opposite
    (서면 / 구두, stdout / stderr, before / after).
-6c. **Conditions and names** (:mod:`citewise.verify.conditions`): no time condition moved to the
+6c. **Cases** (:mod:`citewise.verify.cases`): no case of a condition given the outcome the span
+   gives another ("if ignore_errors is true, … raise" where true ignores and false raises; "4시간이면
+   1시간" where 4시간 has 30분 and 8시간 1시간), read in the span and its neighbouring sentences.
+6d. **Conditions and names** (:mod:`citewise.verify.conditions`): no time condition moved to the
    other side of a figure or event (15일 이내 / 15일이 지난 후, 등기 전 / 등기 후), no requirement of the
    span done without (동의 없이 … 할 수 있다), no public body, kind of decree (대통령령 / 법무부령) or
    code name swapped for another the span names, no type the span never names ("a list" for "a
@@ -78,8 +81,9 @@ from citewise.text.analyze import analyze
 from citewise.text.quotes import normalise_for_match, quote_occurs
 from citewise.text.sentences import split_answer_sentences
 from citewise.verify.additions import unsupported_addition
+from citewise.verify.cases import swapped_case
 from citewise.verify.claims import DATE_PATTERN, claim_scope, without_answer_frame, without_attribution
-from citewise.verify.conditions import changed_condition
+from citewise.verify.conditions import changed_condition, changed_version, only_one_of
 from citewise.verify.figures import Figure, as_digits, date_parts, date_supported, figures, identifiers, page_versions
 from citewise.verify.judge import JUDGE_PROMPT_VERSION, judge_failure, judge_with_model
 from citewise.verify.meaning import (
@@ -317,14 +321,14 @@ def check_support(
     missing, reason = _missing_facts(text, span, around, f"{page_text}\n{versions}", given, rule=rule)
     if reason:
         return _unsupported(source_id, span, True, reason, missing)
-    if reason := _says_otherwise(text, span, page_text, context):
+    if reason := _says_otherwise(text, span, page_text, context, around):
         return _unsupported(source_id, span, True, reason)
     return SupportCheck(source_id, span, True, (), Decision.SUPPORTED, f"{how}; figures, dates, names agree")
 
 
-def _says_otherwise(text: str, span: str, page_text: str, context: str) -> str | None:
-    """Rules 6 and on: why the span, whose figures, dates and names agree, still does not say what
-    the claim says (a negation, a role, a name, a contrast, a condition, a scope, an addition)."""
+def _says_otherwise(text: str, span: str, page_text: str, context: str, around: str) -> str | None:
+    """Rules 6 and on: why the span, whose figures, dates and names agree, still does not say what the
+    claim says; ``around`` (the span and the sentences beside it) holds a condition's other cases."""
     body = without_answer_frame(text)
     return (
         negation_mismatch(text, _closest_sentence(text, span))
@@ -335,6 +339,9 @@ def _says_otherwise(text: str, span: str, page_text: str, context: str) -> str |
         or section_name(text, span, page_text)
         or contrast_problem(text, span)
         or changed_condition(text, span, context)
+        or swapped_case(body, around)
+        or changed_version(body, around)
+        or only_one_of(body, around)
         or scope_problem(text, span)
         or unsupported_addition(without_attribution(body), span, context, page_text)
     )
