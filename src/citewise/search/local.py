@@ -170,7 +170,8 @@ def _forget_threads() -> None:
     _threads, _THREADS_LOCK = None, threading.Lock()
 
 
-os.register_at_fork(after_in_child=_forget_threads)
+if hasattr(os, "register_at_fork"):  # POSIX
+    os.register_at_fork(after_in_child=_forget_threads)
 
 
 def _query_terms(query: str) -> list[str]:
