@@ -296,9 +296,18 @@ class EvidenceStore:
         if not scored:
             return []
         with self.engine.connect() as conn:
-            placed = first_section_ids(conn, scored, limit)
-            rows = _match_rows(conn, list({i for i, _ in placed})) if placed else []
-        by_id = {row.id: row for row in rows}
+            by_id: dict[int, Any] = {}  # row id -> row of _MATCH_COLUMNS
+            held: dict[str, list[int]] = {}
+            if limit is not None and limit > 0:
+                # The first text's first sections are read whole, not as ids and then rows: in a
+                # corpus of copies they are all the sections wanted, and then that is the only read.
+                nearest = scored[0][0]
+                first = conn.execute(_FIRST_ROWS_OF_ONE, {"content_hash": nearest, "cap": limit}).all()
+                by_id.update((row.id, row) for row in first)
+                held[nearest] = [row.id for row in first]
+            placed = first_section_ids(conn, scored, limit, held)
+            wanted = [row_id for row_id in dict.fromkeys(i for i, _ in placed) if row_id not in by_id]
+            by_id.update((row.id, row) for row in (_match_rows(conn, wanted) if wanted else []))
         return [_index_match(by_id[row_id], score) for row_id, score in placed if row_id in by_id]
 
     # -- dense vectors -----------------------------------------------------------------------
@@ -396,27 +405,37 @@ def _match_rows(conn: Connection, ids: Sequence[int]) -> list[sa.Row[Any]]:
     return list(conn.execute(_MATCH_ROWS, {"ids": list(ids)}))
 
 
+_MATCH_COLUMNS = (
+    sections.c.id,
+    sections.c.section_id,
+    sections.c.ordinal,
+    sections.c.heading,
+    sections.c.text,
+    sections.c.content_hash,
+    sections.c.kind,
+    sections.c.status,
+    sections.c.deleted,
+    sections.c.reserved,
+    sections.c.deleted_parts,
+    document_versions.c.doc_id,
+    document_versions.c.version,
+    document_versions.c.title.label("version_title"),
+    document_versions.c.status.label("version_status"),
+)
 _MATCH_ROWS = (
-    sa.select(
-        sections.c.id,
-        sections.c.section_id,
-        sections.c.ordinal,
-        sections.c.heading,
-        sections.c.text,
-        sections.c.content_hash,
-        sections.c.kind,
-        sections.c.status,
-        sections.c.deleted,
-        sections.c.reserved,
-        sections.c.deleted_parts,
-        document_versions.c.doc_id,
-        document_versions.c.version,
-        document_versions.c.title.label("version_title"),
-        document_versions.c.status.label("version_status"),
-    )
+    sa.select(*_MATCH_COLUMNS)
     .join(document_versions, sections.c.version_id == document_versions.c.id)
     .where(sections.c.id.in_(sa.bindparam("ids", expanding=True)))
 )
+_FIRST_ROWS_OF_ONE = (
+    sa.select(*_MATCH_COLUMNS)
+    .join(document_versions, sections.c.version_id == document_versions.c.id)
+    .where(sections.c.content_hash == sa.bindparam("content_hash"))
+    .order_by(sections.c.id)
+    .limit(sa.bindparam("cap"))
+)
+"""The first ``cap`` sections of one text by row id, as :data:`_MATCH_ROWS` reads them
+(:meth:`EvidenceStore.sections_with_hashes`)."""
 
 
 def _index_match(row: Sequence[Any], score: float) -> IndexMatch:
