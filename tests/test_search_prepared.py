@@ -176,3 +176,26 @@ def test_searches_one_after_another_embed_on_one_thread(store: EvidenceStore) ->
         local.search(store, query, embedder=embedder)
     assert len(threads) == len(QUESTIONS) and len(set(threads)) == 1
     assert threads[0].name.startswith("citewise-embed") and threads[0] is not threading.current_thread()
+
+
+def test_more_searches_at_once_than_embedding_threads_give_the_hits_of_one_at_a_time(store: EvidenceStore) -> None:
+    embedder = SlowEmbedder(0.02)
+    questions = [*QUESTIONS, *QUESTIONS][:10]  # more than the four embedding threads
+    alone = {}
+    for query in questions:
+        dense._QUERY_VECTORS.clear()
+        alone[query] = local.search(store, query, embedder=embedder)
+    dense._QUERY_VECTORS.clear()
+    results: dict[int, list[SearchHit]] = {}
+    start = threading.Barrier(len(questions))
+
+    def one(i: int) -> None:
+        start.wait()
+        results[i] = local.search(store, questions[i], embedder=embedder)
+
+    threads = [threading.Thread(target=one, args=(i,)) for i in range(len(questions))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=30)
+    assert [results[i] for i in range(len(questions))] == [alone[q] for q in questions]
