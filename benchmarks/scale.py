@@ -22,7 +22,34 @@ sizes after the first copy the first size's vectors; ``--vectors-from STORE`` co
 computed vectors of the same corpus from another store into the first size
 (e.g. the one ``benchmarks/fusion_dev.py`` leaves) instead of embedding again. ``--ann N`` times the
 vector index alone on N vectors (the stored ones, repeated with small noise so that they differ):
-the exact numpy scan against the HNSW index (usearch).
+the exact numpy scan against the HNSW index (usearch). The last table puts each hybrid search beside
+its floor, the question embedded alone just before it (same question, same load), and beside what
+search adds after the question's vector arrives: wall, and the searching thread's own CPU (robust
+to load); hybrid wall minus that is the embedding and its overlap with the lexical search.
+
+What does not need the question's vector is done before it arrives: the lexical candidates' (at
+100x 72 % of a hybrid top 10, 355 of 490 slots over the 49 questions) documents' versions are read,
+the versions marker once, and their snippets made while the embedding runs; the question is
+embedded on a thread kept for it (one started per search put its start before the embedding); the
+nearest text's first sections are read whole in one statement (at 100x they are all 80 dense
+candidates: they were a read of ids, then one of rows), and section rows are unpacked, not read as
+mappings. ``--sizes 1,100 --embed --vectors-from STORE --queries 200`` (2026-12-03, the shared
+2-core machine under ``nice -n 10``), main's code and then this, back to back, 100x, ms::
+
+                hybrid p50/p95   CPU p50/p95   question alone p50/p95   after vector p50/p95   its CPU p50/p95   load
+    before       60.8 / 73.7     60.7 / 72.1        34.1 / 44.4              5.2 / 6.7            5.0 / 5.9       2.1
+    after        38.8 / 58.3     58.0 / 70.2        34.6 / 45.1              3.7 / 4.6            3.5 / 4.4       1.6
+
+(1x: the CPU after the vector 5.9/7.4 -> 5.2/5.9 ms.) At load ~2 the other core is often taken, so
+the lexical search and the embedding run one after the other and the wall figures are the load's
+(the before run's p50 of 60.8 ms is about the two added); the CPU after the vector is what the
+change moves. On the 100x store alone (49 questions three times after a warm-up, question vectors
+not cached, before then after, load 0.8-1.2) the searching thread's CPU after the vector went from
+4.45/5.32 to 3.40/4.46 ms p50/p95, on each question's first search (two runs each) from
+5.0/6.8-7.3 to 3.7/5.2; the mapping of the nearest texts from 2.7 to 2.0 ms. The hybrid wall p95
+at 100x is still above 50 ms on this shared machine; on a quiet one it should be about the
+question's embedding alone (p95 39-45 ms) plus ~4 ms, not measured here. Top 10 hits (every field),
+lexical and hybrid, of the 49 questions on the 100x store are identical before and after.
 
 PostgreSQL (``--postgres --sizes 1,100 --queries 200``, 2026-12-03, the shared 2-core machine under
 ``nice -n 10``): each search summed the sections' lengths (a scan of ``index_sizes``) and counted its
