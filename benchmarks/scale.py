@@ -37,24 +37,25 @@ mappings. ``--sizes 1,100 --embed --vectors-from STORE --queries 200`` (2026-12-
 2-core machine under ``nice -n 10``), main's code and then this, back to back, three pairs, 100x, ms
 (load: at the end of the hybrid searches; the benchmark itself makes about 1)::
 
-                hybrid p50/p95   CPU p50/p95   question alone p50/p95   after vector p50/p95   its CPU p50/p95   load
-    before       60.8 / 73.7     60.7 / 72.1        34.1 / 44.4              5.2 / 6.7            5.0 / 5.9       2.1
-    after        38.8 / 58.3     58.0 / 70.2        34.6 / 45.1              3.7 / 4.6            3.5 / 4.4       1.6
-    before       41.3 / 59.2     59.7 / 73.0        34.8 / 45.3              5.0 / 6.5            4.8 / 5.8       1.2
-    after        39.4 / 52.8     58.7 / 71.4        34.6 / 44.8              3.7 / 4.8            3.5 / 4.5       1.2
-    before       48.4 / 70.3     60.0 / 71.7        34.8 / 47.0              5.1 / 8.0            4.9 / 5.9       1.2
-    after        39.8 / 52.5     59.8 / 71.7        33.9 / 44.4              3.7 / 4.9            3.5 / 4.8       1.0
+                hybrid p50/p95  CPU p50/p95  question alone p50/p95  after vector p50/p95  its CPU p50/p95 load
+    before         60.8 / 73.7  60.7 / 72.1             34.1 / 44.4             5.2 / 6.7        5.0 / 5.9  2.1
+    after          38.8 / 58.3  58.0 / 70.2             34.6 / 45.1             3.7 / 4.6        3.5 / 4.4  1.6
+    before         41.3 / 59.2  59.7 / 73.0             34.8 / 45.3             5.0 / 6.5        4.8 / 5.8  1.2
+    after          39.4 / 52.8  58.7 / 71.4             34.6 / 44.8             3.7 / 4.8        3.5 / 4.5  1.2
+    before         48.4 / 70.3  60.0 / 71.7             34.8 / 47.0             5.1 / 8.0        4.9 / 5.9  1.2
+    after          39.8 / 52.5  59.8 / 71.7             33.9 / 44.4             3.7 / 4.9        3.5 / 4.8  1.0
 
 (1x, the CPU after the vector: 5.9/7.4, 6.2/7.4, 6.4/7.8 -> 5.2/5.9, 5.1/5.9, 5.4/7.1 ms.) When
 the other core is taken the lexical search and the embedding run one after the other and the wall
 figures are the load's (the first before run's p50 of 60.8 ms is about the two added); the CPU after
-the vector is what the change moves, by ~1.4 ms at p50 and ~1.2 ms at p95. On the 100x store alone (49 questions three times after a warm-up, question vectors
-not cached, before then after, load 0.8-1.2) the searching thread's CPU after the vector went from
-4.45/5.32 to 3.40/4.46 ms p50/p95, on each question's first search (two runs each) from
-5.0/6.8-7.3 to 3.7/5.2; the mapping of the nearest texts from 2.7 to 2.0 ms. The hybrid wall p95
-at 100x is still above 50 ms here: 52.5-58.3 ms after, against the question alone's 44.4-45.1 ms
-in the same runs; about 4 ms of the difference is the work after the vector, the rest the embedding
-run beside the lexical search and the spread of a p95 over 200 searches. Top 10 hits (every field),
+the vector is what the change moves, by ~1.4 ms at p50 and ~1.2 ms at p95. On the 100x store
+alone (49 questions three times after a warm-up, question vectors not cached, before then after,
+load 0.8-1.2) the searching thread's CPU after the vector went from 4.45/5.32 to 3.40/4.46 ms
+p50/p95, on each question's first search (two runs each) from 5.0/6.8-7.3 to 3.7/5.2; the mapping
+of the nearest texts from 2.7 to 2.0 ms. The hybrid wall p95 at 100x is still above 50 ms here:
+52.5-58.3 ms after, against the question alone's 44.4-45.1 ms in the same runs; about 4 ms of the
+difference is the work after the vector, the rest the embedding run beside the lexical search and
+the spread of a p95 over 200 searches. Top 10 hits (every field),
 lexical and hybrid, of the 49 questions on the 100x store are identical before and after.
 
 PostgreSQL (``--postgres --sizes 1,100 --queries 200``, 2026-12-03, the shared 2-core machine under
