@@ -32,15 +32,17 @@ from __future__ import annotations
 
 import functools
 import math
+import os
 import re
+import threading
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from datetime import date
 
 from citewise.errors import InputError
-from citewise.records import ReviewStatus, SearchHit, SectionKind
+from citewise.records import DocumentVersion, ReviewStatus, SearchHit, SectionKind
 from citewise.records.versions import in_force_from, version_in_force
 from citewise.search.dense import active_embedder, nearest_sections, query_vector, vector_index
 from citewise.search.embedders import Embedder
@@ -126,21 +128,50 @@ def search(
         terms = _query_terms(query)
         lexical = demote_addenda(store.search(_index_lookup(query), k * _CANDIDATE_FACTOR), query)
         hits = _collapse(lexical, terms, k)
-    else:
-        # The question is embedded on a second core from the start (the embedding is most of a
-        # hybrid search's time), while this thread analyses it, reads the lexical index and checks the
-        # vector index for new vectors (Kiwi, SQLite and the embedding engine release the GIL); the
-        # store is read on this thread only (an in-memory SQLite store is one connection).
-        model = chosen.model
-        with ThreadPoolExecutor(max_workers=1, thread_name_prefix="citewise-embed") as pool:
-            embedding = pool.submit(query_vector, chosen, query)
-            terms = _query_terms(query)
-            lexical = store.search(_index_lookup(query), k * _CANDIDATE_FACTOR)
-            vectors = vector_index(store, model.model_id, model.version)
-            vector = embedding.result()
-        dense = nearest_sections(store, vectors, vector, k * DENSE_CANDIDATE_FACTOR)
-        hits = _collapse(fuse_hybrid(lexical, dense, query), terms, k, digits=6)
-    return version_flags(store, hits, on or date.today())
+        return version_flags(store, hits, on or date.today())
+    # The question is embedded on a second core from the start (the embedding is most of a hybrid
+    # search's time), while this thread analyses it, reads the lexical index, checks the vector index
+    # for new vectors and prepares what the lexical candidates (most of a hybrid top 10) will need:
+    # their documents' versions and, while the vector is not there yet, their snippets. Only what
+    # needs the vector comes after it. Kiwi, SQLite and the embedding engine release the GIL; the
+    # store is read on this thread only (an in-memory SQLite store is one connection).
+    model = chosen.model
+    embedding = _embedding_threads().submit(query_vector, chosen, query)
+    terms = _query_terms(query)
+    lexical = store.search(_index_lookup(query), k * _CANDIDATE_FACTOR)
+    vectors = vector_index(store, model.model_id, model.version)
+    versions = known_versions.reader(store)
+    versions.of([m.section.doc_id for m in lexical])
+    snippets = _Snippets(terms)
+    snippets.prepare((m.section.text for m in lexical), until=embedding.done)
+    dense = nearest_sections(store, vectors, embedding.result(), k * DENSE_CANDIDATE_FACTOR)
+    hits = _collapse(fuse_hybrid(lexical, dense, query), terms, k, digits=6, snippets=snippets)
+    return _flagged(hits, on or date.today(), versions.of([hit.doc_id for hit in hits]))
+
+
+_THREADS_LOCK = threading.Lock()
+_threads: ThreadPoolExecutor | None = None
+
+
+def _embedding_threads() -> ThreadPoolExecutor:
+    """The threads questions are embedded on, started once per process (starting a thread for every
+    search put its start-up before the embedding, the longest part of a hybrid search); an idle one
+    is reused, so one thread serves searches made one after another."""
+    global _threads
+    with _THREADS_LOCK:
+        if _threads is None:
+            _threads = ThreadPoolExecutor(max_workers=4, thread_name_prefix="citewise-embed")
+        return _threads
+
+
+def _forget_threads() -> None:
+    # A forked child has none of its parent's threads: it starts its own when it searches.
+    global _threads, _THREADS_LOCK
+    _threads, _THREADS_LOCK = None, threading.Lock()
+
+
+if hasattr(os, "register_at_fork"):  # POSIX
+    os.register_at_fork(after_in_child=_forget_threads)
 
 
 def _query_terms(query: str) -> list[str]:
@@ -185,7 +216,11 @@ def version_flags(store: EvidenceStoreProtocol, hits: Sequence[SearchHit], on: d
     is approved but not yet in effect supersedes nothing until its effective date. Of identical
     texts collapsed into one hit, the hit shows the version in force when it is one of them.
     """
-    stored = known_versions.of(store, [hit.doc_id for hit in hits])
+    return _flagged(hits, on, known_versions.of(store, [hit.doc_id for hit in hits]))
+
+
+def _flagged(hits: Sequence[SearchHit], on: date, stored: dict[str, list[DocumentVersion]]) -> list[SearchHit]:
+    """:func:`version_flags` once the versions of the hits' documents (``stored``) are read."""
     flagged: list[SearchHit] = []
     for hit in hits:
         versions = stored[hit.doc_id]
@@ -314,9 +349,13 @@ def _text_ranks(matches: Sequence[IndexMatch]) -> list[tuple[IndexMatch, int]]:
     return ranked
 
 
-def _collapse(matches: Sequence[IndexMatch], terms: Sequence[str], k: int, digits: int = 4) -> list[SearchHit]:
+def _collapse(
+    matches: Sequence[IndexMatch], terms: Sequence[str], k: int, digits: int = 4, snippets: _Snippets | None = None
+) -> list[SearchHit]:
     # Identical text of one section in several versions is one hit (the newest version), so
     # a law with three versions does not fill the top k with three copies of one article.
+    # ``snippets``: the search's snippets made so far (hybrid search prepares its lexical ones).
+    snippet_of = snippets if snippets is not None else _Snippets(terms)
     groups: dict[tuple[str, str, str], list[IndexMatch]] = {}
     for match in matches:
         s = match.section
@@ -325,14 +364,35 @@ def _collapse(matches: Sequence[IndexMatch], terms: Sequence[str], k: int, digit
     # On equal scores an article before a 부칙 (demote_addenda), then by document and section.
     scored.sort(key=lambda pair: (-pair[0], _is_addendum(groups[pair[1]]), pair[1][0], pair[1][1]))
     # Only the k hits kept are built (with their snippets); the sort is stable, as it was over hits.
-    return [_hit(rank, score, groups[key], terms) for rank, (score, key) in enumerate(scored[:k], start=1)]
+    return [_hit(rank, score, groups[key], snippet_of) for rank, (score, key) in enumerate(scored[:k], start=1)]
 
 
 def _is_addendum(members: Sequence[IndexMatch]) -> bool:
     return members[0].section.kind is SectionKind.SUPPLEMENTARY
 
 
-def _hit(rank: int, score: float, members: list[IndexMatch], terms: Sequence[str]) -> SearchHit:
+class _Snippets:
+    """One search's snippets (:func:`snippet` for its ``terms``), each text's made once."""
+
+    def __init__(self, terms: Sequence[str]) -> None:
+        self._terms = terms
+        self._made: dict[str, str] = {}
+
+    def __call__(self, text: str) -> str:
+        made = self._made.get(text)
+        if made is None:
+            made = self._made[text] = snippet(text, self._terms)
+        return made
+
+    def prepare(self, texts: Iterable[str], *, until: Callable[[], bool]) -> None:
+        """Make the snippets of ``texts`` in order, stopping as soon as ``until()`` is true."""
+        for text in texts:
+            if until():
+                return
+            self(text)
+
+
+def _hit(rank: int, score: float, members: list[IndexMatch], snippet_of: Callable[[str], str]) -> SearchHit:
     best = max(members, key=lambda m: m.section.version)
     section = best.section
     return SearchHit(
@@ -343,7 +403,7 @@ def _hit(rank: int, score: float, members: list[IndexMatch], terms: Sequence[str
         version=section.version,
         section_id=section.section_id,
         heading=section.heading,
-        snippet=snippet(section.text, terms),
+        snippet=snippet_of(section.text),
         unapproved=best.version_status not in (ReviewStatus.APPROVED, ReviewStatus.SUPERSEDED)
         or section.status is not ReviewStatus.APPROVED,
         deleted=section.deleted,

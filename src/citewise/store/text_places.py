@@ -27,15 +27,21 @@ Scored = Sequence[tuple[str, float]]
 """(content hash, score) pairs, best first."""
 
 
-def first_section_ids(conn: Connection, scored: Scored, limit: int | None) -> list[tuple[int, float]]:
+def first_section_ids(
+    conn: Connection, scored: Scored, limit: int | None, read: dict[str, list[int]] | None = None
+) -> list[tuple[int, float]]:
     """(section row id, score) for every section of each hash of ``scored`` (hash, score), in that
-    order and by row id within a hash, at most ``limit`` of them (None: all)."""
+    order and by row id within a hash, at most ``limit`` of them (None: all).
+
+    ``read``: the first hash's first ``limit`` row ids, when the caller has read them (its first
+    batch, read another way: :meth:`~citewise.store.evidence.EvidenceStore.sections_with_hashes`
+    reads those rows whole)."""
     if limit is None:
         every = _ids_of(conn, list(dict.fromkeys(h for h, _ in scored)), None)
         return [(row_id, score) for text_hash, score in scored for row_id in every.get(text_hash, [])]
     found: list[tuple[int, float]] = []
-    held: dict[str, list[int]] = {}  # a hash read with cap c: all its sections, or its first c
-    last = 0  # hashes in the last batch: each batch is at least twice as large
+    held: dict[str, list[int]] = dict(read or {})  # a hash read with cap c: all its sections, or its first c
+    last = len(held)  # hashes in the last batch: each batch is at least twice as large
     for text_hash, score in scored:
         remaining = limit - len(found)
         if remaining <= 0:
