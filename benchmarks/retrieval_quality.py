@@ -14,7 +14,8 @@
   of the ruling-style benchmarks/data/kr_ruling_questions.jsonl are evaluated with article-level
   gold; ``--split`` keeps one half of the split sets. The hard ruling-style set
   (benchmarks/data/kr_hard_questions.jsonl) is evaluated by halves too, and its held-out sequel
-  benchmarks/data/kr_hard_questions2.jsonl (split ``test2``) whole.
+  benchmarks/data/kr_hard_questions2.jsonl (split ``test2``) whole; the third hard set
+  (benchmarks/data/kr_hard_questions3.jsonl) by halves.
 
 Baselines (benchmarks/baselines.py): keyword overlap of ``[a-z0-9]{3,}`` terms, bm25s with its
 default settings, and bm25s over character bigrams. The last column of citewise's rows is the share
@@ -148,11 +149,13 @@ KR_SETS: dict[str, tuple[Path, str | None]] = {
     "kr_hard_questions, dev half": (baselines.KR_HARD, "dev"),
     "kr_hard_questions, test half": (baselines.KR_HARD, "test"),
     "kr_hard_questions2 (test2)": (baselines.KR_HARD2, "test2"),
+    "kr_hard_questions3, dev half": (baselines.KR_HARD3, "dev"),
+    "kr_hard_questions3, test half": (baselines.KR_HARD3, "test"),
 }
 """The Korean question sets (file, split): the 242 user-style questions, the 49 dev ones, and the
 two halves of the ruling-style and the hard ruling-style sets (choose on the dev halves, report the
 test halves; ``test2``, a second held-out hard set, is only reported and is skipped by
-``--split dev``)."""
+``--split dev``; the third hard set's test half is held out like the others)."""
 
 
 def citewise_korean(
