@@ -42,7 +42,8 @@ from datetime import date
 from citewise.errors import InputError
 from citewise.records import ReviewStatus, SearchHit, SectionKind
 from citewise.records.versions import in_force_from, version_in_force
-from citewise.search.dense import active_embedder, nearest_sections, query_vector, vector_index
+from citewise.search import hubs
+from citewise.search.dense import active_embedder, query_vector, vector_index
 from citewise.search.embedders import Embedder
 from citewise.store.index import COLUMN_WEIGHTS
 from citewise.store.known_versions import known_versions
@@ -138,7 +139,7 @@ def search(
             lexical = store.search(_index_lookup(query), k * _CANDIDATE_FACTOR)
             vectors = vector_index(store, model.model_id, model.version)
             vector = embedding.result()
-        dense = nearest_sections(store, vectors, vector, k * DENSE_CANDIDATE_FACTOR)
+        dense = hubs.nearest_sections(store, vectors, vector, k * DENSE_CANDIDATE_FACTOR)  # hubs discounted
         hits = _collapse(fuse_hybrid(lexical, dense, query), terms, k, digits=6)
     return version_flags(store, hits, on or date.today())
 
