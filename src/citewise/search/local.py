@@ -12,7 +12,8 @@ z-scores (so BM25 and cosine, which live on unrelated scales, count alike):
     score = LEXICAL_SHARE * z(BM25) + (1 - LEXICAL_SHARE) * z(cosine)
 
 over the two candidate lists (40 BM25 hits and the 80 nearest texts for a top 10,
-:data:`DENSE_CANDIDATE_FACTOR`); a section missing from one list gets that list's lowest z-score.
+:data:`DENSE_CANDIDATE_FACTOR`, hub texts discounted: :mod:`citewise.search.hubs`); a section
+missing from one list gets that list's lowest z-score.
 Unlike rank fusion, a list that is sure of its first hit (a BM25 score far above the rest) says so.
 Equal shares, chosen on development questions and reported on held-out ones; rank fusion stays
 available as :func:`fuse` (the dense reranker fuses an order, which has no scores). The figures
