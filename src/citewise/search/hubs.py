@@ -43,7 +43,7 @@ HUB_WEIGHT = 0.25
 """Share of its hubness a text's cosine loses (0 turns the correction off)."""
 OVERFETCH = 4
 """Nearest texts by plain cosine rescored per text kept."""
-_BLOCK = 256  # rows whose neighbours one matrix product finds (256 x 20,000 floats = 20 MB)
+_BLOCK = 256  # rows whose neighbours one product finds (256 x 20,000 floats = 20 MB)
 
 
 class _Hubness:
@@ -88,7 +88,9 @@ def _neighbour_means(index: VectorIndex, rows: npt.NDArray[np.int64], neighbours
     out = np.empty(len(rows), dtype=np.float32)
     for start in range(0, len(rows), _BLOCK):
         block = rows[start : start + _BLOCK]
-        scores = index.matrix[block] @ index.matrix.T  # one product per block (sgemm, not gemv)
+        # einsum's own loop, not BLAS: a BLAS thread pool started in a process that later forks
+        # embedding workers (search, then ingest) hung the children in testing.
+        scores = np.einsum("ij,kj->ik", index.matrix[block], index.matrix)
         scores[np.arange(len(block)), block] = -np.inf  # not its own neighbour
         top = -np.partition(-scores, count - 1, axis=1)[:, :count]
         out[start : start + len(block)] = top.mean(axis=1)
