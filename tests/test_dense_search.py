@@ -15,7 +15,7 @@ from citewise.errors import ConfigError
 from citewise.evidence import RetrievalPlan, apply_ranker, gate
 from citewise.evidence.dense_rank import DenseReranker
 from citewise.records import ReviewStatus
-from citewise.search import dense, local
+from citewise.search import dense, hubs, local
 from citewise.search.embedders import (
     EMBEDDER_ENV,
     EMBEDDERS,
@@ -119,8 +119,11 @@ def test_search_is_lexical_until_the_store_has_the_configured_embedders_vectors(
     assert dense.active_embedder(store) is embedder
     hybrid = local.search(store, "보증금 반환", k=3)
     # fused z-scores of the two candidate lists, not BM25: 4 x k BM25 hits, 8 x k nearest texts
+    # (hub texts discounted: citewise.search.hubs)
     terms = query_terms("보증금 반환")
-    nearest = dense.dense_matches(store, embedder, "보증금 반환", 3 * local.DENSE_CANDIDATE_FACTOR)
+    index = dense.vector_index(store, embedder.model.model_id, embedder.model.version)
+    vector = dense.query_vector(embedder, "보증금 반환")
+    nearest = hubs.nearest_sections(store, index, vector, 3 * local.DENSE_CANDIDATE_FACTOR)
     expected = local.fuse_hybrid(store.search(terms, 12), nearest, "보증금 반환")
     assert hybrid[0].section_id == expected[0].section.section_id
     assert hybrid[0].score == pytest.approx(expected[0].score, abs=1e-6)
@@ -128,7 +131,8 @@ def test_search_is_lexical_until_the_store_has_the_configured_embedders_vectors(
     assert {h.section_id for h in hybrid} >= {h.section_id for h in lexical[:1]}
     asked: list[int] = []
     with monkeypatch.context() as patch:
-        patch.setattr(local, "nearest_sections", lambda *a: asked.append(a[3]) or dense.nearest_sections(*a))
+        original = hubs.nearest_sections
+        patch.setattr(hubs, "nearest_sections", lambda *a: asked.append(a[3]) or original(*a))
         local.search(store, "보증금 반환", k=3)
     assert asked == [3 * local.DENSE_CANDIDATE_FACTOR] and local.DENSE_CANDIDATE_FACTOR == 2 * local._CANDIDATE_FACTOR
     monkeypatch.setenv(EMBEDDER_ENV, "none")

@@ -22,7 +22,7 @@ import pytest
 from citewise.ingest.pipeline import ingest_paths
 from citewise.records import SearchHit
 from citewise.review import decide
-from citewise.search import dense, local
+from citewise.search import dense, hubs, local
 from citewise.store.evidence import EvidenceStore
 from citewise.testing.embedder import HashingEmbedder
 from citewise.testing.store_conformance import new_version
@@ -89,7 +89,10 @@ def _step_by_step_hybrid(
 ) -> list[SearchHit]:
     terms = local._query_terms(query)
     lexical = store.search(local._index_lookup(query), k * local._CANDIDATE_FACTOR)
-    nearest = dense.dense_matches(store, embedder, query, k * local.DENSE_CANDIDATE_FACTOR)
+    model = embedder.model
+    index = dense.vector_index(store, model.model_id, model.version)
+    vector = dense.query_vector(embedder, query)
+    nearest = hubs.nearest_sections(store, index, vector, k * local.DENSE_CANDIDATE_FACTOR)
     return local.version_flags(store, local._collapse(local.fuse_hybrid(lexical, nearest, query), terms, k, 6), on)
 
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 import sqlalchemy as sa
 
-from citewise.search import dense, local
+from citewise.search import dense, hubs, local
 from citewise.store.evidence import EvidenceStore
 from citewise.store.rows import section_hash
 from citewise.testing.embedder import HashingEmbedder
@@ -104,9 +104,11 @@ def test_hybrid_hits_of_one_text_in_many_documents_are_those_of_reading_every_se
         hits = {q: local.search(store, q, k=10, embedder=embedder) for q in questions}
         with monkeypatch.context() as patch:  # the dense candidates from every section of the texts
             patch.setattr(
-                local,
+                hubs,
                 "nearest_sections",
-                lambda s, index, vector, limit: s.sections_with_hashes(index.nearest(vector, limit), None)[:limit],
+                lambda s, index, vector, limit: s.sections_with_hashes(hubs.nearest_texts(index, vector, limit), None)[
+                    :limit
+                ],
             )
             reference = {q: local.search(store, q, k=10, embedder=embedder) for q in questions}
     assert hits == reference

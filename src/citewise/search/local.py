@@ -12,7 +12,8 @@ z-scores (so BM25 and cosine, which live on unrelated scales, count alike):
     score = LEXICAL_SHARE * z(BM25) + (1 - LEXICAL_SHARE) * z(cosine)
 
 over the two candidate lists (40 BM25 hits and the 80 nearest texts for a top 10,
-:data:`DENSE_CANDIDATE_FACTOR`); a section missing from one list gets that list's lowest z-score.
+:data:`DENSE_CANDIDATE_FACTOR`, hub texts discounted: :mod:`citewise.search.hubs`); a section
+missing from one list gets that list's lowest z-score.
 Unlike rank fusion, a list that is sure of its first hit (a BM25 score far above the rest) says so.
 Equal shares, chosen on development questions and reported on held-out ones; rank fusion stays
 available as :func:`fuse` (the dense reranker fuses an order, which has no scores). The figures
@@ -44,7 +45,8 @@ from datetime import date
 from citewise.errors import InputError
 from citewise.records import DocumentVersion, ReviewStatus, SearchHit, SectionKind
 from citewise.records.versions import in_force_from, version_in_force
-from citewise.search.dense import active_embedder, nearest_sections, query_vector, vector_index
+from citewise.search import hubs
+from citewise.search.dense import active_embedder, query_vector, vector_index
 from citewise.search.embedders import Embedder
 from citewise.store.index import COLUMN_WEIGHTS
 from citewise.store.known_versions import known_versions
@@ -144,7 +146,7 @@ def search(
     versions.of([m.section.doc_id for m in lexical])
     snippets = _Snippets(terms)
     snippets.prepare((m.section.text for m in lexical), until=embedding.done)
-    dense = nearest_sections(store, vectors, embedding.result(), k * DENSE_CANDIDATE_FACTOR)
+    dense = hubs.nearest_sections(store, vectors, embedding.result(), k * DENSE_CANDIDATE_FACTOR)  # hubs discounted
     hits = _collapse(fuse_hybrid(lexical, dense, query), terms, k, digits=6, snippets=snippets)
     return _flagged(hits, on or date.today(), versions.of([hit.doc_id for hit in hits]))
 
