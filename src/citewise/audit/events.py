@@ -271,6 +271,9 @@ class AttemptEnded(Event):
     """For a page read with usable text: the text as the extractor returned it."""
     answered_at: datetime | None = None
     """For an extraction that answered: when the answer arrived (it becomes ``retrieved_at``)."""
+    ahead: bool = False
+    """For a search answered from the cache before its round, as a streamed reply named the query
+    (:mod:`citewise.research.ahead`; such a hit has no start event): its round takes this answer."""
 
 
 @dataclass(frozen=True, slots=True)

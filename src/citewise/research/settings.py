@@ -61,7 +61,9 @@ class ResearchSettings:
     with the draft (an endpoint that refuses to stream is asked again without)."""
     search_ahead: bool = True
     """Start each first query's search as soon as the planner's streamed reply names it, while the
-    plan is still being written (:mod:`citewise.research.ahead`). Only in a concurrent run."""
+    plan is still being written, and a follow-up query's as soon as a streamed review's line gives it
+    (:mod:`citewise.research.ahead`); with the cache on, a cached answer is taken at once and a miss
+    searched and cached. Only in a concurrent run (``--no-search-ahead`` turns it off)."""
     speculate: bool = True
     """From round 2 on, start the round's draft while its review runs, when the budget allows, and
     drop it if the review asks for more searching (:mod:`citewise.research.speculate`). Only in a
