@@ -50,7 +50,13 @@ def cached_settings(env: Env, budget: Budget | None = None, **options: object) -
 
 
 def hits_ahead(record: RunRecord) -> list[AttemptEnded]:
-    return [e for e in record.of(AttemptEnded) if e.ahead]
+    """The cache hits recorded ahead of their rounds."""
+    return [e for e in record.of(AttemptEnded) if e.ahead and e.attempt.cached]
+
+
+def ends_ahead(record: RunRecord) -> list[AttemptEnded]:
+    """The searches made ahead of their rounds (not from the cache), as ended."""
+    return [e for e in record.of(AttemptEnded) if e.ahead and not e.attempt.cached]
 
 
 def follow_up_web(env: Env) -> tuple[str, str, str]:
@@ -86,6 +92,10 @@ def test_with_the_cache_on_a_miss_is_searched_ahead_inside_the_budget_and_cached
     # both started ahead (the plan's query, the review's follow-up), counted before the call
     assert [(s.target, s.round) for s in ahead_starts(record)] == [("rental deposit law", 1), (FOLLOW_UP, 2)]
     assert hits_ahead(record) == [] and not any(e.attempt.cached for e in record.of(AttemptEnded))
+    assert [(e.attempt.target, e.attempt.round, e.attempt.ok) for e in ends_ahead(record)] == [
+        ("rental deposit law", 1, True),
+        (FOLLOW_UP, 2, True),
+    ]
     # the answers were written to the cache: a lookup now finds them without a request
     lookup = CachedSearch(
         env.search, ProviderCache(env.store), ttl=HOUR, target_key=lambda q: " ".join(q.lower().split())

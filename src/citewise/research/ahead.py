@@ -150,7 +150,7 @@ def _search(
         attempt = make_attempt(AttemptKind.SEARCH, target, round_no, outcome, response.credits if response else None)
         if before is not None:
             before.exception()  # waits; its failure is its own
-        run.record(AttemptEnded(attempt, search=recordable_search(response)))
+        run.record(AttemptEnded(attempt, search=recordable_search(response), ahead=True))
     except BaseException as exc:  # noqa: BLE001 - handed to whoever waits for it
         done.set_exception(exc)
     else:
