@@ -22,7 +22,7 @@ from citewise.llm import ChatClient, ModelSettings
 from citewise.providers.tavily import TavilyConnection, TavilyExtract, TavilySearch, TavilySettings
 from citewise.records.budget import Budget
 from citewise.research.loop import ResearchResult, research
-from citewise.research.prompts import REVIEW_SYSTEM_PROMPT, REVIEW_V5_SYSTEM_PROMPT, REVIEW_V7_SYSTEM_PROMPT
+from citewise.research.prompts import REVIEW_V5_SYSTEM_PROMPT, REVIEW_V6_SYSTEM_PROMPT, REVIEW_V7_SYSTEM_PROMPT
 from citewise.research.settings import ResearchSettings
 from citewise.serial import to_data
 from citewise.store.evidence import EvidenceStore
@@ -134,10 +134,10 @@ class Brain:
             return step
         if isinstance(step, dict):
             system = body["messages"][0]["content"]
-            line_prompts = (REVIEW_SYSTEM_PROMPT, REVIEW_V5_SYSTEM_PROMPT, REVIEW_V7_SYSTEM_PROMPT)
+            line_prompts = (REVIEW_V6_SYSTEM_PROMPT, REVIEW_V5_SYSTEM_PROMPT, REVIEW_V7_SYSTEM_PROMPT)
             asked_for_lines = purpose == "review" and system in line_prompts
             gaps_first, query_first = (
-                system in (REVIEW_SYSTEM_PROMPT, REVIEW_V7_SYSTEM_PROMPT),
+                system in (REVIEW_V6_SYSTEM_PROMPT, REVIEW_V7_SYSTEM_PROMPT),
                 system == line_prompts[2],
             )
             lines = review_lines(step, gaps_first=gaps_first, query_first=query_first) if asked_for_lines else None

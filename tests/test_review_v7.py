@@ -15,8 +15,10 @@ from citewise.audit.events import AttemptEnded, ModelCallEnded, ModelCallStarted
 from citewise.records.budget import Budget
 from citewise.records.research import CoverageStatus, ModelPurpose
 from citewise.research.prompts import (
+    REVIEW_PROMPT_VERSION,
     REVIEW_SYSTEM_PROMPT,
     REVIEW_V6,
+    REVIEW_V6_SYSTEM_PROMPT,
     REVIEW_V7,
     REVIEW_V7_SYSTEM_PROMPT,
     build_review_messages,
@@ -39,15 +41,16 @@ def test_v7_asks_for_the_query_before_the_gap_and_keeps_v6s_rules() -> None:
     from tests.test_research_review import PLAN, QUESTION, SOURCES
 
     v7, v6 = (build_review_messages(QUESTION, PLAN, SOURCES, version=v) for v in (REVIEW_V7, REVIEW_V6))
-    assert v7[0]["content"] == REVIEW_V7_SYSTEM_PROMPT and v6[0]["content"] == REVIEW_SYSTEM_PROMPT
+    assert REVIEW_PROMPT_VERSION == REVIEW_V7 and REVIEW_SYSTEM_PROMPT == REVIEW_V7_SYSTEM_PROMPT  # the default
+    assert v7[0]["content"] == REVIEW_V7_SYSTEM_PROMPT and v6[0]["content"] == REVIEW_V6_SYSTEM_PROMPT
     assert v7[1] == v6[1]  # the same data
     system = REVIEW_V7_SYSTEM_PROMPT
     assert "T2 missing | query: <follow-up query> | gap: <gap>" in system
     assert system.index("| query:") < system.index("| gap:") < system.index("T1 covered")
     # the same opening and the same rules for the parts of a line as v6, bar the line's order
-    assert system[:200] == REVIEW_SYSTEM_PROMPT[:200]
+    assert system[:200] == REVIEW_V6_SYSTEM_PROMPT[:200]
     rules = "- The status is"
-    assert system[system.index(rules) :] == REVIEW_SYSTEM_PROMPT[REVIEW_SYSTEM_PROMPT.index(rules) :]
+    assert system[system.index(rules) :] == REVIEW_V6_SYSTEM_PROMPT[REVIEW_V6_SYSTEM_PROMPT.index(rules) :]
 
 
 @pytest.mark.parametrize(

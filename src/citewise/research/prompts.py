@@ -51,6 +51,7 @@ __all__ = [
     "REVIEW_V5_SYSTEM_PROMPT",
     "REVIEW_V4_SYSTEM_PROMPT",
     "REVIEW_V6",
+    "REVIEW_V6_SYSTEM_PROMPT",
     "REVIEW_V7",
     "REVIEW_V7_SYSTEM_PROMPT",
     "WRITE_PROMPT_VERSION",
@@ -69,7 +70,7 @@ REVIEW_V6: Final = "review-v6"
 """The line review prompt with the topics not covered first, each gap line's query after its gap."""
 REVIEW_V7: Final = "review-v7"
 """The line review prompt with the topics not covered first, each gap line's query before its gap."""
-REVIEW_PROMPT_VERSION: Final = REVIEW_V6
+REVIEW_PROMPT_VERSION: Final = REVIEW_V7
 """v2: sources as numbered sentences; the reviewer cites ``sentence_ids`` (v1 copied every quote).
 v3: a source carries ``published`` when the page states its date. v4: the topics are given by id
 (``{"T1": ..., "T2": ...}``) and each is assessed by its id, not copied back. v5: the same
@@ -276,7 +277,7 @@ T3 missing: <gap> | query: <follow-up query>
 """The instructions of :data:`REVIEW_V5`; they contain no question or source text. They begin as
 :data:`REVIEW_V4_SYSTEM_PROMPT` does and differ in the reply they ask for."""
 
-REVIEW_SYSTEM_PROMPT: Final = f"""\
+REVIEW_V6_SYSTEM_PROMPT: Final = f"""\
 {_REVIEW_TASK}
 
 Reply in plain text, one line per topic and nothing else. First write the lines of the topics \
@@ -302,7 +303,9 @@ T1 covered S1.3 S2.1
 
 {_LINE_RULES_V7}"""
 """The instructions of :data:`REVIEW_V7`; they contain no question or source text. They ask for the
-lines of :data:`REVIEW_SYSTEM_PROMPT` with each gap line's query before its gap."""
+lines of :data:`REVIEW_V6_SYSTEM_PROMPT` with each gap line's query before its gap."""
+REVIEW_SYSTEM_PROMPT: Final = REVIEW_V7_SYSTEM_PROMPT
+"""The instructions of :data:`REVIEW_PROMPT_VERSION` (review-v7)."""
 
 WRITE_SYSTEM_PROMPT: Final = f"""\
 You write a research report in Markdown from stored sources only.
@@ -399,7 +402,7 @@ def build_review_messages(
 _REVIEW_PROMPTS: Final = {
     REVIEW_V4: REVIEW_V4_SYSTEM_PROMPT,
     REVIEW_V5: REVIEW_V5_SYSTEM_PROMPT,
-    REVIEW_V6: REVIEW_SYSTEM_PROMPT,
+    REVIEW_V6: REVIEW_V6_SYSTEM_PROMPT,
     REVIEW_V7: REVIEW_V7_SYSTEM_PROMPT,
 }
 

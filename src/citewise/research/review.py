@@ -108,7 +108,7 @@ def review_with_model(
     """Ask ``model`` to review ``plan``'s topics against ``sources``; the verified review.
 
     The reviewer sees the question, the topics, each source's id, title and ``content`` as numbered
-    sentences and the queries already tried, all as JSON data. Under review-v6 (the default) and v5
+    sentences and the queries already tried, all as JSON data. Under review-v7 (the default), v6 and v5
     it answers in lines (:func:`parse_review_text`); under review-v4 in JSON by the review schema, with
     structured output where the endpoint allows it. With ``on_line`` a line reply is streamed and
     ``on_line(line)`` gets each line of it as it arrives whole (the last one when the reply is in),

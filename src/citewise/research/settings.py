@@ -73,8 +73,8 @@ class ResearchSettings:
     the round the loop stops after is drafted, when no token or money cap could then leave the run
     without a model draft; :mod:`citewise.research.loop`)."""
     review_prompt: str = REVIEW_PROMPT_VERSION
-    """The reviewer's prompt version: review-v6 (a line per topic, those not covered first), review-v7
-    (the same, each gap line's query before its gap), review-v5 (the lines in topic order) or
+    """The reviewer's prompt version: review-v7 (a line per topic, those not covered first, each gap
+    line's query before its gap), review-v6 (the same, the query after the gap), review-v5 (the lines in topic order) or
     review-v4 (a JSON object by schema), to compare them on the
     same run. Recorded with the run (:class:`RunConfigured
     <citewise.audit.events.RunConfigured>`); a resumed run keeps the one it started with."""
