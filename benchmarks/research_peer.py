@@ -90,6 +90,12 @@ review-v6 asks the reviewer for the lines of the topics not covered first, so th
 starts the next round's search arrives before the covered lines are written; today's run falls from
 21.77 to 21.23 s (floor 21.61 to 21.18 s), 0.40 s under the peer.
 
+``--cache`` (default ``both``) runs today's loop without the store's cache and with it (the
+default path of ``citewise research``), each ``--runs`` times, in columns of their own. On
+2026-12-03 the cache-on median went from 22.66 s (peer 22.54 s, ratio 1.01; load 1.4 to 3.5) to
+21.31 s (peer 22.08 s, 0.96; load 4.8 to 0.8) once searches ahead went through the cache, and with
+review-v7 to 21.21 s (peer 21.67 s, 0.98; load 0.2 to 0.1).
+
 The peer's figure is its in-process time from ``GPTResearcher(...)`` to the written report (its
 interpreter start and imports, about 1.5 s more, are printed as "peer process s"); today's is the
 time of ``research(...)``.
