@@ -90,6 +90,12 @@ review-v6 asks the reviewer for the lines of the topics not covered first, so th
 starts the next round's search arrives before the covered lines are written; today's run falls from
 21.77 to 21.23 s (floor 21.61 to 21.18 s), 0.40 s under the peer.
 
+``--cache`` (default ``both``) runs today's loop without the store's cache and with it (the
+default path of ``citewise research``), each ``--runs`` times, in columns of their own. On
+2026-12-03 the cache-on median went from 22.66 s (peer 22.54 s, ratio 1.01; load 1.4 to 3.5) to
+21.31 s (peer 22.08 s, 0.96; load 4.8 to 0.8) once searches ahead went through the cache, and with
+review-v7 to 21.21 s (peer 21.67 s, 0.98; load 0.2 to 0.1).
+
 The peer's figure is its in-process time from ``GPTResearcher(...)`` to the written report (its
 interpreter start and imports, about 1.5 s more, are printed as "peer process s"); today's is the
 time of ``research(...)``.
@@ -108,14 +114,14 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urlparse
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from research_loop import add_path_switches, run_once  # noqa: E402
+from research_loop import add_cache_switch, add_path_switches, run_once  # noqa: E402
 from research_world import FACTS, FILLER, QUESTION, TOPICS, Latencies, page_text  # noqa: E402
 
 from citewise.testing import FakeOpenAIServer, FakeReply  # noqa: E402
@@ -373,6 +379,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--scale", type=float, default=1.0, help="multiply every fake-server wait")
     parser.add_argument("--peer-words", type=int, default=0, help="pad the peer's report to this many words")
     add_path_switches(parser)
+    add_cache_switch(parser)
     args = parser.parse_args(argv)
     if args.runs < 1:
         parser.error("--runs must be at least 1")
@@ -382,28 +389,37 @@ def main(argv: Sequence[str] | None = None) -> None:
         raise SystemExit(2)
     latencies = Latencies().scaled(args.scale)
     load = os.getloadavg()
-    peer, ours = [], []
+    peer: list[dict[str, Any]] = []
+    ours: dict[bool, list[dict[str, Any]]] = {}
+    caches = {"off": (False,), "on": (True,), "both": (False, True)}[args.cache]
     with tempfile.TemporaryDirectory() as tmp:
         for n in range(args.runs):
             peer.append(run_peer(args.peer_python, latencies, Path(tmp), args.peer_words))
-            store, every = str(Path(tmp) / f"today-{n}.sqlite"), args.draft_every_round
-            ours.append(
-                run_once(
-                    True,
-                    Path(tmp),
-                    store_url=store,
-                    latencies=latencies,
-                    draft_every_round=every,
-                    review_prompt=args.review_prompt,
+            for cache in caches:
+                store = str(Path(tmp) / f"today-{n}-{cache}.sqlite")
+                ours.setdefault(cache, []).append(
+                    run_once(
+                        True,
+                        Path(tmp),
+                        store_url=store,
+                        latencies=latencies,
+                        draft_every_round=args.draft_every_round,
+                        review_prompt=args.review_prompt,
+                        cache=cache,
+                    )
                 )
-            )
     _print(peer, ours, args.scale, load)
 
 
 def _print(
-    peer: Sequence[dict[str, Any]], ours: Sequence[dict[str, Any]], scale: float, load: tuple[float, float, float]
+    peer: Sequence[dict[str, Any]],
+    ours: Mapping[bool, Sequence[dict[str, Any]]],
+    scale: float,
+    load: tuple[float, float, float],
 ) -> None:
-    first, today = peer[0], ours[0]
+    """The runs side by side; today's with the cache off and on (``citewise research``'s default) in
+    columns of their own when both were run."""
+    first, today = peer[0], next(iter(ours.values()))[0]
     before, after = (" ".join(f"{x:.2f}" for x in avg) for avg in (load, os.getloadavg()))
     print(f"scale {scale}, {len(peer)} runs each, load average {before} before, {after} after")
     print(f"today's reviewer prompt {today['review_prompt']}\n")
@@ -415,20 +431,29 @@ def _print(
     )
     out = today.get("review_out", 0) + today.get("writer_out", 0)
     verify = "accepted" if today["accepted"] else "not accepted"
+    floors = ", ".join(f"{_label(c)} {runs[0]['floor_s']:.2f} s" for c, runs in ours.items())
     print(
         f"today (citewise): {today['rounds']} rounds, {today['sources']} sources, {today['calls']} model calls, "
-        f"{out} review+writer output tokens, verified delivery {verify}, floor {today['floor_s']:.2f} s\n"
+        f"{out} review+writer output tokens, verified delivery {verify}, floor {floors}\n"
     )
-    print("| run | peer wall s | peer process s | today wall s |")
-    print("|---|---|---|---|")
-    for n, (p, t) in enumerate(zip(peer, ours, strict=True), 1):
-        print(f"| {n} | {p['wall_s']:.2f} | {p['process_s']:.2f} | {t['wall_s']:.2f} |")
+    labels = [f"today wall s, {_label(cache)}" for cache in ours]
+    print("| run | peer wall s | peer process s | " + " | ".join(labels) + " |")
+    print("|---|---|---|" + "---|" * len(labels))
+    for n, p in enumerate(peer):
+        walls = " | ".join(f"{runs[n]['wall_s']:.2f}" for runs in ours.values())
+        print(f"| {n + 1} | {p['wall_s']:.2f} | {p['process_s']:.2f} | {walls} |")
     peer_median = statistics.median(p["wall_s"] for p in peer)
-    today_median = statistics.median(t["wall_s"] for t in ours)
-    print(
-        f"\nmedian wall time: peer {peer_median:.2f} s, today {today_median:.2f} s, "
-        f"today / peer {today_median / peer_median:.2f} (goal at most 1.00)"
-    )
+    print()
+    for cache, runs in ours.items():
+        today_median = statistics.median(t["wall_s"] for t in runs)
+        print(
+            f"median wall time ({_label(cache)}): peer {peer_median:.2f} s, today {today_median:.2f} s, "
+            f"today / peer {today_median / peer_median:.2f} (goal at most 1.00)"
+        )
+
+
+def _label(cache: bool) -> str:
+    return "cache on (the default)" if cache else "cache off"
 
 
 if __name__ == "__main__":

@@ -173,6 +173,12 @@ def _revise(items: Sequence[Mapping[str, Any]], lines: bool) -> str:
 
 _EXAMPLE_COVERED = re.compile(r"^T\d+ covered\b", re.MULTILINE)
 _EXAMPLE_GAP = re.compile(r"^T\d+ \w+.*\| query:", re.MULTILINE)
+_EXAMPLE_QUERY_FIRST = re.compile(r"^T\d+ \w+[^\n:]*\| query:[^\n]*\| gap:", re.MULTILINE)
+
+
+def _query_first(system: str) -> bool:
+    """Whether the instructions' example gap lines give the query before the gap (review-v7)."""
+    return _EXAMPLE_QUERY_FIRST.search(system) is not None
 
 
 def _gaps_first(system: str) -> bool:
@@ -183,16 +189,22 @@ def _gaps_first(system: str) -> bool:
     return covered is not None and gap is not None and gap.start() < covered.start()
 
 
-def _review_lines(review: Mapping[str, Any], gaps_first: bool = False) -> str:
+def _review_lines(review: Mapping[str, Any], gaps_first: bool = False, query_first: bool = False) -> str:
     """The judgements of a JSON review (v4 shape) written as review-v5 lines: ``T1 covered S1.2``,
     ``T3 missing: <gap> | query: <query>``, and ``T1 quote S2: <text>`` for each quote; in topic
-    order, or with ``gaps_first`` the topics not covered first (each order kept among its own)."""
+    order, or with ``gaps_first`` the topics not covered first (each order kept among its own); with
+    ``query_first`` a gap line as review-v7 asks, ``T3 missing | query: <query> | gap: <gap>``."""
     lines, quotes = [], []
     items = review["topics"]
     if gaps_first:
         items = sorted(items, key=lambda item: item["status"] == "covered")
     for item in items:
         line = " ".join([item["topic"], item["status"], *item.get("sentence_ids", [])])
+        if query_first and item["follow_up_query"] is not None:
+            gap = f" | gap: {item['gap']}" if item["gap"] is not None else ""
+            lines.append(f"{line} | query: {item['follow_up_query']}{gap}")
+            quotes += [f"{item['topic']} quote {q['source_id']}: {q['quote']}" for q in item["quotes"]]
+            continue
         if item["gap"] is not None:
             line += f": {item['gap']}"
         if item["follow_up_query"] is not None:
@@ -232,7 +244,7 @@ class Model:
             self.reviews += 1
             review = self._review(data["sources"], data["topics"])
             lines = "one line per topic" in system  # review-v5 and later
-            reply = _review_lines(review, _gaps_first(system)) if lines else json.dumps(review)
+            reply = _review_lines(review, _gaps_first(system), _query_first(system)) if lines else json.dumps(review)
             return FakeReply(reply, delay=self.delay)
         return FakeReply(self._write(data), delay=self.delay)
 

@@ -22,7 +22,7 @@ from citewise.llm import ChatClient, ModelSettings
 from citewise.providers.tavily import TavilyConnection, TavilyExtract, TavilySearch, TavilySettings
 from citewise.records.budget import Budget
 from citewise.research.loop import ResearchResult, research
-from citewise.research.prompts import REVIEW_SYSTEM_PROMPT, REVIEW_V5_SYSTEM_PROMPT
+from citewise.research.prompts import REVIEW_V5_SYSTEM_PROMPT, REVIEW_V6_SYSTEM_PROMPT, REVIEW_V7_SYSTEM_PROMPT
 from citewise.research.settings import ResearchSettings
 from citewise.serial import to_data
 from citewise.store.evidence import EvidenceStore
@@ -134,8 +134,13 @@ class Brain:
             return step
         if isinstance(step, dict):
             system = body["messages"][0]["content"]
-            asked_for_lines = purpose == "review" and system in (REVIEW_SYSTEM_PROMPT, REVIEW_V5_SYSTEM_PROMPT)
-            lines = review_lines(step, gaps_first=system == REVIEW_SYSTEM_PROMPT) if asked_for_lines else None
+            line_prompts = (REVIEW_V6_SYSTEM_PROMPT, REVIEW_V5_SYSTEM_PROMPT, REVIEW_V7_SYSTEM_PROMPT)
+            asked_for_lines = purpose == "review" and system in line_prompts
+            gaps_first, query_first = (
+                system in (REVIEW_V6_SYSTEM_PROMPT, REVIEW_V7_SYSTEM_PROMPT),
+                system == line_prompts[2],
+            )
+            lines = review_lines(step, gaps_first=gaps_first, query_first=query_first) if asked_for_lines else None
             return FakeReply(lines if lines is not None else json.dumps(step))
         return FakeReply(step)
 
@@ -157,11 +162,12 @@ def _one_line(text: object) -> bool:
     )
 
 
-def review_lines(reply: Mapping[str, Any], *, gaps_first: bool = False) -> str | None:
+def review_lines(reply: Mapping[str, Any], *, gaps_first: bool = False, query_first: bool = False) -> str | None:
     """A review written as a JSON object (review-v4's shape) as the same judgements in review-v5's
     lines (``T1 covered S1.2``, ``T2 missing: <gap> | query: <query>``, ``T1 quote S2: <text>``), the
     way a reviewer asked by review-v5 answers, or with ``gaps_first`` as one asked by review-v6 does
-    (the topics not covered first); None when the lines could not say exactly the same (a topic not
+    (the topics not covered first), with ``query_first`` too as one asked by review-v7 does
+    (``T2 missing | query: <query> | gap: <gap>``); None when the lines could not say exactly the same (a topic not
     given by id, an unknown status, a gap or query that would not fit on its line), so the JSON is
     sent as it is and read by the line prompts' JSON fallback."""
     items = reply.get("topics") if set(reply) == {"topics"} else None
@@ -180,7 +186,11 @@ def review_lines(reply: Mapping[str, Any], *, gaps_first: bool = False) -> str |
             return None
         if any(v is not None and not _one_line(v) for v in (gap, query)) or (query is not None and gap is None):
             return None
-        line = " ".join([topic, status, *ids]) + (f": {gap}" if gap is not None else "")
+        line = " ".join([topic, status, *ids])
+        if query_first and query is not None:
+            out.append(f"{line} | query: {query}" + (f" | gap: {gap}" if gap is not None else ""))
+            continue
+        line += f": {gap}" if gap is not None else ""
         out.append(line + (f" | query: {query}" if query is not None else ""))
         for quote in given:
             text = quote.get("quote") if isinstance(quote, dict) else None

@@ -12,8 +12,9 @@ import openai
 import pytest
 
 from citewise.config import Secret
-from citewise.llm import ChatClient, ModelSettings, ModelTruncated
+from citewise.llm import ChatClient, ModelServerError, ModelSettings, ModelStreamBroken, ModelTruncated
 from citewise.testing import FakeOpenAIServer
+from citewise.testing.fake_openai import FakeError, FakeReply
 
 TEXT = "Deposits are protected [S1.2]. 보증금은 돌려받는다 [S2.1]."
 
@@ -119,3 +120,33 @@ def test_chat_client_stream_raises_what_complete_raises_for_a_cut_off_reply_and_
             client.stream("writer", [{"role": "user", "content": "hi"}], on_text=lambda piece: None)
 
     assert caught.value.text == "cut off mid" and client.calls[0].outcome == "ModelTruncated"
+
+
+@pytest.mark.parametrize("with_error", [False, True], ids=["dropped", "error-event"])
+def test_a_stream_cut_part_way_is_a_broken_stream_with_what_arrived_estimated(with_error: bool) -> None:
+    error = FakeError(500, "The server had an error while processing your request.", "server_error")
+    pieces: list[str] = []
+    with FakeOpenAIServer() as server, _chat(server) as client:
+        server.enqueue(FakeReply(TEXT, cut_after=12, cut_error=error if with_error else None))
+        with pytest.raises(ModelStreamBroken) as caught:
+            client.stream("writer", [{"role": "user", "content": "hi"}], on_text=pieces.append)
+
+    received = "".join(pieces)
+    assert received and TEXT.startswith(received) and len(received) <= 12  # only the part before the cut
+    message = str(caught.value)
+    assert f"broke off its streamed reply after {len(received)} characters (model writer)" in message
+    assert ("sent an error instead of the rest" in message) is with_error
+    assert ("dropped the connection" in message) is not with_error
+    assert caught.value.retryable  # worth one bounded retry
+    (record,) = client.calls
+    assert record.outcome == "ModelStreamBroken" and record.usage is None
+    assert record.received_tokens is not None and record.received_tokens >= 1
+
+
+def test_an_error_before_a_stream_begins_is_not_a_broken_stream() -> None:
+    with FakeOpenAIServer() as server, _chat(server) as client:
+        server.enqueue_error(503, "overloaded", type="server_error")
+        with pytest.raises(ModelServerError) as caught:
+            client.stream("writer", [{"role": "user", "content": "hi"}], on_text=lambda piece: None)
+
+    assert not isinstance(caught.value, ModelStreamBroken) and client.calls[0].received_tokens is None

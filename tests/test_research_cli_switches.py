@@ -1,4 +1,4 @@
-"""``citewise research --no-stream --no-speculate --draft-every-round``: each switch reaches the loop
+"""``citewise research --no-stream --no-speculate --draft-every-round --no-search-ahead``: each switch reaches the loop
 through :meth:`citewise.api.Citewise.research` (the one path), and by default the drafts are streamed,
 the last round drafts beside its review and a round that goes on to another is not drafted. Real
 Tavily and OpenAI clients against the shipped loopback fakes, driven through the command line."""
@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from citewise.audit.events import DraftMade, ModelCallEnded
+from citewise.audit.events import AttemptStarted, DraftMade, ModelCallEnded
 from citewise.cli import app
 from citewise.store.evidence import EvidenceStore
 from citewise.store.runs import RunRecord, RunStore
@@ -89,10 +89,28 @@ def test_the_switches_turn_off_streaming_and_speculation_and_draft_every_round(
 ) -> None:
     model, store = cli
 
-    record = _run(store, "--no-stream", "--no-speculate", "--draft-every-round")
+    record = _run(store, "--no-stream", "--no-speculate", "--draft-every-round", "--no-search-ahead")
 
     purposes = _purposes(record)
     assert "speculative_draft" not in purposes
     assert purposes[:3] == ["plan", "review", "draft"]  # round 1 is drafted after its review
     assert [e.draft.round for e in record.of(DraftMade)][:2] == [1, 2]
-    assert not any(r.json and r.json.get("stream") for r in model.requests)  # nothing was streamed
+    # nothing was streamed: not the drafts (--no-stream), nor the plan and reviews (--no-search-ahead)
+    assert not any(r.json and r.json.get("stream") for r in model.requests)
+
+
+def test_no_stream_alone_leaves_the_plan_and_reviews_streamed_to_search_ahead(
+    cli: tuple[FakeOpenAIServer, Path],
+) -> None:
+    model, store = cli
+
+    record = _run(store, "--no-stream")
+
+    def streamed(system_start: str) -> list[bool]:
+        found = [r.json for r in model.requests if r.json and r.json["messages"][0]["content"].startswith(system_start)]
+        assert found, system_start
+        return [bool(r.get("stream")) for r in found]
+
+    assert all(streamed("You plan web research")) and all(streamed("You review whether"))
+    assert not any(streamed("You write a research report"))  # the drafts are not streamed
+    assert any(e.ahead for e in record.of(AttemptStarted))

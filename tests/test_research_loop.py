@@ -138,7 +138,7 @@ def test_coverage_passes_in_round_one(env: Env) -> None:
     assert [p["source"]["source_id"] for p in payloads(record, "source")] == ["S1", "S2"]
     assert report.queries == ("rental deposit law",)
     assert report.path == "model" and report.writer == WRITER
-    versions = {"plan": "plan-v2", "review": "review-v6", "write": "write-v3", "revise": "revise-v3"}
+    versions = {"plan": "plan-v2", "review": "review-v7", "write": "write-v3", "revise": "revise-v3"}
     assert report.prompt_versions == versions
     assert report.markdown == md and report.status == "report"
     assert [p["source"]["url"] for p in payloads(record, "source")] == [a, b]

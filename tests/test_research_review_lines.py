@@ -24,6 +24,8 @@ from citewise.research.prompts import (
     REVIEW_V4_SYSTEM_PROMPT,
     REVIEW_V5,
     REVIEW_V5_SYSTEM_PROMPT,
+    REVIEW_V6,
+    REVIEW_V6_SYSTEM_PROMPT,
     build_review_messages,
 )
 from citewise.research.review import ReviewRejected, parse_review_text, review_with_model
@@ -98,14 +100,12 @@ def test_v5_asks_for_lines_without_a_schema_and_sends_the_same_data(
 
 
 def test_v6_asks_for_the_lines_not_covered_first_and_v5_stays_selectable() -> None:
-    v6, v5, v4 = (
-        build_review_messages(QUESTION, PLAN, SOURCES, version=v) for v in (REVIEW_PROMPT_VERSION, REVIEW_V5, REVIEW_V4)
-    )
+    v6, v5, v4 = (build_review_messages(QUESTION, PLAN, SOURCES, version=v) for v in (REVIEW_V6, REVIEW_V5, REVIEW_V4))
 
-    assert REVIEW_PROMPT_VERSION == "review-v6"
-    assert (v6[0]["content"], v5[0]["content"]) == (REVIEW_SYSTEM_PROMPT, REVIEW_V5_SYSTEM_PROMPT)
+    assert REVIEW_PROMPT_VERSION == "review-v7"  # v6's lines with each query before its gap (test_review_v7.py)
+    assert (v6[0]["content"], v5[0]["content"]) == (REVIEW_V6_SYSTEM_PROMPT, REVIEW_V5_SYSTEM_PROMPT)
     assert v6[1] == v5[1] == v4[1]  # the same data under each prompt
-    system = REVIEW_SYSTEM_PROMPT
+    system = REVIEW_V6_SYSTEM_PROMPT
     assert "First write the lines of the topics that are not covered" in system
     # the example shows a gap line, with its query, before a covered line; v5's shows topic order
     assert system.index("| query:") < system.index("T1 covered")

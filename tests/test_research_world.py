@@ -18,9 +18,10 @@ from benchmarks.research_world import FACTS, Latencies, Model  # noqa: E402
 
 from citewise.records.research import CoverageStatus  # noqa: E402
 from citewise.research.prompts import (  # noqa: E402
-    REVIEW_SYSTEM_PROMPT,
     REVIEW_V4_SYSTEM_PROMPT,
     REVIEW_V5_SYSTEM_PROMPT,
+    REVIEW_V6_SYSTEM_PROMPT,
+    REVIEW_V7_SYSTEM_PROMPT,
 )
 from citewise.research.review_replies import parse_review_text  # noqa: E402
 
@@ -43,7 +44,11 @@ def reply_to(system: str) -> str:
 
 @pytest.mark.parametrize(
     ("system", "order"),
-    [(REVIEW_SYSTEM_PROMPT, ["T3", "T1", "T2"]), (REVIEW_V5_SYSTEM_PROMPT, ["T1", "T2", "T3"])],
+    [
+        (REVIEW_V6_SYSTEM_PROMPT, ["T3", "T1", "T2"]),
+        (REVIEW_V5_SYSTEM_PROMPT, ["T1", "T2", "T3"]),
+        (REVIEW_V7_SYSTEM_PROMPT, ["T3", "T1", "T2"]),
+    ],
 )
 def test_the_scripted_reviewer_writes_its_lines_in_the_order_its_prompt_asks(system: str, order: list[str]) -> None:
     claims = parse_review_text(reply_to(system))
@@ -55,6 +60,14 @@ def test_the_scripted_reviewer_writes_its_lines_in_the_order_its_prompt_asks(sys
 
 
 def test_both_line_orders_say_the_same_and_v4_gets_json() -> None:
-    v6, v5 = parse_review_text(reply_to(REVIEW_SYSTEM_PROMPT)), parse_review_text(reply_to(REVIEW_V5_SYSTEM_PROMPT))
+    v6, v5 = parse_review_text(reply_to(REVIEW_V6_SYSTEM_PROMPT)), parse_review_text(reply_to(REVIEW_V5_SYSTEM_PROMPT))
     assert sorted(v6, key=lambda c: c.topic) == list(v5)
     assert [t["topic"] for t in json.loads(reply_to(REVIEW_V4_SYSTEM_PROMPT))["topics"]] == ["T1", "T2", "T3"]
+
+
+def test_under_review_v7_the_gap_line_gives_its_query_before_its_gap_and_says_the_same() -> None:
+    v7, v6 = reply_to(REVIEW_V7_SYSTEM_PROMPT), reply_to(REVIEW_V6_SYSTEM_PROMPT)
+    first = v7.splitlines()[0]
+    assert first.startswith("T3 missing | query: ") and first.index("| query:") < first.index("| gap:")
+    assert v6.splitlines()[0].startswith("T3 missing: ")
+    assert parse_review_text(v7) == parse_review_text(v6)  # the same judgements, only written in another order

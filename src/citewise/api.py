@@ -234,7 +234,8 @@ class Citewise:
 
         Without ``settings``, they come from the environment and ``configure`` (``search``,
         ``extract``, ``planner_model``, ``writer_model``, ``no_model``, ``budget``, ``prices``,
-        ``concurrent``, ``cache_ttl``, ``no_cache``, ``stream``, ``speculate``, ``draft_every_round``):
+        ``concurrent``, ``cache_ttl``, ``no_cache``, ``stream``, ``speculate``, ``draft_every_round``,
+        ``search_ahead``):
         with no keys, the local store and the deterministic components; without a ``budget``,
         ``CITEWISE_MAX_*``; remote answers cached for 24 h. Token and money caps are never crossed (see
         ``citewise research``)."""
@@ -292,13 +293,13 @@ class Citewise:
         models, budget), rebuilt; a key or extra they need and this process lacks is a
         :class:`~citewise.errors.ConfigError`, never a substitute. ``options``: ``prices``,
         ``verify``, ``unsupported``, ``cache_ttl``, ``no_cache``, ``stream``, ``speculate``,
-        ``draft_every_round``, and ``budget_changes`` (limits of the recorded budget to raise or lower,
-        e.g. ``{"max_tokens": 50_000}``)."""
+        ``draft_every_round``, ``search_ahead``, and ``budget_changes`` (limits of the recorded budget
+        to raise or lower, e.g. ``{"max_tokens": 50_000}``)."""
         from citewise.audit.events import RunConfigured
         from citewise.research.configure import resume_settings
 
         allowed = {"budget_changes", "prices", "verify", "unsupported", "cache_ttl", "no_cache"}
-        allowed |= {"stream", "speculate", "draft_every_round"}
+        allowed |= {"stream", "speculate", "draft_every_round", "search_ahead"}
         if unknown := sorted(set(options) - allowed):
             raise InputError(
                 f"a resumed run keeps its recorded configuration; {', '.join(unknown)} cannot change "

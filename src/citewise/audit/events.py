@@ -271,6 +271,10 @@ class AttemptEnded(Event):
     """For a page read with usable text: the text as the extractor returned it."""
     answered_at: datetime | None = None
     """For an extraction that answered: when the answer arrived (it becomes ``retrieved_at``)."""
+    ahead: bool = False
+    """For a search made, or answered from the cache, before its round, as a streamed reply named
+    the query (:mod:`citewise.research.ahead`; a cache hit has no start event): its round takes this
+    answer."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -358,6 +362,10 @@ class ModelCallEnded(Event):
     """Cached prompt tokens reported."""
     latency_s: float | None = None
     """Wall time of the call."""
+    estimated: bool = False
+    """The token counts are citewise's estimate, not the endpoint's report: a streamed reply broke
+    off part way without usage (the prompt as estimated when the call was admitted, the output that
+    had arrived), counted in the budget and the cost ledger since the provider likely charged it."""
 
 
 @dataclass(frozen=True, slots=True)

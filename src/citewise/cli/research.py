@@ -80,6 +80,13 @@ def research(
     draft_every_round: Annotated[
         bool, typer.Option("--draft-every-round", help="Also draft rounds whose review asks for more searching.")
     ] = False,
+    no_search_ahead: Annotated[
+        bool,
+        typer.Option(
+            "--no-search-ahead",
+            help="Search each query only when its round starts, not as soon as the streamed plan or review names it.",
+        ),
+    ] = False,
     resume_run: Annotated[str | None, typer.Option("--resume", help="Continue a run that stopped part-way.")] = None,
     no_verify: Annotated[
         bool, typer.Option("--no-verify", help="Deliver the draft without checking its claims (recorded).")
@@ -113,6 +120,7 @@ def research(
         raise InputError("give a QUESTION, or --resume RUN to continue a stopped run")
     action = unsupported_action(unsupported)
     ways = {"stream": not no_stream, "speculate": not no_speculate, "draft_every_round": draft_every_round}
+    ways["search_ahead"] = not no_search_ahead
     budget = budget_from_env(
         max_rounds=rounds, max_searches=searches, max_extractions=pages, max_tokens=max_tokens, max_cost_usd=max_cost
     )
@@ -184,7 +192,7 @@ def _resume(
     ways: Mapping[str, bool],
 ) -> None:
     """``--resume RUN``: the run goes on with the configuration it recorded (``ways``: streaming,
-    speculative and every-round drafts, which the record does not fix)."""
+    speculative and every-round drafts, searching ahead, which the record does not fix)."""
     with (
         open_api(store) as api,
         api.resume_settings(

@@ -50,6 +50,7 @@ from citewise.llm.errors import (
     ModelTruncated,
     ModelUnexpectedFinish,
     display_url,
+    from_broken_stream,
     from_sdk_error,
 )
 from citewise.llm.records import CallRecord, ChatResult, TokenUsage
@@ -77,6 +78,7 @@ from citewise.llm.wire import (
     validated_text,
     with_instruction,
 )
+from citewise.text.tokens import estimate_text_tokens
 
 __all__ = [
     "BASE_URL_ENV",
@@ -110,6 +112,7 @@ class _Attempt:
     finish_reason: str | None = None
     status_code: int | None = None
     request_id: str | None = None
+    received: list[str] | None = None  # a stream's content so far, once it has begun (HTTP 200)
 
     def elapsed(self) -> float:
         return time.perf_counter() - self.started
@@ -440,7 +443,9 @@ class ChatClient:
             raw = self._sdk.chat.completions.with_raw_response.create(**attempt.params)
             attempt.status_code = raw.status_code
             attempt.request_id = raw.headers.get("x-request-id")
-            completion = raw.parse() if on_text is None else read_stream(raw.parse(), on_text)
+            if on_text is not None:  # the stream has begun: a failure from now on is a broken stream
+                attempt.received = []
+            completion = raw.parse() if on_text is None else read_stream(raw.parse(), on_text, attempt.received)
         except OffOrigin as exc:
             raise ModelEndpointError(
                 f"the model endpoint {display_url(self.settings.base_url)} redirected the request to another "
@@ -448,13 +453,14 @@ class ChatClient:
                 **attempt.info(),
             ) from None
         except openai.OpenAIError as exc:
-            error = from_sdk_error(
-                exc,
-                model=attempt.requested_model,
-                base_url=display_url(self.settings.base_url),
-                timeout_s=self.settings.timeout_s,
-                redact=self._redact,
-            )
+            where = {"model": attempt.requested_model, "base_url": display_url(self.settings.base_url)}
+            if attempt.received is None:
+                error = from_sdk_error(exc, **where, timeout_s=self.settings.timeout_s, redact=self._redact)
+            else:
+                received = sum(len(piece) for piece in attempt.received)
+                error = from_broken_stream(
+                    exc, **where, timeout_s=self.settings.timeout_s, received_chars=received, redact=self._redact
+                )
             attempt.status_code = error.status_code
             attempt.request_id = error.request_id
             raise error from exc
@@ -508,6 +514,7 @@ class ChatClient:
         )
 
     def _record(self, attempt: _Attempt, outcome: str) -> None:
+        broken = outcome != "ok" and attempt.usage is None and attempt.received is not None
         record = CallRecord(
             requested_model=attempt.requested_model,
             model=attempt.model,
@@ -519,6 +526,7 @@ class ChatClient:
             status_code=attempt.status_code,
             request_id=attempt.request_id,
             response_format=attempt.format_type,
+            received_tokens=estimate_text_tokens("".join(attempt.received or ())) if broken else None,
         )
         with self._lock:
             self.calls.append(record)

@@ -11,7 +11,9 @@ Every failure of the model client is a :class:`ModelError`, a run error (see
         ├── ModelRateLimited        429; retry_after in seconds when the endpoint said   (retryable)
         ├── ModelBadRequest         400/404/409/422 and other 4xx: the request was refused
         ├── ModelServerError        5xx                                                  (retryable)
-        │   └── ModelUnavailable    the endpoint could not be reached at all             (retryable)
+        │   ├── ModelUnavailable    the endpoint could not be reached at all             (retryable)
+        │   └── ModelStreamBroken   a streamed reply broke off part way (the connection
+        │                           dropped, or an error event came instead of the rest) (retryable)
         ├── ModelTimeout            no answer within the client's timeout                (retryable)
         ├── ModelEndpointError      an answer that is not Chat Completions JSON (an HTML page:
         │                           usually a wrong CITEWISE_LLM_BASE_URL)
@@ -22,7 +24,8 @@ Every failure of the model client is a :class:`ModelError`, a run error (see
             ├── ModelUnexpectedFinish  any other finish_reason (e.g. "tool_calls")
             └── ModelReplyInvalid   not JSON, or JSON that failed validation; excerpt shows it
 
-:func:`from_sdk_error` maps the SDK's exceptions onto this tree.
+:func:`from_sdk_error` maps the SDK's exceptions onto this tree; :func:`from_broken_stream` those
+raised once a stream had begun.
 
 The client never retries (budgets must not grow invisibly); ``retryable`` tells the caller which
 failures a bounded retry inside the budget may help with. Messages never contain the API key.
@@ -54,10 +57,12 @@ __all__ = [
     "ModelReplyError",
     "ModelReplyInvalid",
     "ModelServerError",
+    "ModelStreamBroken",
     "ModelTimeout",
     "ModelTruncated",
     "ModelUnavailable",
     "ModelUnexpectedFinish",
+    "from_broken_stream",
     "from_sdk_error",
 ]
 
@@ -140,6 +145,12 @@ class ModelUnavailable(ModelServerError):
     """The endpoint could not be reached (connection refused, DNS, TLS)."""
 
 
+class ModelStreamBroken(ModelServerError):
+    """A streamed reply stopped part way: the connection dropped before the stream's end, or the
+    endpoint sent an error event instead of the rest. What had arrived is not a reply (it is not
+    used); the prompt and the part received were most likely billed."""
+
+
 class ModelTimeout(ModelError):
     """No answer within the client's timeout."""
 
@@ -220,6 +231,36 @@ def from_sdk_error(
             status_code=exc.status_code,
         )
     return ModelError(f"the model call failed: {redact(str(exc))}", model=model)
+
+
+def from_broken_stream(
+    exc: openai.OpenAIError,
+    *,
+    model: str,
+    base_url: str,
+    timeout_s: float,
+    received_chars: int,
+    redact: Callable[[str], str],
+) -> ModelError:
+    """The :class:`ModelError` for an exception raised while a stream that had begun (HTTP 200) was
+    read: a timeout stays a :class:`ModelTimeout`; a dropped connection or an error event is a
+    :class:`ModelStreamBroken` saying how far the reply had come."""
+    import openai
+
+    if isinstance(exc, openai.APITimeoutError):
+        return from_sdk_error(exc, model=model, base_url=base_url, timeout_s=timeout_s, redact=redact)
+    body = getattr(exc, "body", None)
+    if isinstance(body, dict) and isinstance(body.get("message"), str):
+        what = f"sent an error instead of the rest: {redact(str(body['message']))}"
+    else:
+        cause = exc.__cause__ or exc.__context__
+        what = f"dropped the connection: {redact(str(cause or exc))}"
+    return ModelStreamBroken(
+        f"the model endpoint {base_url} broke off its streamed reply after {received_chars} characters "
+        f"(model {model}); it {what}",
+        model=model,
+        detail=what,
+    )
 
 
 def _from_status_error(

@@ -82,3 +82,6 @@ class CallRecord:
     """The endpoint's ``x-request-id``."""
     response_format: str | None = None
     """The ``response_format`` type requested, if any."""
+    received_tokens: int | None = None
+    """For a streamed call that failed without reported usage (e.g. a stream broken off part way):
+    citewise's estimate of the output tokens that had arrived (the endpoint likely billed them)."""

@@ -53,10 +53,11 @@ class Streamed:
     choices: list[StreamedChoice]
 
 
-def read_stream(stream: Any, on_text: Callable[[str], None]) -> Streamed | None:
+def read_stream(stream: Any, on_text: Callable[[str], None], pieces: list[str] | None = None) -> Streamed | None:
     """The reply of a stream of ``chat.completion.chunk`` events (None when none came), each piece of
-    content handed to ``on_text`` as it arrives."""
-    pieces: list[str] = []
+    content handed to ``on_text`` as it arrives and kept in ``pieces`` (so a caller still has what
+    arrived when the stream breaks off)."""
+    pieces = [] if pieces is None else pieces
     refusal: list[str] = []
     model = finish = usage = None
     seen = False

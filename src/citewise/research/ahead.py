@@ -6,10 +6,14 @@ that finds a topic not covered and gives a query starts that query's search for 
 
 The rules are a round's (:mod:`citewise.research.collect`), applied as each query arrives:
 
-* Only in a concurrent run with ``search_ahead`` on and a search provider without a cache (a cached
-  answer costs nothing and is left to the round).
+* Only in a concurrent run with ``search_ahead`` on (``--no-search-ahead`` turns it off).
 * A query is searched once: an empty query, or one already tried in the run (case and spacing
   ignored), is not started.
+* With the store's cache on (``citewise research``'s default), the query is looked up first, as a
+  round does (:mod:`citewise.research.collect`, rule 5): a fresh answer is recorded at once as a
+  cache hit (:class:`~citewise.audit.events.AttemptEnded` with ``cached`` and ``ahead`` true, its
+  original retrieval time, no start event), spending no search budget and no credits; a miss is
+  searched as below and the answer written to the cache.
 * One search attempt is spent before each call (:class:`~citewise.audit.events.AttemptStarted` with
   ``ahead`` true, recorded before the call); when none is left, nothing is started and the round
   records the stop as usual.
@@ -17,8 +21,9 @@ The rules are a round's (:mod:`citewise.research.collect`), applied as each quer
   the hits) is recorded as soon as it returns and the searches started before it are recorded, so
   the record holds the ends in the order the searches started.
 
-The round the search was started for takes the recorded answer instead of searching again (and
-retries it there when it was rate limited); a search whose end was never recorded (the process died
+The round the search was started for takes the recorded answer (or the recorded cache hit) instead of
+searching again or looking it up again (and retries it there, inside the budget, when it was rate
+limited); a search whose end was never recorded (the process died
 during it) is recorded as interrupted and made again only inside the budget. Before the round starts
 every ahead search has ended (:func:`settle`), so an ahead search's events always come before its
 round's :class:`~citewise.audit.events.RoundStarted` and resume folds them into the state. A plan
@@ -31,6 +36,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future
+from dataclasses import replace
 from typing import Any
 
 from citewise.audit.events import AttemptEnded, AttemptStarted
@@ -52,7 +58,7 @@ def enabled(run: ResearchRun) -> bool:
     """Whether this run searches ahead of its rounds."""
     settings = run.settings
     search = settings.search
-    return settings.concurrent and settings.search_ahead and search is not None and not isinstance(search, CachedSearch)
+    return settings.concurrent and settings.search_ahead and search is not None
 
 
 def starter(run: ResearchRun, round_no: int) -> Callable[[str], None] | None:
@@ -92,13 +98,16 @@ def gap_starter(run: ResearchRun, round_no: int) -> Callable[[str], None] | None
 
 
 def start(run: ResearchRun, round_no: int, query: str) -> bool:
-    """Start ``query``'s search for round ``round_no`` now, in a thread of its own; False when it is not
-    started (searching ahead is off, the query is empty or already tried, or no search is left)."""
+    """Start ``query``'s search for round ``round_no`` now, in a thread of its own, or answer it from
+    the cache at once; False when neither (searching ahead is off, the query is empty or already
+    tried, or it is not cached and no search is left)."""
     provider = run.settings.search
     target = query.strip()
     key = query_key(target)
     if not enabled(run) or provider is None or not key or key in run.state.collection.tried_queries:
         return False
+    if isinstance(provider, CachedSearch) and _from_cache(run, provider, round_no, target):
+        return True
     try:
         run.state.usage.check_before("searches")
     except BudgetExhausted:
@@ -111,6 +120,17 @@ def start(run: ResearchRun, round_no: int, query: str) -> bool:
         target=_search, args=(run, provider, round_no, target, before, done), daemon=True, name="citewise-search-ahead"
     )
     thread.start()
+    return True
+
+
+def _from_cache(run: ResearchRun, provider: CachedSearch, round_no: int, target: str) -> bool:
+    """Record ``target``'s fresh cached answer as a hit for round ``round_no`` (no budget, no credits,
+    its original retrieval time), as a round records one; False when it is not cached."""
+    outcome = timed(lambda: recordable_search(provider.lookup(target)))
+    if outcome.value is None:
+        return False
+    attempt = replace(make_attempt(AttemptKind.SEARCH, target, round_no, outcome), cached=True)
+    run.record(AttemptEnded(attempt, search=outcome.value, ahead=True))
     return True
 
 
@@ -130,7 +150,7 @@ def _search(
         attempt = make_attempt(AttemptKind.SEARCH, target, round_no, outcome, response.credits if response else None)
         if before is not None:
             before.exception()  # waits; its failure is its own
-        run.record(AttemptEnded(attempt, search=recordable_search(response)))
+        run.record(AttemptEnded(attempt, search=recordable_search(response), ahead=True))
     except BaseException as exc:  # noqa: BLE001 - handed to whoever waits for it
         done.set_exception(exc)
     else:

@@ -30,6 +30,8 @@ The rules, in the order they apply:
    no search or extraction budget and no credits, and a page keeps its original retrieval time (the
    source's ``retrieved_at``). A cached page still counts towards ``pages_per_query``. On resume a
    recorded hit is answered from the record, and a recorded call is never answered from the cache.
+   A query looked up before its round, as a streamed plan or review named it
+   (:mod:`citewise.research.ahead`), is taken from its recorded hit and not looked up again.
 6. **Rate limits.** A call answered with :class:`~citewise.providers.errors.ProviderRateLimited` is
    retried at most ``retry_rate_limited`` times, after ``min(retry_after or 1, 5)`` seconds; each retry
    is a new attempt, spent from the budget before the call and recorded.
@@ -201,6 +203,13 @@ def _choose(step: Round, queries: Sequence[str], lookup: Callable[[str], SearchR
             step.skip(Skip(AttemptKind.SEARCH, query, step.number, SkipReason.EMPTY_QUERY))
             continue
         ahead = _ahead(step, key, picked.chosen)
+        hit = ahead.ended if ahead is not None and ahead.ended is not None and ahead.ended.attempt.cached else None
+        if ahead is not None and hit is not None and hit.search is not None:
+            # answered from the cache ahead of the round (recorded then): no budget spent, not looked up again
+            step.attempts.append(hit.attempt)
+            picked.cached[ahead.target] = hit.search
+            picked.order.append(ahead.target)
+            continue
         if ahead is not None:
             if ahead.ended is not None:  # searched ahead of the round: its budget is spent, its answer recorded
                 picked.early[len(picked.chosen)] = recorded_outcome(AttemptKind.SEARCH, [ahead.ended])

@@ -180,6 +180,7 @@ def research_settings(
     stream: bool = True,
     speculate: bool = True,
     draft_every_round: bool = False,
+    search_ahead: bool = True,
 ) -> Iterator[ResearchSettings]:
     """Settings for one or more research runs, with their connections open while inside.
 
@@ -188,7 +189,7 @@ def research_settings(
     table); a planner or writer model the table cannot price refuses to start, since the cap could not
     be kept. Remote search answers and pages are cached in the store for ``cache_ttl`` (default
     ``CITEWISE_CACHE_TTL``, else 24 h; ``0`` or ``no_cache`` turn the cache off). ``stream``,
-    ``speculate`` and ``draft_every_round``: see :class:`ResearchSettings`."""
+    ``speculate``, ``draft_every_round`` and ``search_ahead``: see :class:`ResearchSettings`."""
     budget = budget or budget_from_env()
     ttl = cache_ttl_of(cache_ttl, no_cache=no_cache)
     with ExitStack() as stack:
@@ -218,6 +219,7 @@ def research_settings(
             stream=stream,
             speculate=speculate,
             draft_every_round=draft_every_round,
+            search_ahead=search_ahead,
         )
 
 
@@ -235,15 +237,16 @@ def resume_settings(
     stream: bool = True,
     speculate: bool = True,
     draft_every_round: bool = False,
+    search_ahead: bool = True,
 ) -> Iterator[ResearchSettings]:
     """The settings a stopped run was configured with, rebuilt from its :class:`RunConfigured`
     record: the same search provider, extractor and fallback, models and budget. What cannot be
     rebuilt here (a model key or a provider key not set, an extractor not installed) is a
     :class:`ConfigError` naming what to set; nothing is silently replaced by another provider or by
     the deterministic components. ``budget_changes`` (e.g. ``{"max_tokens": 50_000}``) raise or lower
-    limits of the recorded budget, to go on after one ran out. ``stream``, ``speculate`` and
-    ``draft_every_round`` change how the rest is made, not what the record holds, so they may differ
-    from the stopped run's. The review prompt is the one the run started with
+    limits of the recorded budget, to go on after one ran out. ``stream``, ``speculate``,
+    ``draft_every_round`` and ``search_ahead`` change how the rest is made, not what the record holds,
+    so they may differ from the stopped run's. The review prompt is the one the run started with
     (:func:`~citewise.research.resume.recorded_review_prompt`)."""
     used_models = configured.planner_model != "deterministic"
     if used_models:
@@ -273,5 +276,6 @@ def resume_settings(
         stream=stream,
         speculate=speculate,
         draft_every_round=draft_every_round,
+        search_ahead=search_ahead,
     ) as settings:
         yield replace(settings, review_prompt=recorded_review_prompt(configured))

@@ -284,6 +284,7 @@ def _collect(run: ResearchRun, round_no: int, queries: list[str], replay: Sequen
             excerpt_chars=settings.budget.excerpt_chars,
             pages_per_query=settings.pages_per_query,
             concurrent=settings.concurrent,
+            sleep=settings.sleep,
             replay=RecordedCalls(recorded) if replay is not None else None,
             sites=settings.sites,
         )

@@ -50,6 +50,10 @@ __all__ = [
     "REVIEW_V5",
     "REVIEW_V5_SYSTEM_PROMPT",
     "REVIEW_V4_SYSTEM_PROMPT",
+    "REVIEW_V6",
+    "REVIEW_V6_SYSTEM_PROMPT",
+    "REVIEW_V7",
+    "REVIEW_V7_SYSTEM_PROMPT",
     "WRITE_PROMPT_VERSION",
     "WRITE_SYSTEM_PROMPT",
     "build_plan_messages",
@@ -62,7 +66,11 @@ __all__ = [
 PLAN_PROMPT_VERSION: Final = "plan-v2"
 """v2: the queries come first in the reply (schema and instructions), so that a streamed plan names
 them early and their searches start while the topics are written (:mod:`citewise.research.ahead`)."""
-REVIEW_PROMPT_VERSION: Final = "review-v6"
+REVIEW_V6: Final = "review-v6"
+"""The line review prompt with the topics not covered first, each gap line's query after its gap."""
+REVIEW_V7: Final = "review-v7"
+"""The line review prompt with the topics not covered first, each gap line's query before its gap."""
+REVIEW_PROMPT_VERSION: Final = REVIEW_V7
 """v2: sources as numbered sentences; the reviewer cites ``sentence_ids`` (v1 copied every quote).
 v3: a source carries ``published`` when the page states its date. v4: the topics are given by id
 (``{"T1": ..., "T2": ...}``) and each is assessed by its id, not copied back. v5: the same
@@ -71,12 +79,15 @@ instead of a JSON object, so the reply carries no keys, no quoting and no nulls;
 v4 shape is still read. v6: the same lines, those of the topics not covered (each with its
 ``| query:``) first and the covered ones after, so that a streamed review names its follow-up
 queries early and their searches start while it is still written (:mod:`citewise.research.ahead`);
-a reply in any order is read the same. Runs keep the version they were made with."""
+a reply in any order is read the same. v7: the same lines, a gap line giving its query before its
+gap (``T2 missing | query: <query> | gap: <gap>``), so that the query is whole, and its search
+starts, before the gap is written; v5 and v6 lines are read the same. Runs keep the version they
+were made with."""
 REVIEW_V4: Final = "review-v4"
 """The JSON review prompt (a reply by :data:`REVIEW_SCHEMA`), kept selectable."""
 REVIEW_V5: Final = "review-v5"
 """The line review prompt in topic order (gap lines wherever their topics fall), kept selectable."""
-REVIEW_PROMPT_VERSIONS: Final = (REVIEW_V4, REVIEW_V5, REVIEW_PROMPT_VERSION)
+REVIEW_PROMPT_VERSIONS: Final = (REVIEW_V4, REVIEW_V5, REVIEW_V6, REVIEW_V7)
 """The review prompts a run may use."""
 WRITE_PROMPT_VERSION: Final = "write-v3"
 """The writer's prompt version; the repair prompt is part of it. v2: sources as numbered sentences,
@@ -227,9 +238,7 @@ Reply with one JSON object: {{"topics": [{{"topic", "status", "sentence_ids", "q
 "follow_up_query"}}, ...]}}."""
 """The instructions of :data:`REVIEW_V4`; they contain no question or source text."""
 
-_LINE_RULES: Final = f"""\
-Each line is the topic's id, its status, the ids of the sentences that support it and, when it is \
-not covered, a colon, the gap and "| query:" with one follow-up query.
+_LINE_RULES_BODY: Final = f"""\
 - The status is {_STATUS_RULE}.
 - Sentence ids such as S1.3, separated by spaces: only ids given in "sources". citewise reads \
 their text itself: do not copy them. A topic without a supporting sentence does not count as \
@@ -242,7 +251,19 @@ characters). Never repeat a query in "already_tried_queries".
 <that part>", copied exactly, character for character: no ellipses, no paraphrase, no translation.
 
 Use only the sources; do not rely on memory. Never output URLs. No JSON, no commentary."""
-"""What a line of review-v5 and later says, and the rules its parts follow."""
+"""The rules the parts of a review line follow (review-v5 and later)."""
+
+_LINE_RULES: Final = f"""\
+Each line is the topic's id, its status, the ids of the sentences that support it and, when it is \
+not covered, a colon, the gap and "| query:" with one follow-up query.
+{_LINE_RULES_BODY}"""
+"""What a line of review-v5 and v6 says, and the rules its parts follow."""
+
+_LINE_RULES_V7: Final = f"""\
+Each line is the topic's id, its status, the ids of the sentences that support it and, when it is \
+not covered, "| query:" with one follow-up query (with no "|" in it), then "| gap:" and the gap.
+{_LINE_RULES_BODY}"""
+"""What a line of review-v7 says (the query before the gap), and the rules its parts follow."""
 
 REVIEW_V5_SYSTEM_PROMPT: Final = f"""\
 {_REVIEW_TASK}
@@ -256,7 +277,7 @@ T3 missing: <gap> | query: <follow-up query>
 """The instructions of :data:`REVIEW_V5`; they contain no question or source text. They begin as
 :data:`REVIEW_V4_SYSTEM_PROMPT` does and differ in the reply they ask for."""
 
-REVIEW_SYSTEM_PROMPT: Final = f"""\
+REVIEW_V6_SYSTEM_PROMPT: Final = f"""\
 {_REVIEW_TASK}
 
 Reply in plain text, one line per topic and nothing else. First write the lines of the topics \
@@ -267,8 +288,24 @@ T3 weak S2.4: <gap> | query: <follow-up query>
 T1 covered S1.3 S2.1
 
 {_LINE_RULES}"""
-"""The instructions of :data:`REVIEW_PROMPT_VERSION`; they contain no question or source text. They
-ask for the lines of :data:`REVIEW_V5_SYSTEM_PROMPT`, the topics not covered first."""
+"""The instructions of :data:`REVIEW_V6`; they contain no question or source text. They ask for the
+lines of :data:`REVIEW_V5_SYSTEM_PROMPT`, the topics not covered first."""
+
+REVIEW_V7_SYSTEM_PROMPT: Final = f"""\
+{_REVIEW_TASK}
+
+Reply in plain text, one line per topic and nothing else. First write the lines of the topics \
+that are not covered (missing, weak or conflicting), each with its follow-up query before its gap, \
+then the lines of the covered topics:
+T2 missing | query: <follow-up query> | gap: <gap>
+T3 weak S2.4 | query: <follow-up query> | gap: <gap>
+T1 covered S1.3 S2.1
+
+{_LINE_RULES_V7}"""
+"""The instructions of :data:`REVIEW_V7`; they contain no question or source text. They ask for the
+lines of :data:`REVIEW_V6_SYSTEM_PROMPT` with each gap line's query before its gap."""
+REVIEW_SYSTEM_PROMPT: Final = REVIEW_V7_SYSTEM_PROMPT
+"""The instructions of :data:`REVIEW_PROMPT_VERSION` (review-v7)."""
 
 WRITE_SYSTEM_PROMPT: Final = f"""\
 You write a research report in Markdown from stored sources only.
@@ -365,7 +402,8 @@ def build_review_messages(
 _REVIEW_PROMPTS: Final = {
     REVIEW_V4: REVIEW_V4_SYSTEM_PROMPT,
     REVIEW_V5: REVIEW_V5_SYSTEM_PROMPT,
-    REVIEW_PROMPT_VERSION: REVIEW_SYSTEM_PROMPT,
+    REVIEW_V6: REVIEW_V6_SYSTEM_PROMPT,
+    REVIEW_V7: REVIEW_V7_SYSTEM_PROMPT,
 }
 
 

@@ -39,6 +39,7 @@ else there is none (``TopicCoverage.follow_up`` is None). Covered topics get non
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Sequence
 
 from citewise.errors import RunError
@@ -107,11 +108,12 @@ def review_with_model(
     """Ask ``model`` to review ``plan``'s topics against ``sources``; the verified review.
 
     The reviewer sees the question, the topics, each source's id, title and ``content`` as numbered
-    sentences and the queries already tried, all as JSON data. Under review-v6 (the default) and v5
+    sentences and the queries already tried, all as JSON data. Under review-v7 (the default), v6 and v5
     it answers in lines (:func:`parse_review_text`); under review-v4 in JSON by the review schema, with
     structured output where the endpoint allows it. With ``on_line`` a line reply is streamed and
     ``on_line(line)`` gets each line of it as it arrives whole (the last one when the reply is in),
-    before the reply is validated. Its claims go through :func:`verify_review`. Raises
+    and a line giving its query before its gap (review-v7) also up to the query as soon as that is
+    whole, before the reply is validated. Its claims go through :func:`verify_review`. Raises
     :class:`ReviewRejected` for an unusable reply (chained to the model error); a failed call raises
     its :class:`~citewise.llm.ModelError` unchanged (retrying is the caller's decision, inside its
     budget).
@@ -135,16 +137,26 @@ def review_with_model(
     return verify_review(claims, plan, sources, round=round, reviewer=result.model, tried_queries=tried)
 
 
+_QUERY_WHOLE = re.compile(r"\|\s*query\s*:[^|]*\|", re.IGNORECASE)
+"""A line's ``| query: ... |``: the query is whole once the bar after it has arrived (review-v7)."""
+
+
 class _LineReader:
-    """Hands each whole line of a streamed reply to ``on_line``."""
+    """Hands each whole line of a streamed reply to ``on_line``, and a line whose query comes before
+    its gap (review-v7) once more up to its query, as soon as the query is whole."""
 
     def __init__(self, on_line: Callable[[str], None]) -> None:
-        self.on_line, self.rest = on_line, ""
+        self.on_line, self.rest, self.early = on_line, "", False
 
     def add(self, piece: str) -> None:
         *lines, self.rest = (self.rest + piece).split("\n")
         for line in lines:
             self.on_line(line)
+        self.early = self.early and not lines  # a new line has begun: it may hand over its query too
+        found = None if self.early else _QUERY_WHOLE.search(self.rest)
+        if found is not None:
+            self.early = True
+            self.on_line(self.rest[: found.end() - 1])
 
     def close(self) -> None:
         if self.rest.strip():

@@ -61,7 +61,9 @@ class ResearchSettings:
     with the draft (an endpoint that refuses to stream is asked again without)."""
     search_ahead: bool = True
     """Start each first query's search as soon as the planner's streamed reply names it, while the
-    plan is still being written (:mod:`citewise.research.ahead`). Only in a concurrent run."""
+    plan is still being written, and a follow-up query's as soon as a streamed review's line gives it
+    (:mod:`citewise.research.ahead`); with the cache on, a cached answer is taken at once and a miss
+    searched and cached. Only in a concurrent run (``--no-search-ahead`` turns it off)."""
     speculate: bool = True
     """From round 2 on, start the round's draft while its review runs, when the budget allows, and
     drop it if the review asks for more searching (:mod:`citewise.research.speculate`). Only in a
@@ -71,8 +73,9 @@ class ResearchSettings:
     the round the loop stops after is drafted, when no token or money cap could then leave the run
     without a model draft; :mod:`citewise.research.loop`)."""
     review_prompt: str = REVIEW_PROMPT_VERSION
-    """The reviewer's prompt version: review-v6 (a line per topic, those not covered first), review-v5
-    (the same lines in topic order) or review-v4 (a JSON object by schema), to compare them on the
+    """The reviewer's prompt version: review-v7 (a line per topic, those not covered first, each gap
+    line's query before its gap), review-v6 (the same, the query after the gap), review-v5 (the lines in topic order) or
+    review-v4 (a JSON object by schema), to compare them on the
     same run. Recorded with the run (:class:`RunConfigured
     <citewise.audit.events.RunConfigured>`); a resumed run keeps the one it started with."""
     engine: str | None = None

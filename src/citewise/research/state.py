@@ -193,6 +193,8 @@ def _attempt_ended(state: ResearchState, e: AttemptEnded) -> None:
     state.collection.attempts.append(a)
     if a.cached:  # answered from the cache: tried, but no budget was spent (it has no start event)
         _tried(state, a.kind, a.target, e.normalized_url)
+        if e.ahead and a.kind is AttemptKind.SEARCH:  # before its round: the round takes this answer
+            state.collection.ahead[query_key(a.target)] = AheadSearch(a.round, a.target, e)
         return
     ahead = state.collection.ahead.get(query_key(a.target)) if a.kind is AttemptKind.SEARCH else None
     if ahead is not None and ahead.ended is None and ahead.round == a.round and ahead.target == a.target:

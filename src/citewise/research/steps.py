@@ -7,7 +7,7 @@ budget and the cost."""
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import TypeVar
 
@@ -21,7 +21,15 @@ from citewise.audit.events import (
     UsageSummary,
     Verified,
 )
-from citewise.llm import CallRecord, ModelError, ModelRateLimited, ModelReplyInvalid, ModelTruncated, PendingRequest
+from citewise.llm import (
+    CallRecord,
+    ModelError,
+    ModelRateLimited,
+    ModelReplyInvalid,
+    ModelTruncated,
+    PendingRequest,
+    TokenUsage,
+)
 from citewise.records.budget import BudgetExhausted
 from citewise.records.research import CoverageReview, Draft, ModelPurpose, ReportStatus, ResearchPlan, StopReason
 from citewise.research import ahead, prompts
@@ -75,6 +83,8 @@ class _Admission:
     """``tokens`` or ``cost`` when a cap lowered the reply cap of the last request."""
     sent: int = 0
     """Requests let through."""
+    estimates: list[int] = field(default_factory=list)
+    """The estimated prompt tokens of each request let through, in order."""
 
     def __call__(self, request: PendingRequest) -> int:
         estimate = request.estimated_prompt_tokens
@@ -87,6 +97,7 @@ class _Admission:
         self.lowered_by = admitted.limited_by
         self.run.record(ModelCallStarted(self.purpose, request.model, estimate, admitted.max_reply))
         self.sent += 1
+        self.estimates.append(estimate)
         return admitted.max_reply
 
 
@@ -114,11 +125,17 @@ def _sent(run: ResearchRun, purpose: ModelPurpose, model: str, call: Callable[[]
 def _ended(
     run: ResearchRun, purpose: ModelPurpose, model: str, admission: _Admission, records: list[CallRecord]
 ) -> None:
-    """Record the end of every request of one model call (this thread's), failed ones too."""
+    """Record the end of every request of one model call (this thread's), failed ones too. A
+    streamed reply broken off without usage is counted by estimate (:attr:`ModelCallEnded.estimated
+    <citewise.audit.events.ModelCallEnded.estimated>`): the prompt as admitted, the output received."""
     for _ in range(admission.sent - len(records)):  # let through, but failed before the client recorded it
         run.record(ModelCallEnded(purpose, model, None, "not_answered"))
-    for record in records:
+    for i, record in enumerate(records):
         usage = record.usage
+        if usage is None and record.received_tokens is not None and i < len(admission.estimates):
+            usage, estimated = TokenUsage(admission.estimates[i], record.received_tokens), True
+        else:
+            estimated = False
         run.record(
             ModelCallEnded(
                 purpose=purpose,
@@ -129,6 +146,7 @@ def _ended(
                 completion_tokens=usage.completion if usage else None,
                 cached_tokens=usage.cached if usage else None,
                 latency_s=record.latency_s,
+                estimated=estimated,
             )
         )
 

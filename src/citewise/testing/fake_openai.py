@@ -24,7 +24,8 @@ format (``text/event-stream``): a first chunk with ``delta.role``, the content i
 characters paced at ``tokens_per_s``, a chunk with the ``finish_reason`` and an empty delta, with
 ``stream_options.include_usage`` a last chunk with no choices and the usage (every chunk before it
 carrying ``"usage": null``), then ``data: [DONE]``. Errors are answered before any event, as JSON,
-as the real endpoint does.
+as the real endpoint does; ``FakeReply(cut_after=n)`` stops a stream part way (the connection
+dropped, or with ``cut_error`` an error event once the stream has begun).
 
 Only the standard library is used, so users can import this in their own tests without pytest.
 """
@@ -72,6 +73,13 @@ class FakeReply:
     """Extra response headers."""
     delay: float = 0.0
     """Seconds to wait before answering (on top of the server's latency)."""
+    cut_after: int | None = None
+    """Streamed only: send the content's pieces up to this many characters, then stop part way,
+    with no finish chunk, usage or ``[DONE]``: the connection is closed mid-body (a dropped
+    connection), or :attr:`cut_error` is sent first."""
+    cut_error: FakeError | None = None
+    """With :attr:`cut_after`: an error event sent at the cut (``data: {"error": {...}}``, as the
+    endpoint reports a failure once the stream has begun), then the stream ends."""
 
 
 @dataclass(frozen=True)
@@ -303,11 +311,17 @@ class _Handler(LoopbackHandler[FakeOpenAIServer]):
             for name, value in reply.headers.items():
                 self.send_header(name, value)
             self.end_headers()
+            sent = 0
             for event in _stream_events(payload, reply, usage is not None):
                 piece = event.get("choices", [{}])[0].get("delta", {}).get("content") if event.get("choices") else None
+                finishing = bool(event.get("choices")) and event["choices"][0].get("finish_reason") is not None
+                if reply.cut_after is not None and (finishing or sent + len(piece or "") > reply.cut_after):
+                    self._cut(reply.cut_error)
+                    return
                 if piece and not fake._sleep(seconds * len(piece) / len(content)):
                     self.close_connection = True
                     return
+                sent += len(piece or "")
                 self._event(json.dumps(event))
             if usage is not None:
                 self._event(json.dumps(_chunk(payload, [], usage=usage)))
@@ -315,6 +329,14 @@ class _Handler(LoopbackHandler[FakeOpenAIServer]):
             self.wfile.write(b"0\r\n\r\n")
         except OSError:
             self.close_connection = True  # the client stopped reading
+
+    def _cut(self, error: FakeError | None) -> None:
+        """Stop a stream part way: an error event and a proper end, or the connection closed mid-body."""
+        if error is not None:
+            self._event(_error_body(error.message, error.type, error.code, error.param).decode())
+            self.wfile.write(b"0\r\n\r\n")
+        self.wfile.flush()
+        self.close_connection = True
 
     def _event(self, data: str) -> None:
         """One ``data:`` event, as one HTTP chunk."""
