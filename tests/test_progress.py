@@ -160,6 +160,45 @@ def test_searches_and_pages_in_flight_are_counted() -> None:
 
 
 @pytest.mark.unit
+def test_searches_started_ahead_are_shown_with_the_call_that_started_them_and_not_searched_twice() -> None:
+    state = fresh()
+    plan = ResearchPlan(("t1", "t2"), ("a", "b", "c"), "m")
+    ahead_a, ahead_b = (
+        AttemptStarted(AttemptKind.SEARCH, "a", 1, ahead=True),
+        AttemptStarted(AttemptKind.SEARCH, "b", 1, ahead=True),
+    )
+    said = steps(
+        state,
+        ModelCallStarted("plan", "m", 100),
+        ahead_a,
+        ahead_b,
+        AttemptEnded(Attempt(AttemptKind.SEARCH, "a", 1, True, NOW), ahead=True),
+        ModelCallEnded("plan", "m", "m", "ok", 100, 20),
+        PlanMade(plan),  # b still in flight, c not started: two left
+        AttemptEnded(Attempt(AttemptKind.SEARCH, "b", 1, True, NOW), ahead=True),  # no call open: unchanged
+        RoundStarted(1, ("a", "b", "c")),  # a and b answered ahead: only c is searched
+    )
+    assert said == [
+        "planning",
+        "planning, searching 1 query ahead",
+        "planning, searching 2 queries ahead",
+        "planning, searching 1 query ahead",
+        "planning",
+        "searching 2 queries",
+        None,
+        "searching 1 query",
+    ]
+    assert state.usage.searches == 2
+    # every query answered ahead: the round goes straight to its pages
+    state = fresh()
+    steps(state, ModelCallStarted("review", "m", 100), AttemptStarted(AttemptKind.SEARCH, "d", 2, ahead=True))
+    assert steps(state, AttemptEnded(Attempt(AttemptKind.SEARCH, "d", 2, True, NOW), ahead=True)) == [
+        "reviewing coverage"
+    ]
+    assert steps(state, RoundStarted(2, ("d",))) == ["reading pages"]
+
+
+@pytest.mark.unit
 def test_the_end_of_collection_review_and_rounds() -> None:
     state = fresh()
     said = steps(
@@ -306,7 +345,11 @@ def test_the_cli_says_each_step_in_progress_and_ends_with_a_summary(web_env: tup
     assert result.exit_code == 0, (result.output, result.exception)
     lines = result.stderr.splitlines()
     said = [line.split("] ", 1)[1].split(" · ")[0] for line in lines]
-    assert said[:3] == ["planning", "searching 2 queries", "reading pages"]
+    # Both queries are searched while the plan streams in; the round then reads their pages.
+    first_read = said.index("reading pages")
+    assert said[0] == "planning" and said[1].startswith("planning, searching") and said[1].endswith(" ahead")
+    assert all(s.startswith(("planning", "searching")) for s in said[:first_read])
+    assert "planning" not in said[first_read:] and "searching 2 queries" not in said[first_read:]
     assert "reading 4 pages" in said  # two pages per query, read concurrently
     for step in ("reviewing coverage", "drafting", "verifying", "done"):
         assert step in said
@@ -317,6 +360,15 @@ def test_the_cli_says_each_step_in_progress_and_ends_with_a_summary(web_env: tup
     assert summary.startswith("accepted · 4 sources (2 cited) · stopped: coverage passed · searches 2/8")
     assert "cost $0." in summary and "run research-" in summary
     assert "settings" not in result.stderr and "collected" not in result.stderr  # no raw event names
+
+
+@pytest.mark.integration
+def test_without_searching_ahead_the_steps_follow_the_plan(web_env: tuple[Web, Brain]) -> None:
+    script_two_queries(*web_env)
+    result = CliRunner().invoke(app, ["research", "How are rental deposits protected?", "--no-search-ahead"])
+    assert result.exit_code == 0, (result.output, result.exception)
+    said = [line.split("] ", 1)[1].split(" · ")[0] for line in result.stderr.splitlines()]
+    assert said[:3] == ["planning", "searching 2 queries", "reading pages"]
 
 
 @pytest.mark.integration

@@ -5,6 +5,8 @@ says what just happened, and the reader wants what is happening now. :func:`step
 the other as a pure function of the event and the run's state::
 
     ModelCallStarted(purpose="plan")           -> planning
+    AttemptStarted(search, ahead) x2           -> planning, searching 2 queries ahead
+    PlanMade / RoundStarted                    -> searching the queries not yet answered ahead
     AttemptStarted(search) x3 (in flight)      -> searching 3 queries
     AttemptStarted(extract) x6 (in flight)     -> reading 6 pages
     CollectionEnded (sources stored)           -> reviewing coverage
@@ -46,6 +48,7 @@ from citewise.errors import ConfigError
 from citewise.prices import PriceTable
 from citewise.records.research import AttemptKind, ModelPurpose
 from citewise.research.state import ResearchState
+from citewise.research.urls import query_key
 
 __all__ = [
     "Counters",
@@ -88,7 +91,8 @@ class Step:
     kind: StepKind
     """What is being done."""
     count: int | None = None
-    """How many queries are being searched or pages read (None when not counted)."""
+    """How many queries are being searched or pages read (None when not counted); while planning or
+    reviewing, how many queries are searched ahead of their round."""
     detail: str | None = None
     """For a model call of another purpose, or a retry: the call's purpose."""
 
@@ -98,6 +102,8 @@ class Step:
             return _counted("searching", self.count, "query", "queries")
         if self.kind is StepKind.READING:
             return _counted("reading", self.count, "page", "pages")
+        if self.kind in (StepKind.PLANNING, StepKind.REVIEWING) and self.count:
+            return f"{_WORDS[self.kind]}, {_counted('searching', self.count, 'query', 'queries')} ahead"
         if self.kind is StepKind.ENGINE:
             return f"engine {self.detail}" if self.detail else "the engine is searching and writing"
         if self.kind in (StepKind.WAITING, StepKind.RETRYING) and self.detail:
@@ -159,6 +165,26 @@ def _collecting(state: ResearchState, finished: AttemptKind | None) -> Step:
     return Step(StepKind.SELECTING)
 
 
+def _ahead(state: ResearchState) -> Step | None:
+    """While a streamed plan or review starts searches for the next round: the call's step with the
+    searches in flight; None once no such call is open (the step that followed it stays)."""
+    calls = [c for c in state.open_model_calls if _CALL_STEP.get(c.purpose) in (StepKind.PLANNING, StepKind.REVIEWING)]
+    if not calls:
+        return None
+    in_flight = sum(1 for s in state.open_attempts.values() if s.attempt_kind is AttemptKind.SEARCH and s.ahead)
+    return Step(_CALL_STEP[calls[-1].purpose], in_flight or None)
+
+
+def _to_search(state: ResearchState, queries: tuple[str, ...]) -> Step:
+    """A round about to collect: the queries still to be answered (a search started ahead of the round
+    and answered is not searched again); with none left, the answered searches' pages come next."""
+    ahead = state.collection.ahead
+    left = sum(
+        1 for q in queries if (a := ahead.get(query_key(q))) is None or a.ended is None or not a.ended.attempt.ok
+    )
+    return Step(StepKind.SEARCHING, left) if left else Step(StepKind.READING)
+
+
 def worth_a_line(shown: Step | None, step: Step) -> bool:
     """Whether ``step`` deserves a new line after ``shown`` in a log: a new step, or a new batch of
     calls (not the end of each call of a batch)."""
@@ -187,9 +213,11 @@ def step_after(event: Event, state: ResearchState) -> Step | None:
     if isinstance(event, ModelRetried):
         return Step(StepKind.RETRYING, detail=event.purpose.value)
     if isinstance(event, PlanMade):
-        return Step(StepKind.SEARCHING, len(event.plan.queries))
+        return _to_search(state, event.plan.queries)
     if isinstance(event, RoundStarted):
-        return Step(StepKind.SEARCHING, len(event.queries))
+        return _to_search(state, event.queries)
+    if isinstance(event, AttemptStarted | AttemptEnded) and event.ahead:
+        return _ahead(state)
     if isinstance(event, AttemptStarted):
         return _collecting(state, None)
     if isinstance(event, AttemptEnded):
