@@ -12,7 +12,14 @@ import openai
 import pytest
 
 from citewise.config import Secret
-from citewise.llm import ChatClient, ModelServerError, ModelSettings, ModelStreamBroken, ModelTruncated
+from citewise.llm import (
+    ChatClient,
+    ModelError,
+    ModelServerError,
+    ModelSettings,
+    ModelStreamBroken,
+    ModelTruncated,
+)
 from citewise.testing import FakeOpenAIServer
 from citewise.testing.fake_openai import FakeError, FakeReply
 
@@ -150,3 +157,42 @@ def test_an_error_before_a_stream_begins_is_not_a_broken_stream() -> None:
             client.stream("writer", [{"role": "user", "content": "hi"}], on_text=lambda piece: None)
 
     assert not isinstance(caught.value, ModelStreamBroken) and client.calls[0].received_tokens is None
+
+
+def test_an_error_the_callers_reader_raises_is_passed_on_as_it_is_not_as_a_body_that_is_not_json() -> None:
+    """A ``ValueError`` from ``on_text`` (the caller's own reader) is the caller's: it is not mapped
+    to "a body that is not valid JSON", the call is recorded with it, and the stream is closed so the
+    client's next request goes through."""
+
+    def reader(piece: str) -> None:
+        raise ValueError("the reader rejects this piece")
+
+    with FakeOpenAIServer() as server, _chat(server) as client:
+        server.enqueue_reply(TEXT)
+        server.enqueue_reply("second reply")
+        with pytest.raises(ValueError, match="the reader rejects this piece") as caught:
+            client.stream("writer", [{"role": "user", "content": "hi"}], on_text=reader)
+        after = client.stream("writer", [{"role": "user", "content": "again"}], on_text=lambda piece: None)
+
+    assert not isinstance(caught.value, ModelError)
+    assert [record.outcome for record in client.calls] == ["ValueError", "ok"]
+    assert after.text == "second reply"
+
+
+def test_a_reader_error_in_a_streamed_json_call_is_not_a_rejected_reply() -> None:
+    def reader(piece: str) -> None:
+        raise KeyError("reader")
+
+    with FakeOpenAIServer() as server, _chat(server) as client:
+        server.enqueue_reply('{"answer": "yes"}')
+        with pytest.raises(KeyError):
+            client.stream_json(
+                "planner",
+                [{"role": "user", "content": "hi"}],
+                schema={"type": "object"},
+                name="answer",
+                validate=lambda value: value,
+                on_text=reader,
+            )
+
+    assert [record.outcome for record in client.calls] == ["KeyError"]

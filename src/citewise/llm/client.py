@@ -31,24 +31,19 @@ records a call leaves (:class:`TokenUsage`, :class:`ChatResult`, :class:`CallRec
 from __future__ import annotations
 
 import threading
-import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field, replace
-from datetime import UTC, datetime
+from dataclasses import replace
 from types import TracebackType
 from typing import Any, TypeVar
 
 from citewise.errors import ConfigError
 from citewise.llm.admission import Admission, PendingRequest
+from citewise.llm.attempt import Attempt, CallerRaised, endpoint_error, relayed, result_of
 from citewise.llm.errors import (
     ModelBadRequest,
-    ModelEmptyReply,
     ModelEndpointError,
     ModelError,
-    ModelRefused,
-    ModelTruncated,
-    ModelUnexpectedFinish,
     display_url,
     from_broken_stream,
     from_sdk_error,
@@ -73,12 +68,10 @@ from citewise.llm.wire import (
     about_streaming,
     read_stream,
     same_origin_as,
-    usage_of,
     validated,
     validated_text,
     with_instruction,
 )
-from citewise.text.tokens import estimate_text_tokens
 
 __all__ = [
     "BASE_URL_ENV",
@@ -97,34 +90,6 @@ Message = Mapping[str, Any]
 """A chat message as the API takes it: ``{"role": "user", "content": "..."}``."""
 
 T = TypeVar("T")
-
-
-@dataclass
-class _Attempt:
-    # One request in flight, and what it learned before it succeeded or failed (for its CallRecord).
-    requested_model: str
-    params: dict[str, Any]
-    format_type: str | None
-    started_at: datetime = field(default_factory=lambda: datetime.now(UTC))
-    started: float = field(default_factory=time.perf_counter)
-    model: str | None = None
-    usage: TokenUsage | None = None
-    finish_reason: str | None = None
-    status_code: int | None = None
-    request_id: str | None = None
-    received: list[str] | None = None  # a stream's content so far, once it has begun (HTTP 200)
-
-    def elapsed(self) -> float:
-        return time.perf_counter() - self.started
-
-    def info(self) -> dict[str, Any]:
-        """The keywords every :class:`ModelError` about this attempt gets."""
-        return {
-            "model": self.requested_model,
-            "status_code": self.status_code,
-            "request_id": self.request_id,
-            "usage": self.usage,
-        }
 
 
 # -- the client -------------------------------------------------------------------------------
@@ -421,21 +386,24 @@ class ChatClient:
     ) -> Any:
         response_format = params.get("response_format")
         self._admit(params)
-        attempt = _Attempt(
+        attempt = Attempt(
             requested_model=params["model"],
             params=params,
             format_type=str(response_format.get("type")) if response_format else None,
         )
         try:
-            result = self._request(attempt, on_text)
+            result = self._request(attempt, None if on_text is None else relayed(on_text))
             value = finish(result) if finish is not None else result
         except ModelError as exc:
             self._record(attempt, type(exc).__name__)
             raise
+        except CallerRaised as raised:  # the caller's own error, not the endpoint's: passed on as it was
+            self._record(attempt, type(raised.error).__name__)
+            raise raised.error from None
         self._record(attempt, "ok")
         return (value, result) if finish is not None else result
 
-    def _request(self, attempt: _Attempt, on_text: Callable[[str], None] | None = None) -> ChatResult:
+    def _request(self, attempt: Attempt, on_text: Callable[[str], None] | None = None) -> ChatResult:
         import openai
         from openai.types.chat import ChatCompletion
 
@@ -465,69 +433,16 @@ class ChatClient:
             attempt.request_id = error.request_id
             raise error from exc
         except ValueError as exc:  # a body declared as JSON that is not
-            raise self._endpoint_error("a body that is not valid JSON", attempt) from exc
+            raise endpoint_error(self.settings.base_url, "a body that is not valid JSON", attempt) from exc
         if completion is None:
-            raise self._endpoint_error("a stream without chat.completion.chunk events", attempt)
+            raise endpoint_error(self.settings.base_url, "a stream without chat.completion.chunk events", attempt)
         if not isinstance(completion, ChatCompletion | Streamed):
             content_type = raw.headers.get("content-type", "unknown content type")
-            raise self._endpoint_error(f"a {content_type.split(';')[0]} body", attempt)
-        return self._result(completion, attempt)
+            raise endpoint_error(self.settings.base_url, f"a {content_type.split(';')[0]} body", attempt)
+        return result_of(completion, attempt, self.settings.base_url)
 
-    def _result(self, completion: Any, attempt: _Attempt) -> ChatResult:
-        choices = getattr(completion, "choices", None)
-        if not isinstance(choices, list) or not choices:
-            raise self._endpoint_error("a reply without choices", attempt)
-        attempt.model = getattr(completion, "model", None) or None
-        attempt.usage = usage_of(getattr(completion, "usage", None))
-        attempt.finish_reason = finish_reason = getattr(choices[0], "finish_reason", None)
-        message = getattr(choices[0], "message", None)
-        text = getattr(message, "content", None)
-        refusal = getattr(message, "refusal", None)
-        model = attempt.requested_model
-        if finish_reason == "length":
-            raise ModelTruncated(
-                f"the reply of {model} was cut off at the token limit (finish_reason length); "
-                "raise max_completion_tokens or ask for less",
-                text=text,
-                **attempt.info(),
-            )
-        if finish_reason == "content_filter" or refusal:
-            reason = f": {excerpt(refusal)}" if refusal else " (finish_reason content_filter)"
-            raise ModelRefused(f"{model} refused to answer{reason}", text=text, **attempt.info())
-        if finish_reason != "stop":
-            raise ModelUnexpectedFinish(
-                f"the reply of {model} ended with finish_reason {finish_reason!r}, not 'stop'",
-                text=text,
-                **attempt.info(),
-            )
-        if not isinstance(text, str) or not text.strip():
-            raise ModelEmptyReply(f"{model} finished (finish_reason stop) with empty content", **attempt.info())
-        return ChatResult(
-            text=text,
-            model=attempt.model or model,
-            requested_model=model,
-            finish_reason=finish_reason,
-            usage=attempt.usage,
-            latency_s=attempt.elapsed(),
-            request_id=attempt.request_id,
-            response_format=attempt.format_type,
-        )
-
-    def _record(self, attempt: _Attempt, outcome: str) -> None:
-        broken = outcome != "ok" and attempt.usage is None and attempt.received is not None
-        record = CallRecord(
-            requested_model=attempt.requested_model,
-            model=attempt.model,
-            started_at=attempt.started_at,
-            latency_s=attempt.elapsed(),
-            outcome=outcome,
-            usage=attempt.usage,
-            finish_reason=attempt.finish_reason,
-            status_code=attempt.status_code,
-            request_id=attempt.request_id,
-            response_format=attempt.format_type,
-            received_tokens=estimate_text_tokens("".join(attempt.received or ())) if broken else None,
-        )
+    def _record(self, attempt: Attempt, outcome: str) -> None:
+        record = attempt.record(outcome)
         with self._lock:
             self.calls.append(record)
         sink: list[CallRecord] | None = getattr(self._sinks, "sink", None)
@@ -549,10 +464,3 @@ class ChatClient:
     def _redact(self, text: str) -> str:
         """Server-provided text, shortened, with the key removed should an endpoint echo it."""
         return excerpt(text.replace(self.settings.api_key.reveal(), "<redacted>"), 300)
-
-    def _endpoint_error(self, what: str, attempt: _Attempt) -> ModelEndpointError:
-        return ModelEndpointError(
-            f"the model endpoint {display_url(self.settings.base_url)} answered with {what} instead of a "
-            f"Chat Completions reply; check {BASE_URL_ENV} (OpenAI-compatible APIs usually end in /v1)",
-            **attempt.info(),
-        )

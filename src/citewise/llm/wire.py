@@ -61,18 +61,23 @@ def read_stream(stream: Any, on_text: Callable[[str], None], pieces: list[str] |
     refusal: list[str] = []
     model = finish = usage = None
     seen = False
-    for chunk in stream:
-        seen = True
-        model = model or getattr(chunk, "model", None)
-        usage = getattr(chunk, "usage", None) or usage
-        for choice in getattr(chunk, "choices", None) or ():
-            delta = choice.delta
-            if delta.content:
-                pieces.append(delta.content)
-                on_text(delta.content)
-            if getattr(delta, "refusal", None):
-                refusal.append(delta.refusal)
-            finish = choice.finish_reason or finish
+    try:
+        for chunk in stream:
+            seen = True
+            model = model or getattr(chunk, "model", None)
+            usage = getattr(chunk, "usage", None) or usage
+            for choice in getattr(chunk, "choices", None) or ():
+                delta = choice.delta
+                if delta.content:
+                    pieces.append(delta.content)
+                    on_text(delta.content)
+                if getattr(delta, "refusal", None):
+                    refusal.append(delta.refusal)
+                finish = choice.finish_reason or finish
+    finally:  # a reader that stops early (its caller raised) leaves no response open
+        close = getattr(stream, "close", None)
+        if close is not None:
+            close()
     if not seen:
         return None
     message = StreamedMessage("".join(pieces) if pieces else None, "".join(refusal) or None)
