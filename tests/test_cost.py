@@ -33,6 +33,7 @@ from citewise.cost import (
     parse_prices,
 )
 from citewise.cost.money import money
+from citewise.cost.pricing import ESTIMATED_BROKEN, ESTIMATED_INTERRUPTED
 from citewise.errors import ConfigError
 from citewise.records.runs import run_outcome
 from citewise.records.verify import Acceptance
@@ -484,3 +485,23 @@ def test_cost_command_reports_unknown_costs_and_bad_tables(cli: Callable[..., st
     result = runner.invoke(app, ["--prices", str(bad)])
     assert result.exit_code == 2
     assert "missing keys in the price table" in result.output
+
+
+def test_estimated_tokens_are_priced_on_lines_of_their_own_that_say_they_are_estimates(runs: RunStore) -> None:
+    """A stream broken off before its usage, and a call in flight when the run stopped, are priced
+    from citewise's estimate: the cost output says so, apart from the reported calls."""
+    from citewise.audit.events import ModelCallEnded, ModelCallInterrupted
+    from citewise.records.research import ModelPurpose
+
+    run_id = runs.create("research", "q")
+    runs.append(run_id, ModelCallEnded(ModelPurpose.DRAFT, "writer-large", "writer-large", "ok", 1_000, 100))
+    broken = ModelCallEnded(ModelPurpose.DRAFT, "writer-large", None, "ModelStreamBroken", 1_000, 40, estimated=True)
+    runs.append(run_id, broken)
+    runs.append(run_id, ModelCallInterrupted(ModelPurpose.REVIEW, "writer-large", 2_000))
+    lines = [li for li in ledger_for_run(runs.get(run_id), _prices()).lines if li.component is Component.LLM]
+    by_note = {li.note: li for li in lines}
+    assert set(by_note) == {None, ESTIMATED_BROKEN, ESTIMATED_INTERRUPTED}
+    assert by_note[None].tokens is not None and by_note[None].tokens.output == 100
+    assert by_note[ESTIMATED_BROKEN].tokens is not None and by_note[ESTIMATED_BROKEN].tokens.output == 40
+    assert by_note[ESTIMATED_INTERRUPTED].amount == D("0.004")  # 2,000 × $2.00 per million, no output
+    assert "estimated" in ESTIMATED_BROKEN and "estimated" in ESTIMATED_INTERRUPTED

@@ -76,6 +76,10 @@ def is_accepted(record: RunRecord) -> bool:
 # -- llm ----------------------------------------------------------------------------------------
 
 
+ESTIMATED_BROKEN = "tokens estimated: the stream broke off before the endpoint reported usage"
+ESTIMATED_INTERRUPTED = "prompt tokens estimated: the run stopped while the call was in flight"
+
+
 @dataclass(frozen=True, slots=True)
 class _Call:
     requested_model: str | None
@@ -83,16 +87,27 @@ class _Call:
     prompt_tokens: int | None
     completion_tokens: int | None
     cached_tokens: int | None = None
+    estimated: str | None = None  # why the tokens are an estimate, when they are
 
 
 def _llm_calls(record: RunRecord) -> list[_Call]:
     calls = [
-        _Call(e.requested_model, e.model, e.prompt_tokens, e.completion_tokens, e.cached_tokens)
+        _Call(
+            e.requested_model,
+            e.model,
+            e.prompt_tokens,
+            e.completion_tokens,
+            e.cached_tokens,
+            ESTIMATED_BROKEN if e.estimated else None,
+        )
         for e in record.of(ModelCallEnded)
         if e.outcome != "not_answered"
     ]
     # A call cut off by a crash may have been charged: priced at its estimated prompt, no output.
-    calls += [_Call(e.model, None, e.estimated_prompt_tokens, 0) for e in record.of(ModelCallInterrupted)]
+    calls += [
+        _Call(e.model, None, e.estimated_prompt_tokens, 0, estimated=ESTIMATED_INTERRUPTED)
+        for e in record.of(ModelCallInterrupted)
+    ]
     answer = record.last(AnswerGiven)
     if not calls and answer is not None:
         # Ask runs record their one model call in the answer provenance.
@@ -117,9 +132,10 @@ def _llm_line(call: _Call, prices: PriceTable) -> CostLine:
     cached = min(int(call.cached_tokens or 0), int(prompt))
     tokens = TokenCount(input=int(prompt) - cached, cached_input=cached, output=int(completion))
     if price is None:
-        return CostLine(Component.LLM, item, 1, Decimal(tokens.total), "tokens", None, tokens, "not in the price table")
+        note = "not in the price table" + (f"; {call.estimated}" if call.estimated else "")
+        return CostLine(Component.LLM, item, 1, Decimal(tokens.total), "tokens", None, tokens, note)
     amount = price.call_cost(int(prompt), cached, int(completion))
-    return CostLine(Component.LLM, item, 1, Decimal(tokens.total), "tokens", amount, tokens)
+    return CostLine(Component.LLM, item, 1, Decimal(tokens.total), "tokens", amount, tokens, call.estimated)
 
 
 # -- search and extraction ------------------------------------------------------------------------
