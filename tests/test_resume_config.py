@@ -83,6 +83,11 @@ def test_the_configuration_cannot_be_changed_on_resume(tmp_path: pytest.TempPath
     )
     assert done.exit_code == 2
     assert "recorded configuration; leave out --extract" in " ".join(done.output.split())
+    switched = CliRunner().invoke(
+        app, ["research", "--resume", run_id, "--no-model", "--sequential", "--store", str(tmp_path / "s.sqlite")]
+    )
+    assert switched.exit_code == 2
+    assert "leave out --no-model, --sequential" in " ".join(switched.output.split())
 
 
 def test_a_budget_limit_can_be_raised_to_go_on(

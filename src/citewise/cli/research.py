@@ -131,23 +131,13 @@ def research(
         _native(question, engine, model, extract, *options)
         return
     if resume_run:
-        given = {
-            "--search": search,
-            "--extract": extract,
-            "--extract-fallback": extract_fallback,
-            "--planner-model": planner_model,
-            "--writer-model": writer_model,
-            "--no-model": no_model or None,
-            "--sequential": sequential or None,
-        }
-        if changed := [name for name, value in given.items() if value is not None]:
-            raise InputError(
-                f"--resume continues with the run's recorded configuration; leave out {', '.join(changed)} "
-                "(budget flags may raise a limit)"
-            )
+        flags = {"--search": search, "--extract": extract, "--extract-fallback": extract_fallback}
+        flags.update({"--planner-model": planner_model, "--writer-model": writer_model})
+        switches = {"--no-model": no_model, "--sequential": sequential}
         limits: dict[str, int | float | None] = {"max_rounds": rounds, "max_searches": searches}
-        limits.update(max_extractions=pages, max_tokens=max_tokens, max_cost_usd=max_cost)
-        changes = {name: value for name, value in limits.items() if value is not None}
+        limits["max_extractions"] = pages
+        limits.update(max_tokens=max_tokens, max_cost_usd=max_cost)
+        changes = _resume_changes(flags, switches, limits)
         _resume(resume_run, store, changes, prices, not no_verify, action, cache_ttl, no_cache, json_out, started, ways)
         return
     with (
@@ -176,6 +166,20 @@ def research(
         result = api.research(question, settings, progress)
         cost = _run_cost(api, result.run_id, display.prices) if display is not None else None
     _show(result, json_out, cost, time.monotonic() - started)
+
+
+def _resume_changes(
+    flags: Mapping[str, str | None], switches: Mapping[str, bool], limits: Mapping[str, int | float | None]
+) -> dict[str, int | float]:
+    """The budget limits ``--resume`` raises; a flag the run's record fixes is an input error."""
+    changed = [name for name, value in flags.items() if value is not None]
+    changed += [name for name, on in switches.items() if on]
+    if changed:
+        raise InputError(
+            f"--resume continues with the run's recorded configuration; leave out {', '.join(changed)} "
+            "(budget flags may raise a limit)"
+        )
+    return {name: value for name, value in limits.items() if value is not None}
 
 
 def _resume(
