@@ -64,18 +64,11 @@ def main() -> None:
     args = parser.parse_args()
     choice = choose_engine(setting="auto")  # built now (once) if this machine can have it
     print(f"engine: {choice.reason}", flush=True)
+    engine = "packaged engine" if choice.kernel == "packaged" else f"{choice.kernel} build"
     rows = [("today: packaged engine, one process", 1, "packaged")]
     if choice.kernel != "packaged":
-        rows.append((f"{choice.kernel} build, one process", 1, "auto"))
-    rows.append(
-        (
-            f"{choice.kernel} build, {args.workers} workers"
-            if choice.kernel != "packaged"
-            else f"packaged engine, {args.workers} workers",
-            args.workers,
-            "auto",
-        )
-    )
+        rows.append((f"{engine}, one process", 1, "auto"))
+    rows.append((f"{engine}, {args.workers} workers", args.workers, "auto"))
     results = []
     with tempfile.TemporaryDirectory() as tmp:
         for i, (label, workers, kernel) in enumerate(rows):

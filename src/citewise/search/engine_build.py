@@ -8,8 +8,8 @@ place of that one function, and compiles the result with the machine's C compile
 library is kept in the kernel cache (``CITEWISE_KERNEL_DIR``, default ``~/.cache/citewise/kernels``)
 under a name that hashes the source, the compiler and the CPU's flags.
 
-Measured on the 2-core development machine (one thread): a batch of 800-character passages 1.37 ->
-3.74 texts/s, a question 24.5 -> 4.5 ms (``benchmarks/embedding.py`` prints the figures).
+Measured on the 2-core development machine, one process (``benchmarks/embedding.py``): the sample
+corpus's passages 3.16 -> 9.97 texts/s; a question 24.5 -> 4.5 ms (p50, one thread).
 
 The vectors are the packaged engine's to within rounding (integer sums are exact; only the float
 accumulation order differs): cosine at least 0.99997 on the sample corpus, closer than the float16
