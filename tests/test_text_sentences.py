@@ -140,3 +140,16 @@ def test_korean_sentences_cut_as_before_around_initials() -> None:
         "U.S. 정부는 2020. 3. 24. 발표했다.",
         "다음 문장이다.",
     ]
+
+
+def test_a_year_and_month_inside_a_korean_sentence_does_not_end_it() -> None:
+    # A ruling's fact pattern dates events by year and month ("2021.3.", "2021. 3."): the sentence
+    # goes on after the date, which once cut it in two.
+    text = "청구인은 2021.3. 소속 회사의 대표이사로 취임하였다. 그 뒤 2023. 11. 퇴직하였다."
+    assert split_answer_sentences(text) == [
+        "청구인은 2021.3. 소속 회사의 대표이사로 취임하였다.",
+        "그 뒤 2023. 11. 퇴직하였다.",
+    ]
+    # Before an English sentence, or a number that is not a month, a full stop still ends one.
+    assert split_answer_sentences("The rule of 2021.3. The next one.") == ["The rule of 2021.3.", "The next one."]
+    assert split_answer_sentences("합계는 1234.56. 다음 문장이다.") == ["합계는 1234.56.", "다음 문장이다."]

@@ -76,6 +76,10 @@ _OPENER = re.compile(
     r"|Some|Many|Most|All|Each|Both|No|Yes|Since|Although|Though|Here|Today|Now)\b(?!\.)"
 )
 _DATE = re.compile(r"\d{2,4}\.\s?\d{1,2}\.\s?\d{1,2}\.$")
+# A year and month written "2021.3." or "2021. 3." inside a Korean sentence ("청구인은 2021.3. 소속
+# 회사의 …"): the sentence goes on when Hangul follows; a Korean sentence does not end on a date.
+_YEAR_MONTH = re.compile(r"(?<![\d.])\d{4}\.\s?(?:1[0-2]|0?[1-9])\.$")
+_HANGUL_NEXT = re.compile(r"\s*[\uac00-\ud7a3]")
 _LETTER = re.compile(r"[^\W\d_]")
 _VISIBLE = re.compile(r"[^\W_]")
 
@@ -83,9 +87,9 @@ _VISIBLE = re.compile(r"[^\W_]")
 def split_answer_sentences(text: str) -> list[str]:
     """The sentences of an answer, markers kept with the sentence they close; line breaks split.
 
-    Full stops inside numbers and dates (``2.5``, ``2023. 7. 19.``), before a lower-case word,
-    after common abbreviations and after initials before a name do not end a sentence. Pieces
-    without a letter (list numbers, a line of markers) are dropped.
+    Full stops inside numbers and dates (``2.5``, ``2023. 7. 19.``, ``2021.3.`` before Korean text),
+    before a lower-case word, after common abbreviations and after initials before a name do not end
+    a sentence. Pieces without a letter (list numbers, a line of markers) are dropped.
 
     >>> split_answer_sentences("2년으로 본다[E1]. 다만, 유효함을 주장할 수 있다.[E1] See Art. 4 [E2].")
     ['2년으로 본다[E1].', '다만, 유효함을 주장할 수 있다.[E1]', 'See Art. 4 [E2].']
@@ -152,6 +156,7 @@ def _not_an_end(line: str, dot: int, after: int) -> bool:
             _INITIALS.search(line, 0, dot + 1) and not _OPENER.match(line, after),
             _NAME_PART.search(line, 0, dot + 1) and _CAPITALISED.match(line, after) and not _OPENER.match(line, after),
             _DATE.search(line, 0, dot + 1),
+            _YEAR_MONTH.search(line, 0, dot + 1) and _HANGUL_NEXT.match(line, after),
             _inside_brackets(line, dot),
         )
     )
