@@ -408,7 +408,12 @@ def test_deterministic_review_of_korean_sources() -> None:
     # The quote is the source's own sentence (here across a line break), so it verifies.
     [quote] = priority.quotes
     assert quote.verified and quote.text.startswith("제3조(대항력 등)") and "효력이 생긴다." in quote.text
-    assert deposit.quotes[0] == Quote("S2", "보증금을 돌려받으려면 지급명령이나 소송을 할 수 있다.", verified=True)
+    # 돌려받 is found as the statute's 반환 too (citewise.text.lay_terms): the first sentence of S2
+    # holds every key word, as the one that says 돌려받으려면 does, and comes first.
+    assert deposit.status is CoverageStatus.COVERED
+    assert deposit.quotes[0] == Quote(
+        "S2", "임차인은 임대차가 끝난 후 보증금이 반환되지 아니한 경우 임차권등기명령을 신청할 수 있다.", verified=True
+    )
     assert all(i.follow_up is None and i.gap is None for i in review.items)
 
 
@@ -485,3 +490,25 @@ def test_an_id_the_plan_does_not_have_is_ignored_and_its_topic_counts_as_missing
     problems = " ".join(review.problems)
     assert "not in the plan (ignored): 'T3'" in problems and "assessed 'T1' twice" in problems
     assert "did not assess" in problems
+
+
+@pytest.mark.unit
+def test_deterministic_review_weighs_the_words_every_sentence_holds_least() -> None:
+    # Most sentences of a lease statute say 임대인, 임차인 and 계약: a sentence holding those three of
+    # the topic's five words once covered it, though it says nothing of what the topic asks (what
+    # happens to the deposit). The word few sentences hold (보증금) weighs most.
+    topic = "임대인이 바뀌면 임차인의 보증금과 계약은 어떻게 되나요?"
+    plan = ResearchPlan(topics=(topic,), queries=("q",), planner="x")
+    renewal = "임대인은 임차인이 계약갱신을 요구할 경우 정당한 사유 없이 거절하지 못한다."
+    notice = "임대인이 계약 조건을 변경하려면 임차인에게 기간 내에 통지하여야 한다."
+    deposit = "임차주택의 양수인은 임대인의 지위를 승계하며 임차인에게 보증금을 반환할 계약상 의무를 진다."
+    cap = "보증금은 차임의 열 배를 넘지 못한다."
+    commonplace = (source(1, f"{renewal} {notice} {cap}"),)
+
+    alone = review_deterministic("q", plan, commonplace, 1).items[0]
+    assert alone.status is CoverageStatus.WEAK  # 3 of 5 words, but the three most sentences hold
+    assert alone.quotes[0] == Quote("S1", renewal, verified=True)
+
+    answered = review_deterministic("q", plan, (*commonplace, source(2, deposit)), 1).items[0]
+    assert answered.status is CoverageStatus.COVERED
+    assert answered.quotes[0] == Quote("S2", deposit, verified=True)

@@ -7,16 +7,19 @@ verify.
 
 from __future__ import annotations
 
+import math
 import re
 import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Final
 
 from citewise.records.research import CoverageReview, CoverageStatus, Quote, ResearchPlan, Source, TopicCoverage
 from citewise.research.matching import new_query, topic_queries, tried_key
 from citewise.research.planner import FACET_SEPARATOR, key_words
 from citewise.text.analyze import analyze
+from citewise.text.lay_terms import lay_readings
 from citewise.text.quotes import MIN_QUOTE_CHARS, normalise_for_match, quote_occurs
 from citewise.text.sentences import split_answer_sentences
 
@@ -69,17 +72,19 @@ def review_deterministic(
 def _review_topic(topic: str, sources: Sequence[Source], tried: set[str]) -> TopicCoverage:
     base = topic.split(FACET_SEPARATOR)[0]
     words = key_words(base)
-    matches = [m for m in (_best_sentence(s, words) for s in sources) if m is not None]
-    matches.sort(key=lambda m: -len(m.found))  # stable: source order among equals
+    read = [(s, _read_sentences(s.content)) for s in sources]
+    weights = _word_weights(words, [sentence for _, sentences in read for sentence in sentences])
+    matches = [m for m in (_best_sentence(s, sentences, words, weights) for s, sentences in read) if m is not None]
+    matches.sort(key=lambda m: -_share(m.found, weights))  # stable: source order among equals
     best = matches[0].found if matches else ()
-    share = len(best) / len(words) if words else 0.0
+    share = _share(best, weights)
     if share >= COVERED_SHARE:
         status = CoverageStatus.COVERED
     elif share >= WEAK_SHARE:
         status = CoverageStatus.WEAK
     else:
         status = CoverageStatus.MISSING
-    kept = [m for m in matches if words and len(m.found) / len(words) >= WEAK_SHARE][:MAX_DETERMINISTIC_QUOTES]
+    kept = [m for m in matches if _share(m.found, weights) >= WEAK_SHARE][:MAX_DETERMINISTIC_QUOTES]
     if status is CoverageStatus.MISSING:
         kept = []
     quotes = tuple(
@@ -103,6 +108,27 @@ def _review_topic(topic: str, sources: Sequence[Source], tried: set[str]) -> Top
     )
 
 
+def _word_weights(words: Sequence[str], sentences: Sequence[_Sentence]) -> dict[str, float]:
+    """How much each key word tells: its inverse sentence frequency over every sentence of the
+    sources (BM25's idf, always positive). A word most sentences hold (임대인 and 임차인 in a lease
+    statute) says little about which sentence answers the topic; a word few sentences hold (보증금)
+    says more. Without the weights, a sentence of the right law that shared the topic's common words
+    covered a topic it does not answer. A word no sentence holds (the asker's own word, 바뀌면, where
+    the law says 양수인) weighs the mean of the others: that the sources never use it says nothing
+    of how much it tells."""
+    total = len(sentences)
+    held = {w: sum(1 for s in sentences if _holds(s, _wanted(w))) for w in words}
+    weights = {w: math.log(1 + (total - n + 0.5) / (n + 0.5)) for w, n in held.items() if n}
+    neutral = math.fsum(weights.values()) / len(weights) if weights else 1.0
+    return {w: weights.get(w, neutral) for w in words}
+
+
+def _share(found: Sequence[str], weights: dict[str, float]) -> float:
+    """The weighted share of the topic's key words that ``found`` holds (0 without key words)."""
+    whole = math.fsum(weights.values())
+    return math.fsum(weights[w] for w in found) / whole if whole > 0 else 0.0
+
+
 def _deterministic_gap(words: Sequence[str], missing: Sequence[str]) -> str:
     if not words:
         return "the topic has no key words to look for"
@@ -111,23 +137,52 @@ def _deterministic_gap(words: Sequence[str], missing: Sequence[str]) -> str:
     return f"no source sentence also mentions {', '.join(missing)}"
 
 
-def _best_sentence(source: Source, words: Sequence[str]) -> _Match | None:
+@dataclass(frozen=True, slots=True)
+class _Sentence:
+    text: str
+    terms: frozenset[str]
+    korean: tuple[str, ...]
+    """The sentence's Korean words as letters (jamo)."""
+
+
+def _read_sentences(content: str) -> list[_Sentence]:
+    """The quotable sentences of ``content``, each analysed once."""
+    return [
+        _Sentence(sentence, frozenset(analyze(sentence)), tuple(_jamo(w) for w in _HANGUL_WORD.findall(sentence)))
+        for sentence in _sentences(content)
+        if len(normalise_for_match(sentence)) >= MIN_QUOTE_CHARS
+    ]
+
+
+_Form = tuple[Sequence[str], str | None]
+"""A word as it is looked for: its terms, and its letters (jamo) when it is Korean."""
+
+
+@lru_cache(maxsize=4096)
+def _wanted(word: str) -> tuple[_Form, ...]:
+    """The forms a key word is found by: itself, then the statute terms an everyday word is read as
+    (돌려받 as 반환: :mod:`citewise.text.lay_terms`, as search and the ask's relevance gate read it)."""
+    forms = [word, *(t for reading in lay_readings(word) for t in reading.statute)]
+    return tuple((analyze(f), _jamo(f) if _HANGUL_WORD.fullmatch(f) else None) for f in dict.fromkeys(forms))
+
+
+def _holds(sentence: _Sentence, forms: Sequence[_Form]) -> bool:
+    return any(_word_in(terms, jamo, sentence.terms, sentence.korean) for terms, jamo in forms)
+
+
+def _best_sentence(
+    source: Source, sentences: Sequence[_Sentence], words: Sequence[str], weights: dict[str, float]
+) -> _Match | None:
     if not words:
         return None
-    wanted = [(analyze(word), _jamo(word) if _HANGUL_WORD.fullmatch(word) else None) for word in words]
+    wanted = [_wanted(word) for word in words]
     best: _Match | None = None
-    for sentence in _sentences(source.content):
-        if len(normalise_for_match(sentence)) < MIN_QUOTE_CHARS:
-            continue
-        terms = set(analyze(sentence))
-        korean = [_jamo(w) for w in _HANGUL_WORD.findall(sentence)]
-        found = tuple(
-            word
-            for word, (word_terms, jamo) in zip(words, wanted, strict=True)
-            if _word_in(word_terms, jamo, terms, korean)
-        )
-        if found and (best is None or len(found) > len(best.found)):
-            best = _Match(source.source_id, _clip(sentence), found)
+    best_share = 0.0
+    for sentence in sentences:
+        found = tuple(word for word, forms in zip(words, wanted, strict=True) if _holds(sentence, forms))
+        share = _share(found, weights)
+        if found and (best is None or share > best_share):
+            best, best_share = _Match(source.source_id, _clip(sentence.text), found), share
     return best
 
 
@@ -143,7 +198,9 @@ def _sentences(content: str) -> list[str]:
     return sentences
 
 
-def _word_in(word_terms: Sequence[str], jamo: str | None, sentence_terms: set[str], sentence_jamo: list[str]) -> bool:
+def _word_in(
+    word_terms: Sequence[str], jamo: str | None, sentence_terms: frozenset[str], sentence_jamo: Sequence[str]
+) -> bool:
     """Whether a key word occurs in a sentence.
 
     It does when its stem is among the sentence's terms; for a Korean word also when a sentence
