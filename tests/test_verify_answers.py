@@ -78,3 +78,20 @@ def test_a_topic_the_review_found_no_evidence_for_is_a_gap_of_its_own_kind() -> 
     _, gaps = map_answers(report, ledger_for_text(report, TEXTS), topics)
     (gap,) = gaps
     assert gap.topic == RETURN and gap.reason is GapReason.NOT_FOUND and gap.missing == "no primary source"
+
+
+def test_a_topic_the_last_review_found_only_partly_supported_is_a_gap_though_claims_address_it() -> None:
+    # The report itself says "only partial or indirect support was found" under such a topic: its
+    # supported claims are part of an answer, and "Gaps and limitations" must say so, not "None".
+    quote = Quote("S1", "임대차가 끝나면 임대인은 보증금을 반환하여야 한다.", True)
+    topics = (
+        RequiredTopic(TERM, (Quote("S1", "임대차 기간은 2년으로 본다.", True),), CoverageStatus.COVERED),
+        RequiredTopic(RETURN, (quote,), CoverageStatus.WEAK, "when the deposit must be returned"),
+    )
+    report = f"## {TERM}\n\n임대차 기간은 2년으로 본다 [S1].\n\n## {RETURN}\n\n{quote.text[:-1]} [S1].\n"
+    answers, _ = _answers(report, topics)
+    assert set(answers.values()) == {(TERM,), (RETURN,)}  # the claims still address their topics
+    _, gaps = map_answers(report, ledger_for_text(report, TEXTS), topics)
+    (gap,) = gaps
+    assert gap.topic == RETURN and gap.reason is GapReason.PARTIAL
+    assert gap.missing == "when the deposit must be returned"

@@ -165,11 +165,13 @@ class GapReason(str, enum.Enum):
     NOT_FOUND = "not_found"  #: the coverage review found no verified evidence for it
     NOT_VERIFIED = "not_verified"  #: what the draft said about it failed verification (removed or marked)
     NOT_ANSWERED = "not_answered"  #: evidence was reviewed, but no supported claim of the text answers it
+    PARTIAL = "partial"  #: supported claims address it, but the last review found only partial support
 
 
 @dataclass(frozen=True, slots=True)
 class Gap:
-    """A required sub-question the delivered text does not answer with a supported claim."""
+    """A required sub-question the delivered text does not answer with a supported claim, or answers
+    only in part (:attr:`GapReason.PARTIAL`)."""
 
     topic: str
     """The sub-question, as planned."""

@@ -91,6 +91,7 @@ _GAP_WHY = {
     GapReason.NOT_FOUND: "the sources citewise read do not answer it",
     GapReason.NOT_VERIFIED: "what the draft said about it failed verification",
     GapReason.NOT_ANSWERED: "no supported claim of this report answers it",
+    GapReason.PARTIAL: "answered only in part: the sources citewise read support it partly or indirectly",
 }
 
 

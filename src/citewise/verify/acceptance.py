@@ -92,17 +92,29 @@ _GAP_WHY = {
     GapReason.NOT_FOUND: "no verified evidence found",
     GapReason.NOT_VERIFIED: "its claims failed verification",
     GapReason.NOT_ANSWERED: "no supported claim answers it",
+    GapReason.PARTIAL: "the review found partial or indirect support",
 }
 
 
 def gap_reason(gaps: Sequence[Gap]) -> str:
-    """The acceptance reason that names every gap."""
-    named = "; ".join(
-        f"“{' '.join(g.topic.split())}” ({_GAP_WHY[g.reason]}"
-        + (f": {', '.join(g.claim_ids)})" if g.claim_ids else ")")
-        for g in gaps
-    )
-    return f"required sub-questions with no supported claim in the delivered text: {named}"
+    """The acceptance reason that names every gap: those no supported claim answers, then those
+    answered only in part."""
+
+    def named(chosen: Sequence[Gap]) -> str:
+        return "; ".join(
+            f"“{' '.join(g.topic.split())}” ({_GAP_WHY[g.reason]}"
+            + (f": {', '.join(g.claim_ids)})" if g.claim_ids else ")")
+            for g in chosen
+        )
+
+    unanswered = [g for g in gaps if g.reason is not GapReason.PARTIAL]
+    partial = [g for g in gaps if g.reason is GapReason.PARTIAL]
+    parts = []
+    if unanswered:
+        parts.append(f"required sub-questions with no supported claim in the delivered text: {named(unanswered)}")
+    if partial:
+        parts.append(f"required sub-questions the delivered text answers only in part: {named(partial)}")
+    return "; ".join(parts)
 
 
 def decide_acceptance(

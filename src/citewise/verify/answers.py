@@ -19,7 +19,9 @@ when one of these links holds:
 
 A topic no supported claim answers is a :class:`~citewise.records.verify.Gap`, with the reason: the
 review found no verified evidence for it, what the draft said about it failed verification (the
-claims are named), or nothing in the text answers it.
+claims are named), or nothing in the text answers it. A topic the last review found only partly
+supported (*weak*) is a gap too, however many supported claims address it: what they say is part of
+an answer, and the report says so under the topic.
 """
 
 from __future__ import annotations
@@ -219,6 +221,10 @@ def map_answers(
     gaps = []
     for topic in topics:
         if topic.topic in answered:
+            if topic.status is CoverageStatus.WEAK:
+                # The report says so under the topic ("only partial or indirect support"): the
+                # reader gets part of an answer, which is a gap to name, not a topic answered.
+                gaps.append(Gap(topic.topic, GapReason.PARTIAL, (), topic.missing))
             continue
         lost = tuple(cid for cid, reached in (failed or {}).items() if topic.topic in reached)
         if lost:

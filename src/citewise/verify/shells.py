@@ -31,6 +31,7 @@ _WHY: Mapping[GapReason, str] = {
     GapReason.NOT_FOUND: "the sources citewise read do not answer this",
     GapReason.NOT_VERIFIED: "what the draft said here did not survive verification (see “Removed before delivery”)",
     GapReason.NOT_ANSWERED: "no supported claim of this report answers this",
+    GapReason.PARTIAL: "the sources citewise read support this only partly or indirectly",
 }
 
 
