@@ -95,6 +95,24 @@ the dense list, of the 70 with parts; ``clauses zsum-half`` 8 / 3 and 12 / 8; ``
 vector per question stays and nothing of this is in the product. What these sets cannot say: our
 ruling-style questions are 50-185 characters (two to four parts), the real rulings 200-600,
 so the idea is untested at the length it was meant for.
+
+**Held out**, run once after the choice above was committed (``--sets held-out --only whole,clauses
+zsum``: today's search and the development sets' best row beside it, for the record; load average
+4.3-5.0, another engineer's work on the machine). Questions with clause parts: 2 / 34 / 61 / 30 of
+the ruling test / hard test / ``test2`` / hard3 test. R@5 / MRR@10 / cov@10, whole → clauses zsum:
+
+| set | dense | hybrid |
+|---|---|---|
+| ruling test (86) | 0.756 / 0.591 / 0.814 → 0.756 / 0.599 / 0.814 | 0.884 / 0.711 / 0.884 → the same |
+| hard test (35) | 0.286 / 0.201 / 0.319 → 0.400 / 0.226 / 0.352 | 0.429 / 0.302 / 0.395 → 0.400 / 0.333 / 0.419 |
+| test2 (63) | 0.825 / 0.669 / 0.680 → 0.746 / 0.614 / 0.624 | 0.889 / 0.777 / 0.749 → 0.889 / 0.785 / 0.770 |
+| hard3 test (34) | 0.529 / 0.427 / 0.451 → 0.618 / 0.375 / 0.451 | 0.765 / 0.557 / 0.608 → 0.794 / 0.567 / 0.608 |
+| pooled (218) | 0.665 / 0.525 → 0.674 / 0.508 | 0.794 / 0.640 → 0.794 / 0.649 |
+
+First gold article up / down against ``whole``: dense 19 / 26 (9 into the top 5, 7 out), hybrid
+17 / 12 (3 in, 3 out). The hybrid's R@5 is the same pooled (one question lost on the hard test
+half, one won on the third hard set's), its MRR +0.009; the dense list gains four hard test and
+three hard3 test questions and loses five of ``test2``. Neutral, as on the development sets.
 """
 
 from __future__ import annotations
