@@ -113,6 +113,42 @@ First gold article up / down against ``whole``: dense 19 / 26 (9 into the top 5,
 17 / 12 (3 in, 3 out). The hybrid's R@5 is the same pooled (one question lost on the hard test
 half, one won on the third hard set's), its MRR +0.009; the dense list gains four hard test and
 three hard3 test questions and loses five of ``test2``. Neutral, as on the development sets.
+
+**At ruling length** (2026-12-07, later the same day): the development run again with the dev half
+of ``benchmarks/data/kr_long_rulings.jsonl`` (30 questions of 207-524 characters, median 257; one
+question is 0.033 of it and 0.0021 of the 478 pooled), on a copy of the same store, load average
+4.5 at the start and 3.9 at the end (two cores shared). Every one of the 30 has parts (29 by
+sentences, 30 by clauses). The other sets' cells are those of the table above. R@5 / MRR@10 /
+cov@10 of the long dev half, pooled R@5 / MRR@10:
+
+| variant | long dev, dense | long dev, hybrid | pooled hybrid (478) |
+|---|---|---|---|
+| whole (today) | 0.767 / 0.619 / 0.628 | 0.833 / 0.730 / 0.761 | 0.730 / 0.577 |
+| sentences max | 0.767 / 0.603 / 0.617 | 0.867 / 0.758 / 0.772 | 0.732 / 0.578 |
+| sentences zsum | 0.800 / 0.579 / 0.589 | 0.833 / 0.724 / 0.761 | 0.730 / 0.576 |
+| clauses max | 0.800 / 0.666 / 0.683 | 0.900 / 0.750 / 0.800 | 0.732 / 0.580 |
+| clauses whole+max | 0.833 / 0.651 / 0.683 | 0.833 / 0.728 / 0.772 | 0.728 / 0.577 |
+| clauses zsum | 0.733 / 0.578 / 0.628 | 0.833 / 0.763 / 0.767 | 0.734 / 0.582 |
+| clauses zsum-half | 0.800 / 0.613 / 0.661 | 0.833 / 0.740 / 0.761 | 0.732 / 0.580 |
+| clauses zsum-parts | 0.733 / 0.511 / 0.600 | 0.867 / 0.764 / 0.767 | 0.738 / 0.581 |
+| clauses union z | 0.767 / 0.515 / 0.650 | 0.867 / 0.748 / 0.778 | 0.726 / 0.579 |
+| clauses rrf | 0.733 / 0.497 / 0.589 | 0.867 / 0.749 / 0.767 | 0.730 / 0.578 |
+
+(The rows left out — sentences whole+max, top2, zsum-half, zsum-parts, union z, rrf and clauses
+top2 — give the long half's hybrid 0.833-0.867 R@5 and 0.703-0.762 MRR, pooled 0.726-0.732 R@5.) The long half is **easy**: today's hybrid already
+has the first gold article of 25 of the 30 in its top 5 (bigram BM25 26, ``retrieval_quality.py``),
+so at most five questions are there to win. The best row on it, ``clauses max``, wins two of them
+(krl-001, a 466-character dismissal case, from outside the top 10 to 2; krl-035 from 6 to 3), the
+same at 10, 16 and 24 characters a part (``--min-clause``), but loses one hard3 dev question (two at
+24) and lowers the ruling dev MRR (0.732 -> 0.726); pooled it is +1 question. The best pooled row,
+``clauses zsum-parts`` (+4 of 478: long dev +1, hard dev +2, hard3 dev +1), moves the dense list's
+first gold article down for 34 questions and up for 17, and is 0.732 / 0.576 at 10 characters a
+part, 0.736 / 0.578 at 24. Hybrid first gold up / down against ``whole``, all dev questions with
+parts: ``clauses max`` 17 / 13, ``clauses zsum`` 13 / 5, ``clauses zsum-parts`` 15 / 10. **So parts
+do not clearly help at ruling length either**: no row gains more than two of the 30 long questions,
+and the one that gains two costs a question elsewhere. Nothing goes into search. Chosen for the
+held-out run by a rule fixed before it (the highest pooled hybrid R@5 at the default 60 / 16):
+``clauses zsum-parts``.
 """
 
 from __future__ import annotations
