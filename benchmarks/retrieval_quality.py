@@ -59,8 +59,9 @@ ARES NQ, 2,000 queries, ``--only ares --embed`` of 2026-12-03 on the same code (
 0.995 / 0.982).
 
 The ruling-length set (benchmarks/data/kr_long_rulings.jsonl), dev half (30), ``--only kr --embed
---split dev`` of 2026-12-07 on the code above (load average 1.7 at the start, 4.4 at the end; the
-other dev rows came out as in the table), R@5 / MRR@10: bm25s bigrams 0.867 / 0.728, citewise
+--split dev`` of 2026-12-07 (load average 1.7 at the start, 4.4 at the end; the other dev rows of
+that run differ from the 2026-12-03 table by at most one question's R@5, e.g. hard dev hybrid 0.694 /
+0.570 and dense 0.639 / 0.452, the code having moved since), R@5 / MRR@10: bm25s bigrams 0.867 / 0.728, citewise
 lexical 0.867 / 0.734, dense 0.767 / 0.619, hybrid 0.833 / 0.730 (bm25s default 0.667 / 0.503).
 Long as they are, these are **easier** than the real rulings (hybrid 0.532 / 0.325 there): written
 from the statutes, they keep more of their words.
