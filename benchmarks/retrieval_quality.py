@@ -60,16 +60,16 @@ ARES NQ, 2,000 queries, ``--only ares --embed`` of 2026-12-03 on the same code (
 
 The ruling-length set (benchmarks/data/kr_long_rulings.jsonl), dev half (30), ``--only kr --embed
 --split dev`` of 2026-12-07 (load average 1.7 at the start, 4.4 at the end; the other dev rows of
-that run differ from the 2026-12-03 table by at most one question's R@5, e.g. hard dev hybrid 0.694 /
-0.570 and dense 0.639 / 0.452, the code having moved since), R@5 / MRR@10: bm25s bigrams 0.867 / 0.728, citewise
-lexical 0.867 / 0.734, dense 0.767 / 0.619, hybrid 0.833 / 0.730 (bm25s default 0.667 / 0.503).
-Its test half, run once afterwards (``--split test``, load average 4.7 at the start, 5.0 at the
-end; the other test rows of that run differ from the table by at most one question's R@5, hard3
-test dense 0.529 / 0.427, and a few thousandths of MRR):
-bm25s bigrams 0.933 / 0.845, citewise lexical 0.967 / 0.854, dense 0.800 / 0.524, hybrid 0.933 /
-0.780 (bm25s default 0.733 / 0.584). Long as they are, these are **easier** than the real rulings
-(hybrid 0.532 / 0.325 there): written from the statutes, they keep more of their words, and the
-hybrid falls below lexical search on both halves.
+that run differ from the 2026-12-03 table by at most one question's R@5, e.g. hard dev hybrid 0.694
+/ 0.570 and dense 0.639 / 0.452, the code having moved since), R@5 / MRR@10: bm25s bigrams 0.867 /
+0.728, citewise lexical 0.867 / 0.734, dense 0.767 / 0.619, hybrid 0.833 / 0.730 (bm25s default
+0.667 / 0.503). Its test half, run once afterwards (``--split test``, load average 4.7 at the start,
+5.0 at the end; the other test rows of that run differ from the table by at most one question's R@5,
+hard3 test dense 0.529 / 0.427, and a few thousandths of MRR): bm25s bigrams 0.933 / 0.845, citewise
+lexical 0.967 / 0.854, dense 0.800 / 0.524, hybrid 0.933 / 0.780 (bm25s default 0.733 / 0.584). Long
+as they are, these are **easier** than the real rulings (hybrid 0.532 / 0.325 there): written from
+the statutes, they keep more of their words, and the hybrid falls below lexical search on both
+halves.
 
 Embedding the 1,446 ARES documents took 9.7 minutes (2.48 texts/s, load average 1.3-3) on
 2026-12-02, 7.5 minutes (3.20 texts/s, load average 2.6-5) on 2026-12-03.
