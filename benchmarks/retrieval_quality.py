@@ -15,7 +15,8 @@
   gold; ``--split`` keeps one half of the split sets. The hard ruling-style set
   (benchmarks/data/kr_hard_questions.jsonl) is evaluated by halves too, and its held-out sequel
   benchmarks/data/kr_hard_questions2.jsonl (split ``test2``) whole; the third hard set
-  (benchmarks/data/kr_hard_questions3.jsonl) by halves.
+  (benchmarks/data/kr_hard_questions3.jsonl) and the ruling-length set
+  (benchmarks/data/kr_long_rulings.jsonl, 200-600 characters) by halves.
 
 Baselines (benchmarks/baselines.py): keyword overlap of ``[a-z0-9]{3,}`` terms, bm25s with its
 default settings, and bm25s over character bigrams. The last column of citewise's rows is the share
@@ -56,6 +57,19 @@ ARES NQ, 2,000 queries, ``--only ares --embed`` of 2026-12-03 on the same code (
 0.961 / 0.991 / 0.993 / 0.974; dense 0.930 / 0.980 / 0.988 / 0.951; hybrid 0.973 / 0.991 / 0.995 /
 0.981 (before hubs were discounted: dense 0.931 / 0.982 / 0.988 / 0.953, hybrid 0.974 / 0.991 /
 0.995 / 0.982).
+
+The ruling-length set (benchmarks/data/kr_long_rulings.jsonl), dev half (30), ``--only kr --embed
+--split dev`` of 2026-12-07 (load average 1.7 at the start, 4.4 at the end; the other dev rows of
+that run differ from the 2026-12-03 table by at most one question's R@5, e.g. hard dev hybrid 0.694
+/ 0.570 and dense 0.639 / 0.452, the code having moved since), R@5 / MRR@10: bm25s bigrams 0.867 /
+0.728, citewise lexical 0.867 / 0.734, dense 0.767 / 0.619, hybrid 0.833 / 0.730 (bm25s default
+0.667 / 0.503). Its test half, run once afterwards (``--split test``, load average 4.7 at the start,
+5.0 at the end; the other test rows of that run differ from the table by at most one question's R@5,
+hard3 test dense 0.529 / 0.427, and a few thousandths of MRR): bm25s bigrams 0.933 / 0.845, citewise
+lexical 0.967 / 0.854, dense 0.800 / 0.524, hybrid 0.933 / 0.780 (bm25s default 0.733 / 0.584). Long
+as they are, these are **easier** than the real rulings (hybrid 0.532 / 0.325 there): written from
+the statutes, they keep more of their words, and the hybrid falls below lexical search on both
+halves.
 
 Embedding the 1,446 ARES documents took 9.7 minutes (2.48 texts/s, load average 1.3-3) on
 2026-12-02, 7.5 minutes (3.20 texts/s, load average 2.6-5) on 2026-12-03.
@@ -158,11 +172,14 @@ KR_SETS: dict[str, tuple[Path, str | None]] = {
     "kr_hard_questions2 (test2)": (baselines.KR_HARD2, "test2"),
     "kr_hard_questions3, dev half": (baselines.KR_HARD3, "dev"),
     "kr_hard_questions3, test half": (baselines.KR_HARD3, "test"),
+    "kr_long_rulings, dev half": (baselines.KR_LONG, "dev"),
+    "kr_long_rulings, test half": (baselines.KR_LONG, "test"),
 }
 """The Korean question sets (file, split): the 242 user-style questions, the 49 dev ones, and the
 two halves of the ruling-style and the hard ruling-style sets (choose on the dev halves, report the
 test halves; ``test2``, a second held-out hard set, is only reported and is skipped by
-``--split dev``; the third hard set's test half is held out like the others)."""
+``--split dev``; the test halves of the third hard set and of the ruling-length set are held out
+like the others)."""
 
 
 def citewise_korean(

@@ -494,3 +494,48 @@ def test_kr_hard3_queries_do_not_copy_their_gold_articles() -> None:
         for gold in q["gold"]:
             run = _longest_shared_run(q["query"], units[gold])
             assert len(run) <= 15, f"{q['id']} copies {run!r} from {gold} ({len(run)} characters)"
+
+
+# --- ruling-length set (dev and test halves) ---------------------------------
+
+LONG_ID_RE = re.compile(r"krl-(\d{3})")
+
+
+def test_kr_long_format_ids_splits_and_length() -> None:
+    questions = baselines.load_questions(baselines.KR_LONG)
+    assert 50 <= len(questions) <= 80
+    for number, q in enumerate(questions, start=1):
+        assert set(q) == {"id", "query", "gold", "note", "split"}, q
+        m = LONG_ID_RE.fullmatch(q["id"])
+        assert m and int(m.group(1)) == number, f"ids run krl-001, krl-002, ...: {q['id']}"
+        assert q["split"] == ("dev" if number % 2 else "test"), q["id"]
+        assert q["note"].strip(), q["id"]
+        # the length of a real ruling summary, which is what the set is for
+        assert 200 <= len(q["query"]) <= 600, f"{q['id']}: {len(q['query'])} characters"
+        assert 1 <= len(q["gold"]) <= 3 and len(set(q["gold"])) == len(q["gold"]), q["id"]
+        assert not re.search(r"제\s*\d+\s*조", q["query"]), q["id"]
+        assert not LAW_TITLE_RE.search(q["query"]), q["id"]
+    assert sum(1 for q in questions if len(q["gold"]) > 1) >= 0.75 * len(questions)
+    earlier = [baselines.KR_HARD, baselines.KR_HARD2, baselines.KR_HARD3, baselines.KR_RULINGS]
+    assert not {q["id"] for q in questions} & {q["id"] for path in earlier for q in baselines.load_questions(path)}
+
+
+def test_kr_long_gold_articles_exist_and_each_half_covers_every_law() -> None:
+    newest = {s.title: s for s in baselines.newest_versions(baselines.load_statutes(KR_STATUTES))}
+    laws: dict[str, set[str]] = {"dev": set(), "test": set()}
+    for q in baselines.load_questions(baselines.KR_LONG):
+        for gold in q["gold"]:
+            title, _, section = gold.partition("#")
+            assert title in newest, f"{q['id']}: {title} is not the newest title of a statute"
+            found = {a.section_id: a for a in newest[title].articles}
+            assert section in found and not found[section].deleted, f"{q['id']}: {gold}"
+            laws[q["split"]].add(title)
+    assert laws["dev"] == laws["test"] == set(newest)
+
+
+def test_kr_long_queries_do_not_copy_their_gold_articles() -> None:
+    units = dict(baselines.kr_units(KR_STATUTES))
+    for q in baselines.load_questions(baselines.KR_LONG):
+        for gold in q["gold"]:
+            run = _longest_shared_run(q["query"], units[gold])
+            assert len(run) <= 15, f"{q['id']} copies {run!r} from {gold} ({len(run)} characters)"
