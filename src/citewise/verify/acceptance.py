@@ -25,7 +25,7 @@ from citewise.verify.meaning import default_scorer, rule_set
 
 __all__ = ["VERIFIER_VERSION", "decide_acceptance", "delivered_answer", "gap_reason"]
 
-VERIFIER_VERSION = "verify-13"
+VERIFIER_VERSION = "verify-14"
 """v2: acceptance needs every required sub-question answered by a supported claim of the delivered
 text; signposting is not a finding. v3: support is decided by meaning when an embedder is
 configured (:mod:`citewise.verify.meaning`), with new guards for swapped roles, contrasting terms,
@@ -72,7 +72,10 @@ lack, or that is advice only by a statute's duty (하여야 한다) while citing
 a fact; ``verify-11-lexical`` without an embedder. v12: a Markdown table cell that cites a source or
 reads as a sentence is checked as a claim of its row (a failing cell is removed or marked in place,
 or its row dropped); more narration and signpost wordings are layout, not claims;
-``verify-13-lexical`` without an embedder."""
+``verify-13-lexical`` without an embedder. v14: a required sub-question the last review found only
+partly supported (weak) is a gap even when supported claims address it (:attr:`GapReason.PARTIAL
+<citewise.records.verify.GapReason.PARTIAL>`), and a year and month inside a Korean sentence
+("2021.3. 소속 회사의") does not end it; ``verify-14-lexical`` without an embedder."""
 
 _ANSWERED = {"model_answer_accepted", "deterministic_evidence_fallback"}
 
