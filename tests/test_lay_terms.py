@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -118,6 +119,19 @@ def test_every_row_of_the_table_reads_an_everyday_word_as_other_statute_terms() 
     for row in rows:
         assert row.statute and row.lay not in row.statute
         assert row.field in {"housing", "labour", "immigration", "tax", "privacy", "general"}
+
+
+# The statutes the table reads questions for, where a checkout keeps them beside the repository.
+_CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpora" / "kr-statutes"
+
+
+@pytest.mark.skipif(not _CORPUS.is_dir(), reason="the statute corpus is not at hand")
+def test_every_statute_term_of_the_table_occurs_in_the_statutes() -> None:
+    # A term the statutes never write finds nothing and counts nothing found (its header says so). The
+    # gate looks a term up in a passage's text without its spaces (연차유급휴가 in 연차 유급휴가); so here.
+    text = "".join(re.sub(r"\s+", "", p.read_text(encoding="utf-8")) for p in _CORPUS.glob("*.md"))
+    absent = [(row.lay, term) for row in lay_terms() for term in row.statute if term not in text]
+    assert absent == []
 
 
 def test_a_reading_adds_the_statute_terms_in_the_word_field_only() -> None:
