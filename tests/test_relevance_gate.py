@@ -14,12 +14,14 @@ from citewise.answer.ask import ask
 from citewise.answer.question import Intent, analyse_question
 from citewise.answer.relevance import (
     HYBRID_THRESHOLD,
+    READING_THRESHOLD,
     RELEVANCE_THRESHOLD,
     SEMANTIC_FLOOR,
     SEMANTIC_SPAN,
     SEMANTIC_WEIGHT,
     Relevance,
     combined_score,
+    gate_query,
     relevance,
     semantic_similarity,
 )
@@ -104,7 +106,8 @@ def test_the_semantic_score_lifts_a_question_in_other_words_and_not_an_unrelated
     lexical = relevance(question, passage)
     close = relevance(question, passage, semantic=SEMANTIC_FLOOR + SEMANTIC_SPAN)
     far = relevance(question, passage, semantic=SEMANTIC_FLOOR - 0.2)
-    assert close.threshold == HYBRID_THRESHOLD and lexical.threshold == RELEVANCE_THRESHOLD
+    # 집주인 is read as 임대인: the gate embeds that with the question, and its cosines sit higher.
+    assert close.threshold == READING_THRESHOLD and lexical.threshold == RELEVANCE_THRESHOLD
     assert close.score == pytest.approx((1 - SEMANTIC_WEIGHT) * lexical.coverage + SEMANTIC_WEIGHT)
     assert far.score == pytest.approx((1 - SEMANTIC_WEIGHT) * lexical.coverage)  # below the floor: no lift
     assert close.score > lexical.score * (1 - SEMANTIC_WEIGHT) and far.score < close.score
@@ -174,7 +177,7 @@ def test_the_handoff_gap_states_the_score_and_the_threshold_it_was_compared_with
     gap = near.gap()
     # Rounded down (past a float's own error): a score below the threshold never reads as it.
     shown = math.floor(near.score * 100 + 1e-9) / 100
-    assert gap.startswith(f"relevance score {shown:.2f}, below the {HYBRID_THRESHOLD:.2f} an answer needs")
+    assert gap.startswith(f"relevance score {shown:.2f}, below the {READING_THRESHOLD:.2f} an answer needs")
     assert "semantic similarity of 0.79" in gap  # shown as what the score is made of, not a near miss
     lexical = relevance(question, passage)
     assert lexical.gap().startswith(
@@ -201,5 +204,32 @@ def test_a_question_in_everyday_words_answers_from_the_statute_close_in_meaning(
     passage = [_evidence("임차주택의 양수인은 임대인의 지위를 승계한 것으로 본다.")]
     close = relevance(question, passage, semantic=0.87)
     near = relevance(question, passage, semantic=0.83)
+    assert close.threshold == READING_THRESHOLD  # its everyday words were embedded as the statute's
     assert close.coverage < RELEVANCE_THRESHOLD and close.answers, close
     assert not near.answers and near.gap().startswith("relevance score ")
+
+
+def test_a_question_in_everyday_words_is_measured_with_the_statute_terms_it_is_read_as(
+    store: EvidenceStore, embedded: HashingEmbedder
+) -> None:
+    # 집주인 / 세입자 are the statute's 임대인 / 임차인: the gate embeds the question with them after it,
+    # so the embedder meets the statute's words too (a question without everyday words is embedded as is).
+    question = "집주인이 바뀌면 세입자는 어떻게 되나요?"
+    assert gate_query(question) == f"{question} 임대인 임차인"
+    passages = [_stored(store, "제3조")]
+    stored = embedded.embed([f"{p.heading}\n{p.text}" for p in passages])[0]
+    read = float(stored @ embedded.embed([gate_query(question)], query=True)[0])
+    plain = float(stored @ embedded.embed([question], query=True)[0])
+    assert read != pytest.approx(plain, abs=1e-6)
+    assert semantic_similarity(store, question, passages) == pytest.approx(read, abs=1e-5)
+    assert gate_query("임대차 기간") == "임대차 기간"
+
+
+def test_a_question_without_everyday_words_keeps_the_plain_threshold() -> None:
+    # Only a question whose words were read as the statute's was embedded with them; any other keeps
+    # the threshold its plain cosine was chosen for.
+    passage = [_evidence("임대차가 끝난 후 보증금이 반환되지 아니한 경우 임차인은 임차권등기명령을 신청할 수 있다.")]
+    plain = relevance(analyse_question("임차권등기명령은 언제 신청하나요"), passage, semantic=0.86)
+    read = relevance(analyse_question("세입자는 등기명령을 언제 신청하나요"), passage, semantic=0.86)
+    assert (plain.threshold, read.threshold) == (HYBRID_THRESHOLD, READING_THRESHOLD)
+    assert plain.answers and not read.answers  # the same cosine: the read question's sit higher
