@@ -1,6 +1,6 @@
 """New signals for the support decision, judged by leave-one-split-out cross-validation.
 
-    nice -n 10 .venv/bin/python benchmarks/support_signals.py [--cache /tmp/signals.npz]
+    nice -n 10 .venv/bin/python benchmarks/support_signals.py [--cache /tmp/signals.pkl] [--variants old,new,...]
 
 :mod:`support_train` fitted a logistic regression over what the check already computes (its
 verdicts, the reason's family, term share, best cosine) and found nothing beyond the rules' own
@@ -37,9 +37,10 @@ on every split.
 Variants: ``rules`` (today's check), ``old`` (support_train's features), ``new`` (old + the signals
 above), ``signals`` (the signals, term share and best cosine, without the rules' verdicts or reason
 families), ``pca8`` / ``pca32`` (``new`` + the projections of u - v and of u * v, for the weakest
-claim, on their top 8 / 32 principal directions, computed on each fold's training rows), ``nested``
-(``new`` with L2 by nested CV). ``--cache`` keeps the features between runs (computing them takes
-about 4 min under ``nice`` on the shared 2-core machine).
+claim, on their top 8 / 32 principal directions, computed on each fold's training rows), ``full``
+(``new`` + all 384 dimensions of |u - v| and of u * v), ``nested`` (``new`` with L2 by nested CV).
+``--cache`` keeps the features between runs (computing them takes about 4 min under ``nice`` on
+the shared 2-core machine).
 
 Measured 2026-12-07 (1,101 pairs, 12 folds; flagged / passed, pooled over folds):
 
@@ -50,11 +51,13 @@ Measured 2026-12-07 (1,101 pairs, 12 folds; flagged / passed, pooled over folds)
     signals     71.8% / 69.7%     80.2% / 79.6%     75.1% / 76.4%      78.9% / 72.5%
     pca8        81.2% / 88.9%     90.4% / 94.6%     92.8% / 95.8%      81.3% / 88.0%
     pca32       81.6% / 87.9%     90.6% / 93.4%     92.8% / 95.2%      81.9% / 86.5%
+    full        85.9% / 79.3%     90.8% / 79.6%     92.5% / 82.4%      85.6% / 77.0%
     nested      81.2% / 89.9%     90.0% / 95.2%     92.8% / 95.8%      80.8% / 89.5%
 
 No variant beats the rules on both model-written rates: each point gained in flagging costs about
-as much or more in supported pairs passed. kr_support_pairs.jsonl (54 pairs): rules 93.9% / 100%,
-pca32 97.0% / 100%, every other variant as the rules or worse (signals 75.8% / 85.7%). Where the
+as much or more in supported pairs passed (``full``, 768 more weights for ~1,000 pairs, trades 5
+points flagged for 12 passed). kr_support_pairs.jsonl (54 pairs): rules 93.9% / 100%, pca32 97.0% /
+100%, every other variant as the rules or worse (signals 75.8% / 85.7%, full 93.9% / 81.0%). Where the
 misses are (the 441 pairs the rules pass, 101 of them unsupported), the best single signals are the
 span cosine (AUC 0.735), the latent-term cosine (0.719) and the claim's latent mass unmatched in
 the span (0.704, inverted); the masking, role-swap-undone, order and negation-count signals reach
@@ -289,6 +292,8 @@ def design(rows: Sequence[Row], variant: str, basis: tuple[np.ndarray, np.ndarra
         new = design(rows, "new")
         d, q = np.stack([r.diff for r in rows]), np.stack([r.prod for r in rows])
         return np.c_[new, d @ basis[0], q @ basis[1]]
+    if variant == "full":
+        return np.c_[design(rows, "new"), np.abs(np.stack([r.diff for r in rows])), np.stack([r.prod for r in rows])]
     if variant == "old":
         x = [r.old for r in rows]
     elif variant == "signals":
@@ -431,7 +436,7 @@ def diagnose(rows: list[Row]) -> None:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--variants", default="old,new,signals,pca8,pca32,nested")
+    parser.add_argument("--variants", default="old,new,signals,pca8,pca32,full,nested")
     parser.add_argument("--cache", type=Path, help="Keep the rows (features) in this pickle between runs.")
     args = parser.parse_args()
     import json
