@@ -141,7 +141,14 @@ asked once, after):
 
 Why the dev half's questions went unanswered, after: retrieval 2, ranking 1, relevance gate 6. On the
 labelled relevance set the same change gives 4 -> 5 false answers and 11 -> 7 false handoffs
-(``benchmarks/relevance_gate.py``).
+(``benchmarks/relevance_gate.py``). Question by question on the dev half, 16 outcomes changed: 7
+handoffs became answers led by the gold article (여자/남자 → 제6조, 적금 → 제22조, 카톡 → 제27조,
+치료비 → 제78조, 특약 → 제10조, 드론 → 제25조의2, 크루즈 → 제14조의2); 3 answers led by the gold
+article became handoffs (scores 0.63, 0.85, 0.89 against 0.90); 6 handoffs became answers led by
+another article — 3 near the question (이의신청 → 제61조 for 제60조; 세부담 상한 of land in the decree
+for 제10조; 관할 → the decree's 의견조회) and 3 wrong (밀린 월급 led by 소득세법 제57조의2; 3.3% by
+제144조의2; 체류기간 연장 by 제12조). The gate judges the top three passages; the composer's lead
+can be another, which is where the wrong ones come from.
 """
 
 from __future__ import annotations
