@@ -139,3 +139,12 @@ def test_a_reading_adds_the_statute_terms_in_the_word_field_only() -> None:
     added = reading_search_terms(readings)
     assert "근로자" in added and "단시간근로자" in added
     assert all(not t.startswith("q") for t in added)  # no bigram-field terms
+
+
+def test_a_statute_noun_that_reads_as_a_verb_alone_is_still_searched_for() -> None:
+    # Analysed alone, 차임 reads as 차 + 임 and 서면 as 서 + 면, leaving no word to search by; in the
+    # statute's sentences each is the noun the index holds ("약정한 차임이나", "서면으로 통지").
+    assert "차임" in reading_search_terms(lay_readings("월세를 올려달라고 해요"))
+    assert "서면" in reading_search_terms(lay_readings("카톡으로 통보를 받았어요"))
+    assert "양도" in reading_search_terms(lay_readings("집을 매매했어요"))
+    assert "차임" in index_terms("약정한 차임이나 보증금")  # what the index holds

@@ -39,6 +39,7 @@ _TABLE = "data/kr_lay_terms.tsv"
 # content terms are (a suffix is not one: 사장님 is matched as 사장, 알바생 as 알바).
 _CONTENT_TAGS = frozenset({"NNG", "NNP", "NR", "XR", "VV", "VA"})
 _HANGUL = re.compile(r"[\uac00-\ud7a3]")
+_HANGUL_WORD = re.compile(r"[\uac00-\ud7a3]+")
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,7 +139,9 @@ def reading_search_terms(readings: tuple[LayReading, ...]) -> list[str]:
     terms: dict[str, None] = {}
     for reading in readings:
         for statute in reading.statute:
-            for term in index_terms(statute):
-                if not term.startswith(RUN_BIGRAM_MARK):
-                    terms.setdefault(term, None)
+            words = [term for term in index_terms(statute) if not term.startswith(RUN_BIGRAM_MARK)]
+            # Analysed alone, a short noun can read as a verb and its ending (차임 as 차 + 임, 서면 as
+            # 서 + 면) and leave no word; in the statute's sentences it is the noun the index holds.
+            for term in words or ([statute] if _HANGUL_WORD.fullmatch(statute) else []):
+                terms.setdefault(term, None)
     return list(terms)
