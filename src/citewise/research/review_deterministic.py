@@ -28,7 +28,8 @@ __all__ = ["COVERED_SHARE", "DETERMINISTIC", "WEAK_SHARE", "review_deterministic
 DETERMINISTIC: Final = "deterministic"
 
 COVERED_SHARE: Final = 0.6
-"""Deterministic review: a sentence sharing this share of the topic's key words covers it."""
+"""Deterministic review: a sentence holding this share of the topic's key words, each weighed by its
+rarity among the sources' sentences (:func:`_word_weights`), covers it."""
 WEAK_SHARE: Final = 0.3
 """Deterministic review: ... and this share makes it weak."""
 
@@ -57,10 +58,11 @@ def review_deterministic(
     """A review without a model: for each topic, the source sentences sharing most of its key words.
 
     A topic is covered when one sentence holds at least :data:`COVERED_SHARE` of its key words
-    (:func:`~citewise.research.planner.key_words`, Korean particles aside), weak from
-    :data:`WEAK_SHARE`, else missing; it is never ``conflicting`` (that needs reading). Quotes are
-    those sentences, copied from the source's ``content`` (so they verify), the best per source,
-    at most three. The gap names the key words no sentence had; the follow-up query is the topic
+    (:func:`~citewise.research.planner.key_words`, Korean particles aside), each weighed by how few
+    of the sources' sentences hold it and found also as the statute term an everyday word is read
+    as; weak from :data:`WEAK_SHARE`, else missing; it is never ``conflicting`` (that needs
+    reading). Quotes are those sentences, copied from the source's ``content`` (so they verify), the
+    best per source, at most three. The gap names the key words no sentence had; the follow-up query is the topic
     plus those words. ``question`` is unused: the topics carry it.
     """
     del question  # the plan's topics are what gets reviewed
