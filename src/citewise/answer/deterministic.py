@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from citewise.answer.meaning import MEANING_HEAD, MEANING_SENTENCES, SentenceMeaning
 from citewise.answer.provisions import squash
 from citewise.answer.question import Intent, Question, analyse_question, text_terms
 from citewise.answer.relevance import term_found
@@ -84,7 +85,7 @@ def sentence_score(question: Question, sentence: str, heading: str = "", title: 
     """How well ``sentence`` answers ``question``: the share of its content terms (those not in the
     document's title) in the sentence (a term only in the section heading counts half), plus
     :data:`INTENT_WEIGHT` when the sentence has what the question's intent asks for (a period for
-    "how long", a sanction for "penalty" ...)."""
+    "how long", a sanction for "penalty" ...). :func:`best_sentence` may add its meaning."""
     if not _topic_terms(question, title):
         return 0.0
     score = _term_share(question, sentence, heading, title)
@@ -98,14 +99,24 @@ def _paragraph_asked(question: Question, number: int | None) -> bool:
     return number is not None and re.search(rf"(?<!\d)제?\s?{number}\s?항", question.text) is not None
 
 
-def best_sentence(question: Question, heading: str, text: str, title: str = "") -> tuple[float, str]:
-    """The sentence of ``text`` that best answers ``question``, with its score (0 and "" when none).
+def best_sentence(
+    question: Question, heading: str, text: str, title: str = "", meaning: SentenceMeaning | None = None
+) -> tuple[float, str]:
+    """The sentence of ``text`` that best answers ``question``, with its score (0 and "" when none):
+    :func:`sentence_score`, plus, with ``meaning``, for the :data:`~citewise.answer.meaning.MEANING_SENTENCES`
+    sentences scoring best by words, how near each comes to the question in meaning
+    (:meth:`SentenceMeaning.score <citewise.answer.meaning.SentenceMeaning.score>`).
 
     Sentences of a side paragraph (:func:`citewise.answer.roles.side_paragraph`), and sentences that
     open on the one before (:func:`~citewise.answer.roles.follow_on`), count only when they
     hold :data:`~citewise.answer.roles.SIDE_RULE_SHARE` of the question's terms, or the question
     names the paragraph (제6항)."""
-    best, best_score = "", 0.0
+    return _best(_word_scores(question, heading, text, title), heading, meaning)
+
+
+def _word_scores(question: Question, heading: str, text: str, title: str) -> list[tuple[float, str]]:
+    """Each sentence of ``text`` that may answer, with its :func:`sentence_score`, in text order."""
+    scored: list[tuple[float, str]] = []
     side = False
     for sentence in split_answer_sentences(text):
         if paragraph_number(sentence) is not None:
@@ -114,7 +125,22 @@ def best_sentence(question: Question, heading: str, text: str, title: str = "") 
             continue
         if (side or follow_on(sentence)) and _term_share(question, sentence, heading, title) < SIDE_RULE_SHARE:
             continue
-        score = sentence_score(question, sentence, heading, title)
+        scored.append((sentence_score(question, sentence, heading, title), sentence))
+    return scored
+
+
+def _best(scored: list[tuple[float, str]], heading: str, meaning: SentenceMeaning | None) -> tuple[float, str]:
+    """The best of ``scored`` (the first on a tie), with meaning weighed in when given."""
+    if meaning is not None:  # the few sentences the words found most in, embedded in one call
+        ranked = sorted((i for i, (score, _) in enumerate(scored) if score > 0), key=lambda i: -scored[i][0])
+        weighed = set(ranked[:MEANING_SENTENCES])
+        meaning.prepare(SentenceMeaning.text(heading, scored[i][1]) for i in sorted(weighed))
+        scored = [
+            (score + meaning.score(heading, s), s) if i in weighed else (score, s)
+            for i, (score, s) in enumerate(scored)
+        ]
+    best, best_score = "", 0.0
+    for score, sentence in scored:
         if score > best_score:
             best, best_score = sentence, score
     return best_score, best
@@ -124,9 +150,12 @@ def best_sentence(question: Question, heading: str, text: str, title: str = "") 
 KEEP_RATIO = 0.75
 
 
-def compose_extractive(question: str, evidence: Sequence[Evidence], max_passages: int = 3) -> ComposedAnswer:
+def compose_extractive(
+    question: str, evidence: Sequence[Evidence], max_passages: int = 3, meaning: SentenceMeaning | None = None
+) -> ComposedAnswer:
     """Cite, from the top passages, the sentence of each that best answers the question (its content
-    terms and its intent, :func:`sentence_score`), keeping only passages whose best sentence comes
+    terms, its intent and, with ``meaning``, its nearness in meaning: :func:`best_sentence`), keeping
+    only passages whose best sentence comes
     near the best one (:data:`KEEP_RATIO`): a passage that merely shares a word is not cited. The
     first passage in the ranked order whose best sentence shares anything leads, whatever its score
     beside the others (the ranker weighed the answer score with retrieval's sense of the question). If no
@@ -135,7 +164,7 @@ def compose_extractive(question: str, evidence: Sequence[Evidence], max_passages
     or nothing else is eligible (:mod:`citewise.answer.roles`)."""
     analysed = analyse_question(question)
     evidence = _answering(analysed, evidence)
-    scored = [(*best_sentence(analysed, item.heading, item.text, item.title), item) for item in evidence]
+    scored = [(*best_sentence(analysed, item.heading, item.text, item.title, meaning), item) for item in evidence]
     top = max((score for score, _, _ in scored), default=0.0)
     lines: list[str] = []
     citations: list[Citation] = []
@@ -179,34 +208,47 @@ def answer_order(
     *,
     weight: float = RETRIEVAL_WEIGHT,
     constant: int = RANK_CONSTANT,
+    meaning: SentenceMeaning | None = None,
+    head: int = MEANING_HEAD,
 ) -> list[int]:
     """Indexes of ``passages`` ((heading, text, title) in retrieval order) best answer first: named
     provisions ahead of all, then the answer score of the best sentence plus the retrieval position's
     share (``weight * constant / (constant + position)``; ``weight=0``: the answer score alone); ties
-    keep the retrieval order."""
+    keep the retrieval order. With ``meaning``, the first ``head`` passages of that order are scored
+    again with their sentences' meaning (:func:`best_sentence`) and reordered among themselves: the
+    meaning only adds, so no passage below them can rise into them."""
     analysed = analyse_question(question)
+    words = [_word_scores(analysed, heading, strip_deleted_parts(text), title) for heading, text, title in passages]
 
-    def key(i: int) -> tuple[bool, float, int]:
-        heading, text, title = passages[i]
-        score = best_sentence(analysed, heading, strip_deleted_parts(text), title)[0]
+    def key(i: int, with_meaning: SentenceMeaning | None = None) -> tuple[bool, float, int]:
+        score = _best(words[i], passages[i][0], with_meaning)[0]
         score += weight * constant / (constant + i)
         return (not (named[i] if i < len(named) else False), -round(score, 3), i)
 
-    return sorted(range(len(passages)), key=key)
+    order = sorted(range(len(passages)), key=key)
+    if meaning is None:
+        return order
+    first = sorted(order[:head], key=lambda i: key(i, meaning))
+    return [*first, *order[head:]]
 
 
 class AnswerRanker:
     """The ask's default ranker: candidates whose best sentence answers the question best come first,
-    weighed with their retrieval order (:func:`answer_order`), named provisions ahead of all. It only
-    reorders, and the ranking contract checks that it did."""
+    weighed with their retrieval order (:func:`answer_order`), named provisions ahead of all, and with
+    ``meaning`` (:class:`~citewise.answer.meaning.SentenceMeaning`) the sentences' nearness to the
+    question in meaning counted too. It only reorders, and the ranking contract checks that it did."""
 
-    def __init__(self, pinned: frozenset[tuple[str, str]] = frozenset()) -> None:
+    def __init__(
+        self, pinned: frozenset[tuple[str, str]] = frozenset(), meaning: SentenceMeaning | None = None
+    ) -> None:
         self.pinned = pinned
         """(document, section) pairs the question names: kept first."""
+        self.meaning = meaning
+        """How near each sentence comes to the question in meaning (None: words alone)."""
 
     def rank(self, query: str, candidates: Sequence[Candidate]) -> list[Candidate]:
         """Candidates ordered by named first, then answer score with retrieval order."""
         order = sorted(candidates, key=lambda c: -c.score)
         passages = [(c.section.heading, c.section.text, c.document.title) for c in order]
         named = [(c.section.doc_id, c.section.section_id) in self.pinned for c in order]
-        return [order[i] for i in answer_order(query, passages, named)]
+        return [order[i] for i in answer_order(query, passages, named, meaning=self.meaning)]

@@ -16,6 +16,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from citewise.answer.deterministic import compose_extractive
+from citewise.answer.meaning import SentenceMeaning
 from citewise.answer.result import AskResult, AskSettings
 from citewise.records.answer import AnswerPath, AnswerProvenance, AskOutcome
 from citewise.records.verify import ClaimKind, Decision
@@ -27,16 +28,19 @@ __all__ = ["verify_answer"]
 _COMPOSED = (AskOutcome.MODEL_ANSWER, AskOutcome.FALLBACK)
 
 
-def verify_answer(result: AskResult, settings: AskSettings) -> tuple[AskResult, Delivery | None]:
+def verify_answer(
+    result: AskResult, settings: AskSettings, meaning: SentenceMeaning | None = None
+) -> tuple[AskResult, Delivery | None]:
     """``result`` as delivered after verification, and the verification (None when there was nothing
-    of citewise's to verify, or verification is off)."""
+    of citewise's to verify, or verification is off). ``meaning``: what the extractive answer that
+    replaces an unverifiable model answer weighs (:func:`~citewise.answer.deterministic.compose_extractive`)."""
     if not settings.verify or settings.mode == "shadow" or result.outcome not in _COMPOSED:
         return result, None
     texts = {e.evidence_id: CitedText(e.evidence_id, e.origin_url, e.text) for e in result.evidence}
     delivery = deliver(result.text, texts, kind="ask", action=settings.unsupported)
     if not _supported_claims(delivery) and result.outcome is AskOutcome.MODEL_ANSWER:
         # Nothing of the model's answer could be verified: the extractive answer, verified in turn.
-        composed = compose_extractive(result.question, result.evidence)
+        composed = compose_extractive(result.question, result.evidence, meaning=meaning)
         fallback = AnswerProvenance(
             AnswerPath.DETERMINISTIC,
             requested_model=result.provenance.requested_model,
