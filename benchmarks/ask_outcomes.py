@@ -172,8 +172,10 @@ the first variant (all, all: 49 / 105 / 72 / 33 / 16) before the choice, then on
     empty, padded    0 everywhere
 
 The 242 asks took 58 s before and 124 s after (0.24 -> 0.51 s an ask, about ten sentences embedded
-each; the benchmark alone, under ``nice``). Of the 33 dev answers still wrong, 27 were never offered
-the gold article among their five passages: retrieval, not the composer, is what is left there.
+each; the benchmark alone, under ``nice``); 84 s once a process keeps the sentences it embedded for
+the asks after (:data:`citewise.answer.meaning.SHARED_VECTORS`), the figures unchanged. Of the 33
+dev answers still wrong, 27 were never offered the gold article among their five passages:
+retrieval, not the composer, is what is left there.
 """
 
 from __future__ import annotations

