@@ -75,6 +75,37 @@ CASES = [
         "위임은 서면으로 해야만 효력이 있으므로, 서면으로 하지 않은 위임은 효력이 없다.",
         "위임은 서면으로 하지 않아도 효력이 있다.",
     ),
+    # Every act of a list before one negated 하다 is forbidden, past the article's caption (which
+    # names 해고 and affirms nothing) and the glosses in parentheses (懲罰, 이하 …).
+    (
+        "제23조 (해고 등의 제한) ① 사용자는 근로자에게 정당한 이유 없이 해고, 휴직, 정직, 전직, 감봉, 그 밖의 "
+        '징벌(懲罰)(이하 "부당해고등"이라 한다)을 하지 못한다.',
+        "사용자는 정당한 이유 없이 근로자를 감봉하지 못한다.",
+        "사용자는 정당한 이유가 없어도 근로자를 감봉할 수 있다.",
+    ),
+    # 사용자 (the employer) is not 사용 (use): the span's employer affirms no use it forbids.
+    (
+        "제65조 (사용 금지) ① 사용자는 임신 중이거나 산후 1년이 지나지 아니한 여성"
+        '(이하 "임산부"라 한다)을 도덕상 또는 보건상 유해ㆍ위험한 사업에 사용하지 못한다.',
+        "임산부를 보건상 유해ㆍ위험한 사업에 사용해서는 안 된다.",
+        "임산부를 보건상 유해ㆍ위험한 사업에 사용하는 것은 금지되지 않는다.",
+    ),
+    # A duty the claim says need not be done, though the span has other negations and a proviso
+    # that lifts the duty in cases the claim does not name.
+    (
+        "제26조 (해고의 예고) 사용자는 근로자를 해고하려면 적어도 30일 전에 예고를 하여야 하고, 30일 전에 예고를 "
+        "하지 아니하였을 때에는 30일분 이상의 통상임금을 지급하여야 한다. 다만, 다음 각 호의 어느 하나에 해당하는 "
+        "경우에는 그러하지 아니하다. 1. 근로자가 계속 근로한 기간이 3개월 미만인 경우",
+        "30일 전에 예고하지 않았다면 사용자는 30일분 이상의 통상임금을 지급해야 한다.",
+        "30일 전에 예고하지 않은 사용자는 통상임금을 지급할 필요가 없다.",
+    ),
+    # ... and where the proviso names what the claim adds (17세 미만), the duty is lifted.
+    (
+        "제27조 (여권등의 휴대) ① 대한민국에 체류하는 외국인은 항상 여권을 지니고 있어야 한다. 다만, 17세 미만인 "
+        "외국인의 경우에는 그러하지 아니하다.",
+        "17세 미만인 외국인은 여권을 늘 지니고 있지 않아도 된다.",
+        "대한민국에 체류하는 외국인은 여권을 지니고 있지 않아도 된다.",
+    ),
 ]
 
 

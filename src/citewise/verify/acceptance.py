@@ -25,7 +25,7 @@ from citewise.verify.meaning import default_scorer, rule_set
 
 __all__ = ["VERIFIER_VERSION", "decide_acceptance", "delivered_answer", "gap_reason"]
 
-VERIFIER_VERSION = "verify-14"
+VERIFIER_VERSION = "verify-15"
 """v2: acceptance needs every required sub-question answered by a supported claim of the delivered
 text; signposting is not a finding. v3: support is decided by meaning when an embedder is
 configured (:mod:`citewise.verify.meaning`), with new guards for swapped roles, contrasting terms,
@@ -75,7 +75,13 @@ or its row dropped); more narration and signpost wordings are layout, not claims
 ``verify-13-lexical`` without an embedder. v14: a required sub-question the last review found only
 partly supported (weak) is a gap even when supported claims address it (:attr:`GapReason.PARTIAL
 <citewise.records.verify.GapReason.PARTIAL>`), and a year and month inside a Korean sentence
-("2021.3. 소속 회사의") does not end it; ``verify-14-lexical`` without an embedder."""
+("2021.3. 소속 회사의") does not end it; ``verify-14-lexical`` without an embedder. v15: Korean
+negation read more closely — every act of a list before one negated 하다 ("해고, 휴직, 감봉, 그 밖의
+징벌을 하지 못한다") is forbidden; an article's caption and a statute's glosses in parentheses (징벌(懲罰),
+"(이하 … 한다)") neither affirm nor part a negation from its predicate; a person (사용자) is not the
+act (사용); and a claim that an act need not be done (지급할 필요가 없다, 지니지 않아도 된다) where the
+span says it must be is a negation mismatch, unless a proviso of the span lifts the duty where the
+claim says it does not hold; ``verify-15-lexical`` without an embedder."""
 
 _ANSWERED = {"model_answer_accepted", "deterministic_evidence_fallback"}
 

@@ -97,6 +97,7 @@ from citewise.verify.qualifiers import (
     contrast_problem,
     negated_keys,
     negation_mismatch,
+    obligation_denied,
     scope_problem,
     unmatched_negation,
     unsaid_without,
@@ -332,6 +333,7 @@ def _says_otherwise(text: str, span: str, page_text: str, context: str, around: 
     body = without_answer_frame(text)
     return (
         negation_mismatch(text, _closest_sentence(text, span))
+        or obligation_denied(body, span)
         or unmatched_negation(body, span)
         or unsaid_without(body, span)
         or role_swap(text, span)
