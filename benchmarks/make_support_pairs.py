@@ -6,13 +6,14 @@ Each seed (``support_seeds_dev.py``, ``support_seeds_dev2.py`` (more dev claims,
 ``support_seeds_heldout.py``, ``support_seeds_heldout2.py``, ``support_seeds_heldout3.py``,
 ``support_seeds_heldout4.py``, ``support_seeds_heldout5.py``, ``support_seeds_heldout6.py``,
 ``support_seeds_heldout7.py``, ``support_seeds_heldout8.py``,
-``support_seeds_heldout9.py``, ``support_seeds_heldout10.py``, ``support_seeds_heldout11.py``) is one
+``support_seeds_heldout9.py``, ``support_seeds_heldout10.py``, ``support_seeds_heldout11.py``,
+``support_seeds_heldout12.py``) is one
 evidence passage copied from a shared corpus, with
 hand-written claims: faithful paraphrases and perturbations, each with its ``kind``. Every passage also
 gets one ``unrelated`` claim: the first paraphrase of the next seed of the same split and language
 (a claim another passage supports, this one does not).
 
-Rows: ``id``, ``split`` (dev / heldout / heldout2 / … / heldout11), ``set`` (human: short
+Rows: ``id``, ``split`` (dev / heldout / heldout2 / … / heldout12), ``set`` (human: short
 FEVER-like claims; model: answer-style sentences), ``lang``, ``kind``, ``label``, ``question``, ``claim``, ``evidence``,
 ``origin`` (where the evidence comes from, and its licence).
 """
@@ -38,6 +39,7 @@ import support_seeds_heldout8  # noqa: E402
 import support_seeds_heldout9  # noqa: E402
 import support_seeds_heldout10  # noqa: E402
 import support_seeds_heldout11  # noqa: E402
+import support_seeds_heldout12  # noqa: E402
 
 OUT = Path(__file__).resolve().parent / "data" / "support_pairs.jsonl"
 
@@ -83,6 +85,7 @@ def main() -> int:
         + rows("heldout9", support_seeds_heldout9.SEEDS)
         + rows("heldout10", support_seeds_heldout10.SEEDS)
         + rows("heldout11", support_seeds_heldout11.SEEDS)
+        + rows("heldout12", support_seeds_heldout12.SEEDS)
     )
     with OUT.open("w", encoding="utf-8") as fh:
         for row in written:

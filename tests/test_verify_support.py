@@ -16,6 +16,7 @@ from citewise.records.verify import Claim, ClaimKind, Decision, SupportCheck
 from citewise.testing import FakeOpenAIServer
 from citewise.verify.conflicts import find_conflicts, independent_sources, shingle_similarity
 from citewise.verify.support import best_span, check_support, figures, judge_with_model
+from tests.support_cases import assert_passes_and_flags
 
 ARTICLE_26 = (
     "제26조 (해고의 예고)\n"
@@ -351,3 +352,24 @@ def test_branch_article_numbers_are_not_figures() -> None:
     page = "제6조의2(묵시적 갱신의 경우 계약의 해지) ① 임차인은 언제든지 임대인에게 계약해지를 통지할 수 있다."
     claim = "제6조의2에 따르면 임차인은 언제든지 임대인에게 계약해지를 통지할 수 있다."
     assert decide(claim, page).decision is Decision.SUPPORTED, decide(claim, page).reason
+
+
+ARTICLE_27 = (
+    "제27조 (해고사유 등의 서면통지) ① 사용자는 근로자를 해고하려면 해고사유와 해고시기를 서면으로 통지하여야 한다. "
+    "③ 사용자가 제26조에 따른 해고의 예고를 해고사유와 해고시기를 명시하여 서면으로 한 경우에는 제1항에 따른 통지를 한 "
+    "것으로 본다."
+)
+
+
+def test_a_claim_attributed_to_an_article_the_page_only_refers_to_is_a_wrong_article() -> None:
+    # The page is 제27조; 제26조 is in its text only as a reference. A claim that names 제27조 as its
+    # source passes, one that names 제26조 does not, and one that repeats the text's own reference does.
+    assert_passes_and_flags(
+        ARTICLE_27,
+        "제27조에 따르면 사용자는 근로자를 해고하려면 해고사유와 해고시기를 서면으로 통지해야 한다.",
+        "근로기준법 제26조에 따르면 사용자는 근로자를 해고하려면 해고사유와 해고시기를 서면으로 통지해야 한다.",
+    )
+    repeated = "제26조에 따른 해고의 예고를 해고사유와 해고시기를 명시하여 서면으로 했다면 통지를 한 것으로 본다."
+    assert check_support(repeated, "S1", ARTICLE_27, meaning=False).decision is Decision.SUPPORTED
+    flagged = check_support("제26조는 해고사유를 서면으로 통지하도록 정한다.", "S1", ARTICLE_27, meaning=False)
+    assert "wrong article: 제26조 (the page is 제27조" in flagged.reason

@@ -81,7 +81,9 @@ negation read more closely — every act of a list before one negated 하다 ("�
 "(이하 … 한다)") neither affirm nor part a negation from its predicate; a person (사용자) is not the
 act (사용); and a claim that an act need not be done (지급할 필요가 없다, 지니지 않아도 된다) where the
 span says it must be is a negation mismatch, unless a proviso of the span lifts the duty where the
-claim says it does not hold; ``verify-15-lexical`` without an embedder."""
+claim says it does not hold; a claim that names an article as its source ("제35조에 따르면",
+"제93조는") when the page is another article and names that one only in its text is a wrong article;
+``verify-15-lexical`` without an embedder."""
 
 _ANSWERED = {"model_answer_accepted", "deterministic_evidence_fallback"}
 
