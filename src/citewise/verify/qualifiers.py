@@ -239,12 +239,20 @@ _UNDER_FIGURE = re.compile(r"(\d+\s?[가-힣]{1,2}?)(?:이|가)\s?(?:안|못)\s?
 """생후 1년이 안 된 is 생후 1년 미만인: a bound on a figure, not a negated predicate."""
 
 
+_SHORT_OF_FIGURE = re.compile(r"(\d+\s?[가-힣]{1,2}?)에\s?(?:못\s?미치는|미치지\s?(?:못하는|않는))")
+"""15시간에 못 미치는 is 15시간 미만인: a bound on a figure, not a negated predicate."""
+
+
 def _under_figure(text: str) -> str:
-    """``text`` with "N이 안 된" written as the bound it is, "N 미만인" (1년이 안 된 → 1년 미만인).
+    """``text`` with "N이 안 된" and "N에 못 미치는" written as the bound they are, "N 미만인"
+    (1년이 안 된 → 1년 미만인, 15시간에 못 미치는 → 15시간 미만인).
 
     >>> _under_figure("생후 1년이 안 된 유아")
     '생후 1년 미만인 유아'
+    >>> _under_figure("1주 소정근로시간이 15시간에 못 미치는 근로자")
+    '1주 소정근로시간이 15시간 미만인 근로자'
     """
+    text = _SHORT_OF_FIGURE.sub(lambda m: f"{m.group(1)} 미만인", text)
     return _UNDER_FIGURE.sub(lambda m: f"{m.group(1)} 미만{_UNDER_ENDING.get(m.group(2), '이')}", text)
 
 
