@@ -148,3 +148,10 @@ def test_a_statute_noun_that_reads_as_a_verb_alone_is_still_searched_for() -> No
     assert "서면" in reading_search_terms(lay_readings("카톡으로 통보를 받았어요"))
     assert "양도" in reading_search_terms(lay_readings("집을 매매했어요"))
     assert "차임" in index_terms("약정한 차임이나 보증금")  # what the index holds
+
+
+def test_a_word_in_latin_letters_is_read_in_a_korean_question_only() -> None:
+    # CCTV, however it is written, is the statute's 영상정보처리기기; an English question is untouched.
+    for question in ("사무실에 CCTV를 달아도 되나요?", "cctv 설치 기준이 있나요"):
+        assert [(r.lay, r.statute) for r in lay_readings(question)] == [("CCTV", ("영상정보처리기기",))]
+    assert lay_readings("Can I install CCTV in the office?") == ()

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from citewise.records.verify import Decision
-from citewise.verify.names import section_name, traded_name
+from citewise.verify.names import entity_present, section_name, traded_name
 from citewise.verify.support import check_support
 
 PARAMETERS = (
@@ -88,3 +88,11 @@ def test_a_pep_credited_under_another_peps_section_is_flagged() -> None:
     assert section_name(swapped, SECTION, SECTION) == (
         "wrong PEP: the claim credits PEP 999 with what the span says of PEP 100"
     )
+
+
+def test_an_everyday_name_is_present_where_its_statute_term_is() -> None:
+    # CCTV is how people name the statute's 영상정보처리기기 (citewise/data/kr_lay_terms.tsv).
+    span = "누구든지 공개된 장소에 고정형 영상정보처리기기를 설치ㆍ운영하여서는 아니 된다."
+    assert entity_present("CCTV", span)
+    assert not entity_present("CCTV", "누구든지 공개된 장소에 녹음기를 설치하여서는 아니 된다.")
+    assert not entity_present("KTX", span)  # not in the table: the name itself must be there

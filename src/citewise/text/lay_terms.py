@@ -32,14 +32,16 @@ from importlib import resources
 
 from citewise.text.analyze import RUN_BIGRAM_MARK, index_terms, kiwi_morphemes
 
-__all__ = ["LayReading", "LayTerm", "lay_readings", "lay_terms", "reading_search_terms"]
+__all__ = ["LayReading", "LayTerm", "lay_readings", "lay_terms", "reading_search_terms", "statute_terms_for"]
 
 _TABLE = "data/kr_lay_terms.tsv"
 # The morphemes a word is matched by: nouns, numerals, roots, verb and adjective stems, as a question's
-# content terms are (a suffix is not one: 사장님 is matched as 사장, 알바생 as 알바).
-_CONTENT_TAGS = frozenset({"NNG", "NNP", "NR", "XR", "VV", "VA"})
+# content terms are (a suffix is not one: 사장님 is matched as 사장, 알바생 as 알바), and words in Latin
+# letters in a Korean text (CCTV, matched lower-cased).
+_CONTENT_TAGS = frozenset({"NNG", "NNP", "NR", "XR", "VV", "VA", "SL"})
 _HANGUL = re.compile(r"[\uac00-\ud7a3]")
 _HANGUL_WORD = re.compile(r"[\uac00-\ud7a3]+")
+_LATIN = re.compile(r"[A-Za-z]")
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,7 +71,12 @@ class LayReading:
 
 
 def _content(text: str) -> tuple[str, ...]:
-    return tuple(form for form, tag in kiwi_morphemes(text) if tag.split("-", 1)[0] in _CONTENT_TAGS)
+    # A word in Latin letters (CCTV) is matched lower-cased, as a question's English terms are.
+    return tuple(
+        form.lower() if tag == "SL" else form
+        for form, tag in kiwi_morphemes(text)
+        if tag.split("-", 1)[0] in _CONTENT_TAGS
+    )
 
 
 @lru_cache(maxsize=1)
@@ -86,11 +93,22 @@ def lay_terms() -> tuple[LayTerm, ...]:
         lay, statute, field = (cell.strip() for cell in line.split("\t"))
         lay = unicodedata.normalize("NFC", lay)
         morphemes = _content(lay)
-        if "".join(morphemes) not in (lay, lay.removesuffix("다")) or not morphemes:
+        if "".join(morphemes) not in (lay.lower(), lay.removesuffix("다")) or not morphemes:
             raise ValueError(f"{_TABLE}: {lay!r} is analysed as {morphemes!r}, which do not spell it")
         terms = tuple(t.strip() for t in statute.split(",") if t.strip())
         rows.append(LayTerm(lay, terms, field, morphemes))
     return tuple(sorted(rows, key=lambda r: -len("".join(r.morphemes))))
+
+
+def statute_terms_for(word: str) -> tuple[str, ...]:
+    """The statute terms one everyday word of the table is read as (CCTV → 영상정보처리기기), or ()
+    when the word is not in the table.
+
+    >>> statute_terms_for("cctv"), statute_terms_for("집주인"), statute_terms_for("urllib")
+    (('영상정보처리기기',), ('임대인',), ())
+    """
+    spelled = "".join(_content(unicodedata.normalize("NFC", word)))
+    return next((row.statute for row in lay_terms() if "".join(row.morphemes) == spelled), ()) if spelled else ()
 
 
 def lay_readings(text: str) -> tuple[LayReading, ...]:
@@ -101,10 +119,11 @@ def lay_readings(text: str) -> tuple[LayReading, ...]:
 
 @lru_cache(maxsize=1024)
 def _readings(text: str) -> tuple[LayReading, ...]:
-    hangul = "".join(ch if _HANGUL.match(ch) or ch.isspace() else " " for ch in text)
-    if not hangul.strip():
+    if not _HANGUL.search(text):
         return ()
-    morphemes = _content(hangul)
+    # Hangul and Latin letters (CCTV) are read; digits and signs would only split words.
+    words = "".join(ch if _HANGUL.match(ch) or _LATIN.match(ch) or ch.isspace() else " " for ch in text)
+    morphemes = _content(words)
     taken = [False] * len(morphemes)
     found: list[tuple[int, LayReading]] = []
     for row in lay_terms():

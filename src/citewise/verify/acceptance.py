@@ -83,8 +83,8 @@ act (사용); and a claim that an act need not be done (지급할 필요가 없�
 span says it must be is a negation mismatch, unless a proviso of the span lifts the duty where the
 claim says it does not hold; a claim that names an article as its source ("제35조에 따르면",
 "제93조는") when the page is another article and names that one only in its text is a wrong article;
-한 차례 is a count (once) and "15시간에 못 미치는" the bound 15시간 미만; ``verify-15-lexical`` without an
-embedder."""
+한 차례 is a count (once) and "15시간에 못 미치는" the bound 15시간 미만; an everyday name (CCTV) is on
+the page where its statute term (영상정보처리기기) is; ``verify-15-lexical`` without an embedder."""
 
 _ANSWERED = {"model_answer_accepted", "deterministic_evidence_fallback"}
 

@@ -26,6 +26,7 @@ import unicodedata
 from typing import Final
 
 from citewise.text.analyze import analyze
+from citewise.text.lay_terms import statute_terms_for
 from citewise.text.quotes import normalise_for_match
 from citewise.text.sentences import split_answer_sentences
 from citewise.verify.claims import PARAGRAPH_MARKS
@@ -212,7 +213,14 @@ def entity_present(entity: str, span: str) -> bool:
     if pattern is not None and pattern.search(normalise_for_match(span).lower()):
         return True
     terms = set(_name_terms(entity))
-    return bool(terms) and terms <= set(_name_terms(span))
+    return (bool(terms) and terms <= set(_name_terms(span))) or _said_in_statute_terms(entity, span)
+
+
+def _said_in_statute_terms(entity: str, span: str) -> bool:
+    """Whether ``entity`` is an everyday name (CCTV) whose statute term (영상정보처리기기) is in ``span``
+    (:mod:`citewise.text.lay_terms`): "CCTV 같은 고정형 영상정보처리기기" names what the span names."""
+    terms = statute_terms_for(entity)
+    return bool(terms) and any(term in re.sub(r"\s+", "", span) for term in terms)
 
 
 def _name_terms(text: str) -> list[str]:
