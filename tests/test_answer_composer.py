@@ -10,7 +10,7 @@ import pytest
 
 from citewise.answer.ask import ask
 from citewise.answer.deterministic import KEEP_RATIO, best_sentence, compose_extractive
-from citewise.answer.question import analyse_question
+from citewise.answer.question import Intent, analyse_question
 from citewise.answer.roles import side_paragraph
 from citewise.evidence.plan import RetrievalPlan
 from citewise.records.answer import AskOutcome, Evidence
@@ -165,3 +165,19 @@ def test_a_sentence_that_follows_on_from_another_is_not_the_answer_for_a_shared_
     answer = compose_extractive(QUICK_START, evidence)
     assert not any(c.quote.startswith("이 경우") for c in answer.citations)
     assert answer.citations[0].quote == LEASE_TERM
+
+
+@pytest.mark.parametrize(
+    ("question", "intent"),
+    [
+        ("집주인이 바뀌면 세입자는 어떻게 되나요?", Intent.GENERAL),  # what follows: no kind of answer
+        ("회사가 망하면 밀린 월급은 어떻게 돼요?", Intent.GENERAL),
+        ("What happens to the deposit when the landlord sells?", Intent.GENERAL),
+        ("보증금을 못 받으면 어떻게 하나요?", Intent.PROCEDURE),  # what to do
+        ("임대차 기간이 끝나면 어떻게 해야 하나요?", Intent.PROCEDURE),
+    ],
+)
+def test_asking_what_follows_asks_for_no_procedure(question: str, intent: Intent) -> None:
+    # A procedure question favours a sentence that says what one may or must do (할 수 있다, 하여야
+    # 한다); "어떻게 되나요" asks what happens, and such a sentence is no better an answer to it.
+    assert analyse_question(question).intent is intent

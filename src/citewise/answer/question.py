@@ -56,6 +56,8 @@ class Intent(str, enum.Enum):
 # then the nouns that ask for a kind of answer (정의, 기간, 절차).
 _INTENT_CUES: tuple[tuple[Intent, tuple[str, ...]], ...] = (
     (Intent.PENALTY, ("벌칙", "처벌", "과태료", "벌금", "penalt", "punish", "fine ")),
+    # "어떻게 되나요" asks what follows, not what to do: no kind of answer is asked for.
+    (Intent.GENERAL, ("어떻게되", "어떻게돼", "어떻게된", "what happens")),
     (Intent.PROCEDURE, ("어떻게", "어찌", "how do", "how can", "how to", "what should")),
     (Intent.DURATION, ("얼마동안", "기간은얼마", "기간이얼마", "몇년", "몇개월", "how long")),
     (Intent.TIME, ("언제", "며칠", "when ")),
