@@ -177,6 +177,10 @@ the asks after (:data:`citewise.answer.meaning.SHARED_VECTORS`), the figures unc
 dev answers still wrong, 27 were never offered the gold article among their five passages:
 retrieval, not the composer, is what is left there.
 
+Then "어떻게 되나요" stopped reading as a procedure question (19fb8dc): the dev half unchanged, the
+held-back half gold cited 69 -> 70 and wrong 33 -> 32 (one question: 만료 전에 집주인이 아무 말도 안
+하면 계약은 어떻게 되나요? now cites 제6조 second).
+
 A blind set, asked once (2026-12-07): ``--questions benchmarks/data/kr_user_questions_blind.jsonl``
 (80 layperson questions about articles no question above asks about, written by another hand; see
 ``benchmarks/data/README.md``), both halves together, before = 138d65d's code (the session's start),
