@@ -126,13 +126,22 @@ def _each_negated(text: str) -> str:
 
     >>> _each_negated("해고, 휴직, 그 밖의 징벌을 하지 못한다")
     '해고를 하지 못한다 휴직을 하지 못한다 그 밖의 징벌을 하지 못한다'
+    >>> _each_negated("사용자는 근로자에게, 해고를 하지 못한다")
+    '사용자는 근로자에게, 해고를 하지 못한다'
     """
 
     def each(match: re.Match[str]) -> str:
-        acts = [*(a.strip() for a in match.group(1).split(",") if a.strip()), match.group(2)]
+        listed = [a.strip() for a in match.group(1).split(",") if a.strip()]
+        if any(_PARTICLE_END.search(act) for act in listed):
+            return match.group()  # "근로자에게, 해고를 하지 못한다": a phrase before the act, no list
+        acts = [*listed, match.group(2)]
         return " ".join(f"{act}{_object_particle(act)} {match.group(4)}" for act in acts)
 
     return _NEGATED_LIST.sub(each, text)
+
+
+_PARTICLE_END = re.compile(r"(?:에게|에서|에|은|는|이|가|을|를|의|와|과|로|도|만)$")
+"""A word ending as a particle does: a phrase of the sentence, not an act of a list."""
 
 
 def _object_particle(noun: str) -> str:
