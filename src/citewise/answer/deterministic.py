@@ -246,6 +246,11 @@ class AnswerRanker:
         self.meaning = meaning
         """How near each sentence comes to the question in meaning (None: words alone)."""
 
+    @property
+    def setting(self) -> str:
+        """What the run record names beside the ranker: the embedder that weighed meaning, if any."""
+        return f"meaning: {self.meaning.model}" if self.meaning is not None else ""
+
     def rank(self, query: str, candidates: Sequence[Candidate]) -> list[Candidate]:
         """Candidates ordered by named first, then answer score with retrieval order."""
         order = sorted(candidates, key=lambda c: -c.score)

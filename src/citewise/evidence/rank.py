@@ -47,6 +47,10 @@ class Ranker(Protocol):
         ...
 
 
+# A ranker may also have a ``setting`` (str): what the run record adds, in brackets, after its class
+# name (:class:`~citewise.answer.deterministic.AnswerRanker` says which embedder weighed meaning).
+
+
 class ViolationKind(str, enum.Enum):
     """How a ranker broke the contract."""
 
@@ -94,7 +98,9 @@ def apply_ranker(ranker: Ranker, query: str, candidates: Sequence[Candidate]) ->
     """Run ``ranker`` and keep its order only if it is a permutation of ``candidates``."""
     given = tuple(candidates)
     prints = [fingerprint(c) for c in given]
-    name = type(ranker).__name__
+    # The class names the ranker; what it says of its own settings only follows, in brackets.
+    setting = getattr(ranker, "setting", "")
+    name = type(ranker).__name__ + (f" [{setting}]" if isinstance(setting, str) and setting else "")
     try:
         # The ranker works on copies: whatever it does to them, the input stays as it was.
         output = ranker.rank(query, [copy.deepcopy(c) for c in given])
