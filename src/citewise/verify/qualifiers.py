@@ -23,12 +23,12 @@ from typing import Final
 from citewise.text.analyze import analyze
 from citewise.verify.claims import NUMBER_PATTERN
 from citewise.verify.figures import Figure, as_digits, parse_figure
+from citewise.verify.statute_phrasing import each_negated, unglossed
 
 __all__ = [
     "contrast_problem",
     "negated_keys",
     "negation_mismatch",
-    "obligation_denied",
     "scope_problem",
     "unmatched_negation",
     "unsaid_without",
@@ -83,7 +83,7 @@ def negated_keys(text: str) -> tuple[frozenset[str], frozenset[str]]:
     >>> sorted(negated_keys("The fee does not apply to tenants")[0])
     ['appli']
     """
-    korean = _each_negated(_unglossed(unicodedata.normalize("NFKC", text)))
+    korean = each_negated(unglossed(unicodedata.normalize("NFKC", text)))
     cleaned = _NOT_NEG_EN.sub(" ", _PY_NONE.sub("=", _under_figure(korean)))
     words = re.findall(r"[\w']+", cleaned)
     negated: set[str] = set()
@@ -98,56 +98,6 @@ def negated_keys(text: str) -> tuple[frozenset[str], frozenset[str]]:
             negated.add(key)
     affirmed = {key for i in untouched if (key := _key(words[i])) is not None}
     return frozenset(negated), frozenset(affirmed)
-
-
-_GLOSS = re.compile(r"\((?:[\u4e00-\u9fff]+|이하\s[^()]*)\)")
-"""A statute's gloss in parentheses: the Hanja of a word (징벌(懲罰)) or the short name it is given
-("(이하 "부당해고등"이라 한다)"). Neither negates nor is negated, and left in they part a negation from
-its predicate ("징벌(懲罰)(이하 …)을 하지 못한다")."""
-
-
-def _unglossed(text: str) -> str:
-    """``text`` without its glosses (:data:`_GLOSS`).
-
-    >>> _unglossed('그 밖의 징벌(懲罰)(이하 "부당해고등"이라 한다)을 하지 못한다')
-    '그 밖의 징벌을 하지 못한다'
-    """
-    return _GLOSS.sub("", text)
-
-
-_NEGATED_LIST = re.compile(
-    r"((?:[가-힣]+\s?,\s?)+)((?:그\s?밖의\s?)?[가-힣]+?)(을|를)\s?((?:하지|하여서는|해서는)\s?(?:못|아니|않|안)[가-힣]*)"
-)
-"""Acts listed before one negated 하다: "해고, 휴직, 정직, 그 밖의 징벌을 하지 못한다" forbids each."""
-
-
-def _each_negated(text: str) -> str:
-    """``text`` with every act of a negated list (:data:`_NEGATED_LIST`) negated on its own.
-
-    >>> _each_negated("해고, 휴직, 그 밖의 징벌을 하지 못한다")
-    '해고를 하지 못한다 휴직을 하지 못한다 그 밖의 징벌을 하지 못한다'
-    >>> _each_negated("사용자는 근로자에게, 해고를 하지 못한다")
-    '사용자는 근로자에게, 해고를 하지 못한다'
-    """
-
-    def each(match: re.Match[str]) -> str:
-        listed = [a.strip() for a in match.group(1).split(",") if a.strip()]
-        if any(_PARTICLE_END.search(act) for act in listed):
-            return match.group()  # "근로자에게, 해고를 하지 못한다": a phrase before the act, no list
-        acts = [*listed, match.group(2)]
-        return " ".join(f"{act}{_object_particle(act)} {match.group(4)}" for act in acts)
-
-    return _NEGATED_LIST.sub(each, text)
-
-
-_PARTICLE_END = re.compile(r"(?:에게|에서|에|은|는|이|가|을|를|의|와|과|로|도|만)$")
-"""A word ending as a particle does: a phrase of the sentence, not an act of a list."""
-
-
-def _object_particle(noun: str) -> str:
-    """을 after a final consonant, 를 after a vowel (해고를, 징벌을)."""
-    last = ord(noun[-1]) - 0xAC00
-    return "을" if 0 <= last < 11172 and last % 28 else "를"
 
 
 def _negation_target(words: list[str], i: int) -> tuple[int, str] | None:
@@ -296,60 +246,6 @@ def negation_mismatch(claim: str, sentence: str) -> str | None:
         if key in claim_pos - named - lacking and key not in claim_neg and key not in span_pos:
             return f"negation mismatch: the span negates '{key}…', the claim does not"
     return _phrase_negated(claim, sentence)
-
-
-_NO_NEED = re.compile(
-    r"([가-힣]+)\s?(?:필요가|필요는|필요도)\s?(?:없|전혀\s?없)|([가-힣]+?)지\s?않아도\s?(?:되|된|됩|돼)"
-)
-"""지급할 필요가 없다, 받지 않아도 된다: an act the claim says need not be done."""
-_MUST = re.compile(r"([가-힣]+?)(?:하여야|해야|아야|어야|여야)(?:만|\s?한다|\s?합니다|\s?하며|\s?하고|\s?하는)")
-"""지급하여야 한다, 받아야 한다: an act the span says must be done."""
-
-
-def _stem(word: str) -> str:
-    """A verb's stem as both texts write it, at most two syllables: 지급할 and 지급 (of 지급하여야) →
-    지급, 받을 and 받 (of 받아야) → 받."""
-    return re.sub(r"(?:할|하|을|를|될|되)$", "", word)[:2] if len(word) > 1 else word
-
-
-def obligation_denied(claim: str, span: str) -> str | None:
-    """The reason ``claim`` says an act need not be done (:data:`_NO_NEED`) that ``span`` says must be
-    (:data:`_MUST`), or None. A proviso of the span that lifts the duty ("다만, 17세 미만인 외국인의
-    경우에는 그러하지 아니하다") supports the claim when it names what the claim adds to the duty's
-    own words (17세 미만).
-
-    >>> obligation_denied("예고하지 않은 사용자는 통상임금을 지급할 필요가 없다.", "통상임금을 지급하여야 한다.")
-    "negation mismatch: the claim says '지급…' need not be done, the span that it must"
-    >>> obligation_denied("17세 미만인 외국인은 여권을 지니지 않아도 된다.",
-    ...     "외국인은 여권을 지니고 있어야 한다. 다만, 17세 미만인 외국인의 경우에는 그러하지 아니하다.")
-    """
-    needless = {_stem(m.group(1) or m.group(2)) for m in _NO_NEED.finditer(claim)} - {""}
-    if not needless:
-        return None
-    required = {_stem(m.group(1)) for m in _MUST.finditer(span)}
-    for key in sorted(needless & required):
-        if _lifted(claim, span):
-            return None
-        return f"negation mismatch: the claim says '{key}…' need not be done, the span that it must"
-    return None
-
-
-_PROVISO = re.compile(r"다만\s?,?\s")
-_LIFTED = re.compile(r"그러하지\s?(?:아니|않)")
-_PROVISO_WORD = re.compile(r"[가-힣]{2,}|\d+")
-
-
-def _lifted(claim: str, span: str) -> bool:
-    """Whether a proviso of ``span`` lifts its rule where ``claim`` says it does not hold: the claim's
-    words that the rule does not hold (17세, 미만) are in the proviso."""
-    found = _PROVISO.search(span)
-    if found is None or not _LIFTED.search(span, found.end()):
-        return False
-
-    def words(text: str) -> set[str]:
-        return {w[:2] for w in _PROVISO_WORD.findall(text)}
-
-    return bool((words(claim) - words(span[: found.start()])) & words(span[found.end() :]))
 
 
 _CALL = re.compile(r"\b\w+(?:\.\w+)*\(\)")

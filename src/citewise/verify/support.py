@@ -78,12 +78,13 @@ from typing import Final
 
 from citewise.records.verify import Claim, Decision, SupportCheck
 from citewise.text.analyze import analyze
-from citewise.text.quotes import normalise_for_match, quote_occurs
+from citewise.text.quotes import quote_occurs
 from citewise.text.sentences import split_answer_sentences
 from citewise.verify.additions import unsupported_addition
 from citewise.verify.cases import swapped_case
 from citewise.verify.claims import DATE_PATTERN, claim_scope, without_answer_frame, without_attribution
 from citewise.verify.conditions import changed_condition, changed_version, only_one_of
+from citewise.verify.duties import obligation_denied
 from citewise.verify.figures import Figure, as_digits, date_parts, date_supported, figures, identifiers, page_versions
 from citewise.verify.judge import JUDGE_PROMPT_VERSION, judge_failure, judge_with_model
 from citewise.verify.meaning import (
@@ -97,11 +98,11 @@ from citewise.verify.qualifiers import (
     contrast_problem,
     negated_keys,
     negation_mismatch,
-    obligation_denied,
     scope_problem,
     unmatched_negation,
     unsaid_without,
 )
+from citewise.verify.references import CODE_NAME, wrong_reference
 from citewise.verify.roles import role_swap
 
 __all__ = [
@@ -405,59 +406,9 @@ def _predicate_terms(text: str, context: str) -> frozenset[str]:
     wanted = _claim_terms(text)
     own = wanted - frozenset(_terms(context)) or wanted
     body = without_answer_frame(text)
-    names = [m.group() for m in _CODE_NAME.finditer(body)] + list(claim_scope(body).entities)
+    names = [m.group() for m in CODE_NAME.finditer(body)] + list(claim_scope(body).entities)
     named = frozenset(t for name in names for t in _terms(name))
     return own - named or own
-
-
-_ARTICLE = re.compile(r"제\s*\d+\s*조(?:\s*의\s*\d+)?")
-_CODE_NAME = re.compile(r"\b[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+\b|\b[A-Z]+[a-z0-9]+[A-Z]\w*\b")
-
-
-def _articles(text: str) -> set[str]:
-    return {re.sub(r"\s+", "", m.group()) for m in _ARTICLE.finditer(unicodedata.normalize("NFKC", text))}
-
-
-_ATTRIBUTED = re.compile(r"(제\s*\d+\s*조(?:\s*의\s*\d+)?)\s*(?:에\s*따르면|에\s*의하면|에서는|는|은)(?![가-힣])")
-"""An article a claim names as its source: "제35조에 따르면", "제93조는 … 정하고 있다". "제N조에 따라"
-is how a statute's own text refers to another article, and "제55조와 제60조가 적용되지 않는다" says
-what applies: neither is an attribution."""
-_HEADING = re.compile(r"(?:^|\n|다\.\s)\s*(제\s*\d+\s*조(?:\s*의\s*\d+)?)\s*\(")
-"""An article's heading: its number and caption at the start of the text or of a line, or after the
-end of the article before it ("… 못한다. 제8조 (폭행의 금지)")."""
-
-
-def _attributed(text: str) -> set[str]:
-    normalised = unicodedata.normalize("NFKC", text)
-    return {re.sub(r"\s+", "", m.group(1)) for m in _ATTRIBUTED.finditer(normalised)}
-
-
-def _headed_articles(page: str) -> set[str]:
-    """The articles ``page`` is made of (their headings), not those its text refers to."""
-    return {re.sub(r"\s+", "", m.group(1)) for m in _HEADING.finditer(unicodedata.normalize("NFKC", page))}
-
-
-def _wrong_reference(text: str, page: str, context: str) -> tuple[str, str] | None:
-    """An article (제N조) or a code name (``urllib.request``, ``KeyError``, ``SSLContext``) of the
-    claim that the page does not have at all and the question does not give: (name, reason). A page
-    names its subject once (a module's page at the top, an article in its heading), so the whole
-    page counts."""
-    cited = _articles(text) - _articles(context)
-    if missing := sorted(cited - _articles(page)):
-        has = sorted(_articles(page))
-        return missing[0], f"wrong article: {missing[0]}" + (f" (the page has {', '.join(has[:3])})" if has else "")
-    headed = _headed_articles(page)
-    for article in sorted(_attributed(text) - _articles(context)):
-        if headed and article not in headed:
-            page_is = ", ".join(sorted(headed))
-            return article, f"wrong article: {article} (the page is {page_is}; it names {article} only in its text)"
-    folded = normalise_for_match(page).lower()
-    given = {m.group().lower() for m in _CODE_NAME.finditer(context)}
-    for match in _CODE_NAME.finditer(text):
-        name = match.group().rstrip(".")
-        if name.lower() not in folded and name.lower() not in given:
-            return name, f"name not in the span: {name}"
-    return None
 
 
 def _closest_sentence(claim: str, span: str) -> str:
@@ -519,7 +470,7 @@ def _missing_facts(
         if not entity_present(entity, page if entity_present(entity, context) else around):
             missing.append(entity)
             reasons.append(f"name not in the span: {entity}")
-    if (wrong := _wrong_reference(body, page, context)) and wrong[0] not in missing:
+    if (wrong := wrong_reference(body, page, context)) and wrong[0] not in missing:
         missing.append(wrong[0])
         reasons.append(wrong[1])
     return tuple(missing), "; ".join(reasons)
