@@ -21,6 +21,7 @@ import unicodedata
 from typing import Final
 
 from citewise.text.analyze import analyze
+from citewise.text.articles import KOREAN_ARTICLE
 from citewise.verify.claims import NUMBER_PATTERN
 from citewise.verify.figures import Figure, as_digits, parse_figure
 from citewise.verify.statute_phrasing import each_negated, unglossed
@@ -218,7 +219,7 @@ def _under_figure(text: str) -> str:
 _UNDER_ENDING: Final = {"된": "인", "되는": "인", "되면": "이면"}
 
 
-_CAPTION = re.compile(r"^\s*제\s?\d+\s?조(?:의\s?\d+)?\s*\([^()]*\)\s*")
+_CAPTION = re.compile(rf"^\s*{KOREAN_ARTICLE.pattern}\s*\([^()]*\)\s*")
 """An article's number and caption ("제8조 (폭행의 금지)"): it names the article's topic and affirms
 nothing, so 폭행 in it is no affirmation beside the article's "폭행을 하지 못한다"."""
 
