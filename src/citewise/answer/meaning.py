@@ -69,10 +69,13 @@ class SentenceMeaning:
     def __init__(self, embedder: Embedder, question: str) -> None:
         self._embedder = embedder
         self._model = (embedder.model.model_id, embedder.model.version)
-        self.model = f"{embedder.model.model_id} {embedder.model.version}"
-        """The embedder that weighs meaning, as the run record names it."""
         self._question = query_vector(embedder, gate_query(question))
         self._vectors: dict[str, np.ndarray] = {}
+
+    @property
+    def model(self) -> str:
+        """The embedder that weighs meaning, as the run record names it (model id, then version)."""
+        return " ".join(self._model)
 
     @classmethod
     def for_store(cls, store: EvidenceStoreProtocol, question: str) -> SentenceMeaning | None:
