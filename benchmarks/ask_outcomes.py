@@ -16,6 +16,9 @@ deterministic composer (no model), verified as delivered. Per half — ``dev`` (
 * **false handoffs** — handed off (or "no eligible evidence") although the gold article answers it;
 * **empty** — an answer delivered with no text at all (must be 0);
 * **padded** — answers citing a 부칙 (supplementary provision) the question did not ask about.
+* **out of context** — answers quoting a list item ("… 제공한 경우"), a proviso ("다만, …") or a
+  follow-on ("이 경우 …") without the sentences it leans on (:mod:`citewise.text.lead_ins`): alone
+  it says nothing a reader can use, or says it wrongly.
 
 ``--store`` reuses a store holding the corpus (e.g. with vectors); without it the corpus is ingested
 into a temporary store, lexical only (``CITEWISE_EMBEDDER=none``), so the relevance gate is the
@@ -204,6 +207,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import sys
 import tempfile
 from collections.abc import Sequence
@@ -225,9 +229,13 @@ from citewise.records.answer import AskOutcome  # noqa: E402
 from citewise.review import decide  # noqa: E402
 from citewise.store.evidence import EvidenceStore  # noqa: E402
 from citewise.store.runs import RunStore  # noqa: E402
+from citewise.text.citations import EVIDENCE_MARKER  # noqa: E402
+from citewise.text.lead_ins import lead_in  # noqa: E402
+from citewise.text.sentences import split_answer_sentences  # noqa: E402
 
 QUESTIONS = ROOT / "benchmarks" / "data" / "kr_user_questions.jsonl"
 _ANSWERED = (AskOutcome.FALLBACK, AskOutcome.MODEL_ANSWER)
+_ITEM_NUMBER = re.compile(r"^\s*(?:\d+(?:의\d+)?|[가나다라마바사아자차카타파하])\.\s+")
 _ASKS_FOR_SUPPLEMENT = ("부칙", "시행일", "경과", "적용례")
 
 
@@ -277,7 +285,7 @@ def measure(
     """The figures of one half; ``causes``, when given, counts why each unanswered question was not
     answered; ``dump``, when given, receives each question's outcome (:func:`_outcome_row`)."""
     counts = {"questions": 0, "top 1": 0, "answered": 0, "gold cited": 0, "wrong": 0, "false handoffs": 0}
-    counts |= {"empty": 0, "padded": 0}
+    counts |= {"empty": 0, "padded": 0, "out of context": 0}
     for row in rows:
         result = ask(store, row["query"], RetrievalPlan(), AskSettings(today=today))
         if dump is not None:
@@ -298,9 +306,21 @@ def measure(
             counts["wrong"] += not any(hits)
             asked = any(word in row["query"] for word in _ASKS_FOR_SUPPLEMENT)
             counts["padded"] += any(e.section_id.startswith("부칙") for e in cited) and not asked
+            counts["out of context"] += any(_out_of_context(result.text, e.text) for e in cited)
         elif result.outcome in (AskOutcome.HANDOFF, AskOutcome.NO_ELIGIBLE_EVIDENCE):
             counts["false handoffs"] += 1
     return counts
+
+
+def _out_of_context(answer: str, text: str) -> bool:
+    """Whether ``answer`` quotes, as one of its lines, a sentence or list item of ``text`` without the
+    sentences it leans on (:func:`citewise.text.lead_ins.lead_in`)."""
+    lines = {_ITEM_NUMBER.sub("", EVIDENCE_MARKER.sub("", line)).strip() for line in answer.splitlines()}
+    sentences = split_answer_sentences(text)
+    for index, sentence in enumerate(sentences):
+        if sentence.strip() in lines and any(s not in answer for s in lead_in(sentences, index, text)):
+            return True
+    return False
 
 
 def _outcome_row(row: dict, result: AskResult) -> dict:

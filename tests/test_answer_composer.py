@@ -188,3 +188,15 @@ def test_asking_what_follows_asks_for_no_procedure(question: str, intent: Intent
     # A procedure question favours a sentence that says what one may or must do (할 수 있다, 하여야
     # 한다); "어떻게 되나요" asks what happens, and such a sentence is no better an answer to it.
     assert analyse_question(question).intent is intent
+
+
+def test_a_list_item_is_quoted_with_its_number_after_the_sentences_that_introduce_it(store: EvidenceStore) -> None:
+    # 제6조의3 ① lists when a landlord may refuse a renewal; item 5 alone ("… 파손한 경우") says nothing.
+    section = next(s for s in store.sections("kr-law-001248", 2) if s.section_id == "제6조의3")
+    evidence = [Evidence("E1", "kr-law-001248", 2, "제6조의3", "주택임대차보호법", section.heading, section.text, "sha256:x")]
+    answer = compose_extractive("주택을 고의나 중대한 과실로 파손한 경우는요?", evidence)
+    lines = answer.text.splitlines()
+    assert lines[0].startswith("① 제6조에도 불구하고 임대인은") and lines[0].endswith("거절하지 못한다. [E1]")
+    assert lines[1] == "다만, 다음 각 호의 어느 하나에 해당하는 경우에는 그러하지 아니하다. [E1]"
+    assert lines[2] == "5. 임차인이 임차한 주택의 전부 또는 일부를 고의나 중대한 과실로 파손한 경우 [E1]"
+    assert len(answer.citations) == 3 and all(c.quote in section.text for c in answer.citations)

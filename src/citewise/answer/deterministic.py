@@ -17,10 +17,11 @@ from citewise.answer.meaning import MEANING_HEAD, MEANING_SENTENCES, SentenceMea
 from citewise.answer.provisions import squash
 from citewise.answer.question import Intent, Question, analyse_question, text_terms
 from citewise.answer.relevance import term_found
-from citewise.answer.roles import SIDE_RULE_SHARE, asked_for, follow_on, paragraph_number, role_of, side_paragraph
+from citewise.answer.roles import SIDE_RULE_SHARE, asked_for, paragraph_number, role_of, side_paragraph
 from citewise.records.answer import Citation, ComposedAnswer, Evidence
 from citewise.records.gate import Candidate
 from citewise.text.articles import strip_deleted_parts
+from citewise.text.lead_ins import follow_on, item_marker, lead_in
 from citewise.text.sentences import split_answer_sentences
 
 __all__ = [
@@ -108,7 +109,7 @@ def best_sentence(
     (:meth:`SentenceMeaning.score <citewise.answer.meaning.SentenceMeaning.score>`).
 
     Sentences of a side paragraph (:func:`citewise.answer.roles.side_paragraph`), and sentences that
-    open on the one before (:func:`~citewise.answer.roles.follow_on`), count only when they
+    open on the one before (:func:`~citewise.text.lead_ins.follow_on`), count only when they
     hold :data:`~citewise.answer.roles.SIDE_RULE_SHARE` of the question's terms, or the question
     names the paragraph (제6항)."""
     return _best(_word_scores(question, heading, text, title), heading, meaning)
@@ -175,14 +176,27 @@ def compose_extractive(
         lead = next(i for i, (score, _, _) in enumerate(scored) if score > 0)
         kept = [row for i, row in enumerate(scored) if i == lead or (i > lead and row[0] >= KEEP_RATIO * top)]
         for _, sentence, item in kept[:max_passages]:
-            lines.append(f"{sentence} [{item.evidence_id}]")
-            citations.append(Citation(item.evidence_id, sentence, item.doc_id, item.version, item.section_id))
+            for quoted in _with_lead_in(sentence, item.text):
+                lines.append(f"{quoted} [{item.evidence_id}]")
+                citations.append(Citation(item.evidence_id, quoted, item.doc_id, item.version, item.section_id))
     if not lines and evidence:
         first = evidence[0]
         sentence = next((s for s in split_answer_sentences(first.text) if len(s) >= 8), first.text.strip())
         lines.append(f"{sentence} [{first.evidence_id}]")
         citations.append(Citation(first.evidence_id, sentence, first.doc_id, first.version, first.section_id))
     return ComposedAnswer("\n".join(lines), tuple(citations))
+
+
+def _with_lead_in(sentence: str, text: str) -> tuple[str, ...]:
+    """``sentence`` as quoted in an answer, after the sentences it leans on
+    (:func:`citewise.text.lead_ins.lead_in`): a list item ("서로 합의하여 … 제공한 경우", with its
+    number) after the sentence that introduces its list, a proviso or a follow-on after the sentence
+    it qualifies; alone they say nothing a reader can use, or say it wrongly."""
+    sentences = split_answer_sentences(text)
+    if sentence not in sentences:
+        return (sentence,)
+    marker = item_marker(text, sentence)
+    return (*lead_in(sentences, sentences.index(sentence), text), f"{marker} {sentence}" if marker else sentence)
 
 
 def _answering(question: Question, evidence: Sequence[Evidence]) -> Sequence[Evidence]:

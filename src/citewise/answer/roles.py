@@ -23,7 +23,8 @@ Within an article the same holds for its paragraphs (①②…): after the first
 on another paragraph of the article ("⑥ 제4항에 따라 이의신청을 받은 체납처분청은 …", "② 전항의 …")
 or hands the details to a decree ("… 필요한 사항은 대통령령으로 정한다") is a **side paragraph**: it
 settles what follows from the article's rule, for whoever that concerns, and shares the rule's words.
-A sentence that opens on the one before it ("이 경우 …", "In this case …") is read the same way.
+A sentence that opens on the one before it ("이 경우 …", "In this case …";
+:func:`citewise.text.lead_ins.follow_on`) is read the same way.
 The composer cites one only when it is about the question itself — it holds at least
 :data:`SIDE_RULE_SHARE` of the question's content terms — or the question names its paragraph.
 
@@ -48,7 +49,6 @@ __all__ = [
     "SIDE_RULE_SHARE",
     "ProvisionRole",
     "asked_for",
-    "follow_on",
     "paragraph_number",
     "role_of",
     "side_paragraph",
@@ -90,13 +90,6 @@ _CIRCLED = "①②③④⑤⑥⑦⑧⑨⑩⑪⑫⑬⑭⑮⑯⑰⑱⑲⑳"
 _OWN_PARAGRAPH = re.compile(r"(?<!조)(?<!조\s)(?<!의\d)(?<!의\d\d)제\s?\d+\s?항|전항|같은\s?항")
 _DELEGATES = re.compile(r"(?:령|규칙|조례|고시)(?:으로|로)\s*정(?:한다|할 수 있다)")
 
-
-_FOLLOW_ON = re.compile(r"^(?:이\s?경우|in (?:this|that|such) case)\b", re.IGNORECASE)
-
-
-def follow_on(sentence: str) -> bool:
-    """Whether ``sentence`` opens on the sentence before it ("이 경우 증액청구는 …")."""
-    return _FOLLOW_ON.match(sentence.lstrip()) is not None
 
 
 def paragraph_number(text: str) -> int | None:

@@ -1,0 +1,193 @@
+"""A quoted sentence with the sentences it leans on: list items, provisos and follow-ons.
+
+A Korean statute lists what a rule covers as numbered items after a sentence that introduces them::
+
+    ① 임대인은 … 정당한 사유 없이 거절하지 못한다. 다만, 다음 각 호의 어느 하나에 해당하는 경우에는
+    그러하지 아니하다.
+    1. 임차인이 2기의 차임액에 해당하는 금액에 이르도록 차임을 연체한 사실이 있는 경우
+    3. 서로 합의하여 임대인이 임차인에게 상당한 보상을 제공한 경우
+
+An item is not a sentence: it ends in a noun (경우, 것, 사람, 소득), not in a predicate, and alone it
+says nothing a reader can use — "서로 합의하여 … 제공한 경우" is a case of what? It means what its
+introducing sentence makes of it. A proviso ("다만, …") and a follow-on ("이 경우 …", "In this
+case …") are sentences, but they qualify the one before them and are misread without it.
+:func:`lead_in` finds the sentences a quote needs before it, so that an answer quoting an item, a
+proviso or a follow-on quotes them first; :func:`item_marker` finds an item's number (``3.``), which
+the sentence splitter drops.
+
+Only Korean items are recognised (an item is a Hangul text that does not end in 다); an English
+list item ("(1) the tenant …;") is left as it is.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+__all__ = ["follow_on", "is_item", "item_marker", "lead_in", "proviso"]
+
+_HANGUL = re.compile(r"[\uac00-\ud7a3]")
+_LETTER = re.compile(r"[^\W\d_]")
+# Amendment notes and bracketed remarks closing a provision (<개정 2020.3.24>, [본조신설 2021.1.5]).
+_NOTE = re.compile(r"^\s*(?:<[^<>]*>|\[[^\[\]]*\])\s*$")
+_TRAILING_NOTES = re.compile(r"(?:\s*(?:<[^<>]*>|\[[^\[\]]*\]))+\s*$")
+_TRAILING_MARKS = re.compile(r"[\s.,;:\]」』\"'’”]+$")
+_NUMBER = r"(?:\d+(?:의\d+)?|[가나다라마바사아자차카타파하])\."  # 3. 3의2. 가.
+# A bare item number the splitter kept as a piece of its own ("가.", "3.").
+_BARE_MARKER = re.compile(rf"^\s*{_NUMBER}\s*$")
+_MARKER = re.compile(_NUMBER)
+_LETTERED = re.compile(r"\s*[가나다라마바사아자차카타파하]\.")
+# A row of a table drawn in text (│ 구분 │ 세율 │) or in Markdown (| … |).
+_TABLE_ROW = re.compile(r"[\u2500-\u257f]|^\s*\|")
+_PROVISO = re.compile(r"^(?:다만|단)\s*[,，]|^다만\s")
+_FOLLOW_ON = re.compile(r"^(?:이\s?경우|이\s?때|in (?:this|that|such) case)\b", re.IGNORECASE)
+# A paragraph's first sentence (① …): a list above it belongs to another paragraph.
+_PARAGRAPH = re.compile(r"^\s*[\u2460-\u2473]")
+# A sentence or an item that introduces a list (다음 각 호의 …; 7. 임대인이 다음 각 목의 … 경우).
+_INTRODUCES = re.compile(r"다음\s*각\s*(?:호|목)|다음과\s*같")
+# How many sentences back a chain of provisos and follow-ons is followed.
+_MAX_CHAIN = 3
+
+
+def follow_on(sentence: str) -> bool:
+    """Whether ``sentence`` opens on the sentence before it ("이 경우 증액청구는 …", "In this case …")."""
+    return _FOLLOW_ON.match(sentence.lstrip()) is not None
+
+
+def proviso(sentence: str) -> bool:
+    """Whether ``sentence`` is a proviso to the one before it ("다만, …")."""
+    return _PROVISO.match(sentence.lstrip()) is not None
+
+
+def _skipped(sentence: str) -> bool:
+    """Neither an item nor a sentence: a note, a bare number, a table row, a figure or formula."""
+    return bool(
+        _NOTE.match(sentence)
+        or _BARE_MARKER.match(sentence)
+        or _TABLE_ROW.search(sentence)
+        or not _LETTER.search(sentence)
+    )
+
+
+def is_item(sentence: str) -> bool:
+    """Whether ``sentence`` is a Korean list item rather than a sentence: Hangul text that, past its
+    closing notes, glosses and marks, does not end in a predicate's 다.
+
+    >>> is_item("서로 합의하여 임대인이 임차인에게 상당한 보상을 제공한 경우")
+    True
+    >>> is_item("임대차는 2년으로 본다. <개정 2020.3.24>")
+    False
+    >>> is_item('슬롯머신 등을 이용하는 행위에 참가하여 받는 금품(이하 "당첨금품등"이라 한다)')
+    True
+    >>> is_item("The tenant may renew the lease")
+    False
+    """
+    if _skipped(sentence) or not _HANGUL.search(sentence):
+        return False
+    core = _TRAILING_MARKS.sub("", _TRAILING_NOTES.sub("", sentence).rstrip(" .,;:"))
+    while core.endswith(")"):  # a closing gloss: (이하 "당첨금품등"이라 한다)
+        core = _TRAILING_MARKS.sub("", _without_last_group(core).rstrip(" .,;:"))
+    return bool(core) and not core.endswith("다")
+
+
+def _without_last_group(text: str) -> str:
+    """``text`` without the parenthesised group it ends with (nested groups included)."""
+    depth = 0
+    for at in range(len(text) - 1, -1, -1):
+        depth += {")": 1, "(": -1}.get(text[at], 0)
+        if depth == 0:
+            return text[:at]
+    return ""
+
+
+def lead_in(sentences: Sequence[str], index: int, text: str = "") -> tuple[str, ...]:
+    """The sentences a reader needs before ``sentences[index]``, in text order:
+
+    * for a list item, the sentence that introduces its list, what that sentence leans on in turn (the
+      rule a proviso excepts from), and for an item of a nested list (가., 나.: its number read from
+      ``text``), the item that opens that list;
+    * for a proviso or a follow-on, the sentence before it, and what that one leans on;
+    * for any other sentence, none.
+
+    >>> text = ["① 임대인은 거절하지 못한다.", "다만, 다음 각 호의 어느 하나에 해당하는 경우에는 그러하지 아니하다.",
+    ...         "차임을 연체한 경우", "서로 합의하여 보상을 제공한 경우"]
+    >>> lead_in(text, 3)
+    ('① 임대인은 거절하지 못한다.', '다만, 다음 각 호의 어느 하나에 해당하는 경우에는 그러하지 아니하다.')
+    >>> lead_in(text, 1)
+    ('① 임대인은 거절하지 못한다.',)
+    >>> lead_in(text, 0)
+    ()
+    """
+    return _lead_in(sentences, index, text, _MAX_CHAIN)
+
+
+def _lead_in(sentences: Sequence[str], index: int, text: str, depth: int) -> tuple[str, ...]:
+    sentence = sentences[index]
+    if depth <= 0 or _skipped(sentence):
+        return ()
+    if is_item(sentence):
+        return _item_lead_in(sentences, index, text, depth)
+    if not (proviso(sentence) or follow_on(sentence)) or _PARAGRAPH.match(sentence):
+        return ()
+    before = _sentence_before(sentences, index)
+    if before is None:
+        return ()
+    return (*_lead_in(sentences, before, text, depth - 1), sentences[before])
+
+
+def _item_lead_in(sentences: Sequence[str], index: int, text: str, depth: int) -> tuple[str, ...]:
+    # Back to the sentence that introduces the list ("다음 각 호의 …"), past the other items and the
+    # sentences inside them ("10. … 소득. 이 경우 … 포함한다."), but not past the paragraph's start;
+    # without one, the nearest sentence before the item.
+    nested_item = _LETTERED.match(item_marker(text, sentences[index]) or sentences[index]) is not None
+    parent: str | None = None
+    nearest: int | None = None
+    chosen: int | None = None
+    for j in range(index - 1, -1, -1):
+        sentence = sentences[j]
+        if _skipped(sentence):
+            continue
+        if is_item(sentence):
+            if nested_item and parent is None and _INTRODUCES.search(sentence):
+                parent = sentence  # the item whose nested list (각 목) this one belongs to
+            continue
+        nearest = j if nearest is None else nearest
+        if _INTRODUCES.search(sentence):
+            chosen = j
+            break
+        if _PARAGRAPH.match(sentence):
+            break
+    chosen = nearest if chosen is None else chosen
+    if chosen is None:
+        return (parent,) if parent else ()
+    found = (*_lead_in(sentences, chosen, text, depth - 1), sentences[chosen])
+    return (*found, parent) if parent else found
+
+
+def _sentence_before(sentences: Sequence[str], index: int) -> int | None:
+    """The index of the sentence (not an item, a note or a number) right before ``index``, or of the
+    sentence that introduces the list right before it; None at a paragraph's start."""
+    for j in range(index - 1, -1, -1):
+        if _skipped(sentences[j]):
+            continue
+        if is_item(sentences[j]):
+            # After a list, a proviso or follow-on qualifies the sentence that introduced the list.
+            found = _item_lead_in(sentences, j, "", 1)
+            return sentences.index(found[0]) if found and not is_item(found[0]) else None
+        return j
+    return None
+
+
+def item_marker(text: str, sentence: str) -> str:
+    """The number ``sentence`` is listed under in ``text`` (``3.``, ``가.``), or "" when it has none
+    there (or already starts with it).
+
+    >>> item_marker("거절하지 못한다.\\n1. 연체한 경우\\n3. 합의한 경우", "합의한 경우")
+    '3.'
+    """
+    at = text.find(sentence)
+    if at < 0 or _MARKER.match(sentence.lstrip()):
+        return ""
+    start = text.rfind("\n", 0, at) + 1
+    prefix = text[start:at].strip()
+    return prefix if _MARKER.fullmatch(prefix) else ""
