@@ -5,12 +5,16 @@ its perturbation and passes the faithful claim, on its own and through
 
 from __future__ import annotations
 
+import gzip
+from pathlib import Path
+
 import pytest
 
 from citewise.records.verify import Decision
 from citewise.verify.names import entity_present, section_name, traded_name
 from citewise.verify.support import check_support
 
+STATUTES = Path(__file__).parent / "data" / "corpora" / "kr-statutes"
 PARAMETERS = (
     "The optional timeout parameter gives the seconds to wait for a reply. "
     "The optional retries parameter gives how many attempts are made before an error is raised."
@@ -96,3 +100,15 @@ def test_an_everyday_name_is_present_where_its_statute_term_is() -> None:
     assert entity_present("CCTV", span)
     assert not entity_present("CCTV", "누구든지 공개된 장소에 녹음기를 설치하여서는 아니 된다.")
     assert not entity_present("KTX", span)  # not in the table: the name itself must be there
+
+
+def test_a_rule_quoted_word_for_word_is_not_a_name_traded_with_its_proviso() -> None:
+    # 소득세법 제64조의2 ②: the rule (50%, 200만원) and its proviso (임대주택: 60%, 400만원) share every
+    # other word. The rule quoted as it stands was read as giving the proviso's clause to 200만원을.
+    text = gzip.decompress(next(STATUTES.glob("소득세법__*.md.gz")).read_bytes()).decode("utf-8")
+    article = text[text.index("##### 제64조의2") : text.index("##### 제64조의3")].replace("**", "")
+    rule = next(line for line in article.splitlines() if line.startswith("②")).split(" 다만,")[0]
+    assert "추가로 200만원을 차감한 금액으로 한다." in rule and "추가로 400만원을" in article
+    claim = rule.removeprefix("② ")
+    assert check_support(claim, "S1", article, meaning=False).decision is Decision.SUPPORTED
+    assert traded_name(claim, article) is None

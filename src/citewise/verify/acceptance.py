@@ -25,7 +25,7 @@ from citewise.verify.meaning import default_scorer, rule_set
 
 __all__ = ["VERIFIER_VERSION", "decide_acceptance", "delivered_answer", "gap_reason"]
 
-VERIFIER_VERSION = "verify-15"
+VERIFIER_VERSION = "verify-16"
 """v2: acceptance needs every required sub-question answered by a supported claim of the delivered
 text; signposting is not a finding. v3: support is decided by meaning when an embedder is
 configured (:mod:`citewise.verify.meaning`), with new guards for swapped roles, contrasting terms,
@@ -84,7 +84,9 @@ span says it must be is a negation mismatch, unless a proviso of the span lifts 
 claim says it does not hold; a claim that names an article as its source ("제35조에 따르면",
 "제93조는") when the page is another article and names that one only in its text is a wrong article;
 한 차례 is a count (once) and "15시간에 못 미치는" the bound 15시간 미만; an everyday name (CCTV) is on
-the page where its statute term (영상정보처리기기) is; ``verify-15-lexical`` without an embedder."""
+the page where its statute term (영상정보처리기기) is. v16: a clause the span says word for word is
+never a traded name, though a proviso beside it gives the same words another figure ("… 200만원을
+차감한 금액으로 한다. 다만, … 400만원을 …"); ``verify-16-lexical`` without an embedder."""
 
 _ANSWERED = {"model_answer_accepted", "deterministic_evidence_fallback"}
 

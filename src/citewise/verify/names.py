@@ -127,12 +127,18 @@ def traded_name(claim: str, span: str, page: str = "") -> str | None:
     'traded name: the claim gives it to source_address, the span to blocksize'
     >>> traded_name("The optional blocksize argument sets the buffer size.", page.split(". ")[1], page) is None
     True
+    >>> claim = "소득금액은 경비를 뺀 금액으로 하되, 2천만원 이하인 경우에는 추가로 200만원을 뺀 금액으로 한다."
+    >>> proviso = "다만, 임대주택은 경비를 뺀 금액으로 하되, 2천만원 이하인 경우에는 추가로 400만원을 뺀 금액으로 한다."
+    >>> traded_name(claim, f"{claim} {proviso}") is None  # the span's own words, beside its proviso's
+    True
     """
     page_keys = frozenset(_keys(page or span))
+    span_clauses = [(clause, _keys(clause)) for clause in _clauses(span)]
     for part in _clauses(claim):
         words = _keys(part)
-        for clause in _clauses(span):
-            theirs = _keys(clause)
+        if any(words == theirs for _, theirs in span_clauses):
+            continue  # the span says this clause word for word: nothing of it was given to another name
+        for clause, theirs in span_clauses:
             found = _replaced(words, theirs)
             if found is None:
                 continue
