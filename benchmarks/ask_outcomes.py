@@ -200,6 +200,22 @@ The gain holds on questions nothing was tuned on, but it is small beside what re
 answers cite no gold article at all, and lexically three in four questions are handed off (on the
 dev half of the 242 it is one in two: the everyday words read there cover the provisions those
 questions ask about better than others).
+
+Figures of 2026-12-07, later (the column *out of context* is new: answers quoting a list item, a
+proviso or a follow-on without the sentences it leans on). Before = a16c2b6's code, after = the
+composer quoting those sentences first (:mod:`citewise.text.lead_ins`), the verifier no longer
+reading a rule quoted word for word as a name traded with its proviso (``verify-16``), and the
+phrase 집주인 바뀌다 read as 양수인; dev / held-back, then the blind set's halves:
+
+    out of context            before       after
+    242, with vectors        49 / 41  ->   0 / 0     (of 114 / 102 answers)
+    242, lexical             17 / 24  ->   0 / 0     (of 61 / 60)
+    blind, with vectors      14 / 11  ->   0 / 0     (of 38 / 35)
+    blind, lexical            6 / 2   ->   0 / 0     (of 10 / 9)
+
+Every other count is the same before and after, on every row. A second phrase, 비자 연장 as
+체류기간 연장허가, turned one held-back handoff into a wrong answer ("비자 연장할 때 내는 돈은 어떻게
+정해지나요?", a fee: answered from the extension articles) and was left out.
 """
 
 from __future__ import annotations

@@ -106,7 +106,19 @@ def test_an_english_question_is_untouched() -> None:
 def test_each_morpheme_is_read_once_longest_word_first() -> None:
     # 집주인 is read as 임대인; its 집 is not read again as 주택.
     assert [r.lay for r in lay_readings("집주인 집")] == ["집주인", "집"]
-    assert [r.statute for r in lay_readings("집주인이 바뀌었어요")] == [("임대인",)]
+    assert [r.statute for r in lay_readings("집주인이 연락이 안 돼요")] == [("임대인",)]
+
+
+def test_a_phrase_is_read_as_one_where_its_words_follow_one_another() -> None:
+    # A new landlord is the statute's 양수인 (the buyer of the let house, 제3조 ④), which neither
+    # 집주인 (임대인) nor 바뀌다 says alone; the phrase is read first, being longer, and its words once.
+    readings = lay_readings("집주인이 바뀌면 세입자는 어떻게 되나요?")
+    assert [(r.lay, r.statute) for r in readings] == [("집주인 바뀌다", ("양수인",)), ("세입자", ("임차인",))]
+    assert readings[0].morphemes == ("집", "주인", "바뀌")
+    # Apart, its words are read as themselves: a landlord who changes the terms is still the 임대인.
+    assert [r.statute for r in lay_readings("집주인이 계약 조건을 바꾸려고 해요")] == [("임대인",), ("변경", "전환")]
+    # Only in the table's order: "바뀐 집주인" is the words, not the phrase.
+    assert [r.lay for r in lay_readings("바뀐 집주인")] == ["집주인"]
 
 
 def test_a_verb_is_read_in_any_of_its_forms() -> None:

@@ -180,8 +180,8 @@ def gate_query(question: str) -> str:
     """The text the gate embeds for ``question``: the question, then the statute terms its everyday
     words are read as (:mod:`citewise.text.lay_terms`); the question alone when it has none.
 
-    >>> gate_query("집주인이 바뀌면 세입자는 어떻게 되나요?")
-    '집주인이 바뀌면 세입자는 어떻게 되나요? 임대인 임차인'
+    >>> gate_query("집주인이 나가라고 하면 세입자는 어떻게 되나요?")
+    '집주인이 나가라고 하면 세입자는 어떻게 되나요? 임대인 임차인'
     >>> gate_query("임대차 기간은 몇 년인가요?")
     '임대차 기간은 몇 년인가요?'
     """

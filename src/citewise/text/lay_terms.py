@@ -11,7 +11,9 @@ A question is matched by its Kiwi morphemes, the same analysis as its content te
 morphemes (집주인 → 집, 주인; 잘리다 → 잘리), and a row applies where those morphemes follow one another
 in the question or spell the word together (Kiwi finds 집주인 whole in one sentence, 집 + 주인 in
 another). The longest word is tried first and each morpheme of the question is read once, so 집주인
-is read as 임대인 and its 집 is not read again as 주택.
+is read as 임대인 and its 집 is not read again as 주택. A row may be a phrase whose words mean together what
+neither says alone (집주인 바뀌다: a new landlord is the statute's 양수인); it is matched where its
+words' morphemes follow one another, and being longer it is read before its words.
 
 A reading *adds* the statute terms: the question's own terms stay, and each stage weighs a statute
 term no higher than the word it stands for (:func:`reading_search_terms`).
@@ -93,7 +95,8 @@ def lay_terms() -> tuple[LayTerm, ...]:
         lay, statute, field = (cell.strip() for cell in line.split("\t"))
         lay = unicodedata.normalize("NFC", lay)
         morphemes = _content(lay)
-        if "".join(morphemes) not in (lay.lower(), lay.removesuffix("다")) or not morphemes:
+        spelled = lay.replace(" ", "")  # a phrase (집주인 바뀌다) is matched by its words' morphemes in a row
+        if "".join(morphemes) not in (spelled.lower(), spelled.removesuffix("다")) or not morphemes:
             raise ValueError(f"{_TABLE}: {lay!r} is analysed as {morphemes!r}, which do not spell it")
         terms = tuple(t.strip() for t in statute.split(",") if t.strip())
         rows.append(LayTerm(lay, terms, field, morphemes))
