@@ -246,8 +246,8 @@ from citewise.review import decide  # noqa: E402
 from citewise.store.evidence import EvidenceStore  # noqa: E402
 from citewise.store.runs import RunStore  # noqa: E402
 from citewise.text.citations import EVIDENCE_MARKER  # noqa: E402
-from citewise.text.lead_ins import lead_in  # noqa: E402
-from citewise.text.sentences import split_answer_sentences  # noqa: E402
+from citewise.text.lead_ins import lead_in, without_leading_notes  # noqa: E402
+from citewise.text.sentences import stored_sentences  # noqa: E402
 
 QUESTIONS = ROOT / "benchmarks" / "data" / "kr_user_questions.jsonl"
 _ANSWERED = (AskOutcome.FALLBACK, AskOutcome.MODEL_ANSWER)
@@ -332,9 +332,9 @@ def _out_of_context(answer: str, text: str) -> bool:
     """Whether ``answer`` quotes, as one of its lines, a sentence or list item of ``text`` without the
     sentences it leans on (:func:`citewise.text.lead_ins.lead_in`)."""
     lines = {_ITEM_NUMBER.sub("", EVIDENCE_MARKER.sub("", line)).strip() for line in answer.splitlines()}
-    sentences = split_answer_sentences(text)
+    sentences = [without_leading_notes(s) for s in stored_sentences(text)]  # as the composer quotes them
     for index, sentence in enumerate(sentences):
-        if sentence.strip() in lines and any(s not in answer for s in lead_in(sentences, index, text)):
+        if sentence in lines and any(s not in answer for s in lead_in(sentences, index, text)):
             return True
     return False
 

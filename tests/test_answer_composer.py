@@ -19,6 +19,8 @@ from citewise.search import dense
 from citewise.search.embedders import get_embedder
 from citewise.store.evidence import EvidenceStore
 from citewise.store.runs import RunStore
+from citewise.verify.delivery import deliver
+from citewise.verify.ledger import CitedText
 
 pytestmark = pytest.mark.integration
 
@@ -193,10 +195,41 @@ def test_asking_what_follows_asks_for_no_procedure(question: str, intent: Intent
 def test_a_list_item_is_quoted_with_its_number_after_the_sentences_that_introduce_it(store: EvidenceStore) -> None:
     # 제6조의3 ① lists when a landlord may refuse a renewal; item 5 alone ("… 파손한 경우") says nothing.
     section = next(s for s in store.sections("kr-law-001248", 2) if s.section_id == "제6조의3")
-    evidence = [Evidence("E1", "kr-law-001248", 2, "제6조의3", "주택임대차보호법", section.heading, section.text, "sha256:x")]
+    lease = ("E1", "kr-law-001248", 2, "제6조의3", "주택임대차보호법")
+    evidence = [Evidence(*lease, section.heading, section.text, "sha256:x")]
     answer = compose_extractive("주택을 고의나 중대한 과실로 파손한 경우는요?", evidence)
     lines = answer.text.splitlines()
     assert lines[0].startswith("① 제6조에도 불구하고 임대인은") and lines[0].endswith("거절하지 못한다. [E1]")
     assert lines[1] == "다만, 다음 각 호의 어느 하나에 해당하는 경우에는 그러하지 아니하다. [E1]"
     assert lines[2] == "5. 임차인이 임차한 주택의 전부 또는 일부를 고의나 중대한 과실로 파손한 경우 [E1]"
     assert len(answer.citations) == 3 and all(c.quote in section.text for c in answer.citations)
+
+
+def test_a_hard_wrapped_sentence_is_quoted_whole_not_line_by_line() -> None:
+    # The ipaddress docs wrap at 80 columns: a line is not a sentence, so the composer quoted halves.
+    text = (
+        "Construct an IPv4 network definition.\n"
+        "If *strict* is ``True`` and host bits are set in the supplied address,\n"
+        "then :exc:`ValueError` is raised.  Otherwise, the host bits are masked out\n"
+        "to determine the appropriate network address."
+    )
+    answer = compose_extractive("What happens when host bits are set?", [_e(1, "Network objects", text)])
+    assert answer.citations[0].quote == (
+        "If *strict* is ``True`` and host bits are set in the supplied address, then :exc:`ValueError` is raised."
+    )
+    assert answer.text.endswith("is raised. [E1]")
+
+
+def test_a_code_citation_a_sentence_opens_with_is_not_quoted_and_the_quote_verifies() -> None:
+    # USLM compilations open a section with the publisher's note "[16 U.S.C. 757b]" on its own line;
+    # quoted with the sentence, its figures (16, 757) were "not in the span" and the quote was removed.
+    text = (
+        "[16 U.S.C. 757b]\nThe Secretary, in accordance with any agreements entered into pursuant to section\n"
+        "1(a) of this Act, is authorized (1) to conduct such investigations and research as may be\n"
+        "desirable to carry out the program; (2) to carry out stream clearance activities."
+    )
+    answer = compose_extractive("What is the Secretary authorized to do?", [_e(1, "Sec. 2", text)])
+    quote = answer.citations[0].quote
+    assert quote.startswith("The Secretary, in accordance") and quote.endswith("stream clearance activities.")
+    delivery = deliver(answer.text, {"E1": CitedText("E1", "file:///act.xml", text)}, kind="ask", action="remove")
+    assert not delivery.removed and delivery.acceptance.accepted

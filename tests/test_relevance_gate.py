@@ -197,7 +197,8 @@ def test_a_score_just_below_the_threshold_is_not_shown_as_the_threshold() -> Non
 
 
 OPPOSABILITY = (
-    "임대차는 그 등기가 없는 경우에도 임차인이 주택의 인도와 주민등록을 마친 때에는 그 다음 날부터 제삼자에 대하여 효력이 생긴다."
+    "임대차는 그 등기가 없는 경우에도 임차인이 주택의 인도와 주민등록을 마친 때에는 "
+    "그 다음 날부터 제삼자에 대하여 효력이 생긴다."
 )
 
 

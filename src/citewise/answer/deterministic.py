@@ -21,8 +21,8 @@ from citewise.answer.roles import SIDE_RULE_SHARE, asked_for, paragraph_number, 
 from citewise.records.answer import Citation, ComposedAnswer, Evidence
 from citewise.records.gate import Candidate
 from citewise.text.articles import strip_deleted_parts
-from citewise.text.lead_ins import follow_on, item_marker, lead_in
-from citewise.text.sentences import split_answer_sentences
+from citewise.text.lead_ins import follow_on, item_marker, lead_in, without_leading_notes
+from citewise.text.sentences import stored_sentences
 
 __all__ = [
     "RANK_CONSTANT",
@@ -119,7 +119,7 @@ def _word_scores(question: Question, heading: str, text: str, title: str) -> lis
     """Each sentence of ``text`` that may answer, with its :func:`sentence_score`, in text order."""
     scored: list[tuple[float, str]] = []
     side = False
-    for sentence in split_answer_sentences(text):
+    for sentence in _sentences(text):
         if paragraph_number(sentence) is not None:
             side = side_paragraph(sentence) and not _paragraph_asked(question, paragraph_number(sentence))
         if len(sentence) < 8:  # bare markers such as "1." or "①" say nothing on their own
@@ -181,10 +181,17 @@ def compose_extractive(
                 citations.append(Citation(item.evidence_id, quoted, item.doc_id, item.version, item.section_id))
     if not lines and evidence:
         first = evidence[0]
-        sentence = next((s for s in split_answer_sentences(first.text) if len(s) >= 8), first.text.strip())
+        sentence = next((s for s in _sentences(first.text) if len(s) >= 8), first.text.strip())
         lines.append(f"{sentence} [{first.evidence_id}]")
         citations.append(Citation(first.evidence_id, sentence, first.doc_id, first.version, first.section_id))
     return ComposedAnswer("\n".join(lines), tuple(citations))
+
+
+def _sentences(text: str) -> list[str]:
+    """The sentences of a passage as the composer may quote them: cut as a stored text is
+    (:func:`~citewise.text.sentences.stored_sentences`: a hard-wrapped line is not a sentence), without
+    the editorial notes a sentence opens with ("[16 U.S.C. 757b] The Secretary …")."""
+    return [without_leading_notes(s) for s in stored_sentences(text)]
 
 
 def _with_lead_in(sentence: str, text: str) -> tuple[str, ...]:
@@ -192,7 +199,7 @@ def _with_lead_in(sentence: str, text: str) -> tuple[str, ...]:
     (:func:`citewise.text.lead_ins.lead_in`): a list item ("서로 합의하여 … 제공한 경우", with its
     number) after the sentence that introduces its list, a proviso or a follow-on after the sentence
     it qualifies; alone they say nothing a reader can use, or say it wrongly."""
-    sentences = split_answer_sentences(text)
+    sentences = _sentences(text)
     if sentence not in sentences:
         return (sentence,)
     marker = item_marker(text, sentence)

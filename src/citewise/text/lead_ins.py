@@ -24,12 +24,13 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-__all__ = ["follow_on", "is_item", "item_marker", "lead_in", "proviso"]
+__all__ = ["follow_on", "is_item", "item_marker", "lead_in", "proviso", "without_leading_notes"]
 
 _HANGUL = re.compile(r"[\uac00-\ud7a3]")
 _LETTER = re.compile(r"[^\W\d_]")
 # Amendment notes and bracketed remarks closing a provision (<개정 2020.3.24>, [본조신설 2021.1.5]).
 _NOTE = re.compile(r"^\s*(?:<[^<>]*>|\[[^\[\]]*\])\s*$")
+_LEADING_NOTES = re.compile(r"^(?:\s*(?:<[^<>]{1,80}>|\[[^\[\]]{1,80}\]))+\s+(?=\S)")
 _TRAILING_NOTES = re.compile(r"(?:\s*(?:<[^<>]*>|\[[^\[\]]*\]))+\s*$")
 _TRAILING_MARKS = re.compile(r"[\s.,;:\]」』\"'’”]+$")
 _NUMBER = r"(?:\d+(?:의\d+)?|[가나다라마바사아자차카타파하])\."  # 3. 3의2. 가.
@@ -47,6 +48,18 @@ _PARAGRAPH = re.compile(r"^\s*[\u2460-\u2473]")
 _INTRODUCES = re.compile(r"다음\s*각\s*(?:호|목)|다음과\s*같")
 # How many sentences back a chain of provisos and follow-ons is followed.
 _MAX_CHAIN = 3
+
+
+def without_leading_notes(sentence: str) -> str:
+    """``sentence`` without the editorial notes it opens with (a code citation, an amendment note),
+    which are the publisher's, not the provision's words.
+
+    >>> without_leading_notes("[16 U.S.C. 757b] The Secretary is authorized to conduct surveys.")
+    'The Secretary is authorized to conduct surveys.'
+    >>> without_leading_notes("[본조신설 2021.1.5]")
+    '[본조신설 2021.1.5]'
+    """
+    return _LEADING_NOTES.sub("", sentence, count=1)
 
 
 def follow_on(sentence: str) -> bool:

@@ -44,6 +44,8 @@ __all__ = [
     "sentence_text",
     "split_answer_sentences",
     "split_sentences",
+    "stored_sentences",
+    "unwrapped",
 ]
 
 _MARKER = EVIDENCE_MARKER.pattern  # the splitter knows [E#] markers only; callers hide others as [E#]
@@ -225,6 +227,64 @@ def sentence_of(source_id: str, content: str, number: int) -> SourceSentence | N
     """Sentence ``number`` of the excerpt, or None when the excerpt has no such sentence."""
     sentences = split_sentences(source_id, content)
     return sentences[number - 1] if 1 <= number <= len(sentences) else None
+
+
+def stored_sentences(text: str) -> list[str]:
+    """The sentences of a stored text (a section, a page) as :func:`split_answer_sentences` cuts them,
+    after its hard-wrapped lines are joined: a line that runs on from one not ending a sentence and
+    opens with a Latin letter or inline markup ("then :exc:`ValueError` is raised.") continues it; a
+    line that opens a block (a list item, ①, a heading, a table row) never does, and a Korean line
+    (a statute's item, a table's row) stands as it is.
+
+    >>> stored_sentences("If *strict* is True and host bits are set in the\\nsupplied address, ValueError is raised.")
+    ['If *strict* is True and host bits are set in the supplied address, ValueError is raised.']
+    >>> stored_sentences("① 다음 각 호의 경우에는 그러하지 아니하다.\\n1. 차임을 연체한 경우\\n2의2. 합의한 경우")
+    ['① 다음 각 호의 경우에는 그러하지 아니하다.', '차임을 연체한 경우', '2의2.', '합의한 경우']
+    """
+    return [" ".join(sentence.split()) for sentence in split_answer_sentences(unwrapped(text))]
+
+
+# A line that may continue the one before it opens with a Latin letter or inline markup.
+_RUNS_ON = re.compile(r"^\s*(?:[A-Za-z*`'\"\u201c(]|:[a-z]+:`)")  # :exc:`ValueError`: an inline role
+# A line opening with a figure continues an English one cut mid-phrase ("pursuant to section\n1(a)
+# of this Act"); after a Korean line it is an item's number (2의2.) and stands.
+_DIGIT_LED = re.compile(r"^\s*\d")
+_LATIN_END = re.compile(r"[A-Za-z,]\s*$")
+# A line that ends a sentence (or a clause a list follows) is not continued.
+_ENDS = re.compile(r"[.!?\u3002:;]\s*$")
+_BOX_LINE = re.compile(r"^\s*[\u2500-\u257f]")
+
+
+def unwrapped(text: str) -> str:
+    """``text`` with the line break before each line that continues the one before it (see
+    :func:`stored_sentences`) made a space: the same length, so an offset in it is one in ``text``.
+
+    >>> unwrapped("host bits are set in the\\nsupplied address.\\n1. An item")
+    'host bits are set in the supplied address.\\n1. An item'
+    """
+    out = list(text)
+    before = ""
+    offset = 0
+    for line in text.splitlines(keepends=True):
+        body = line.rstrip("\r\n")
+        continues = (
+            before.strip()
+            and (_RUNS_ON.match(body) or (_DIGIT_LED.match(body) and _LATIN_END.search(before)))
+            and not _ENDS.search(before)
+            and not _BLOCK_START.match(body)
+            and not _CLOSED_LINE.match(before)
+            and not _BOX_LINE.match(before)
+        )
+        if continues:
+            for at in range(offset - 1, -1, -1):  # the break that ended the line before
+                if text[at] not in "\r\n":
+                    break
+                out[at] = " "
+            before = f"{before} {body}"
+        else:
+            before = body
+        offset += len(line)
+    return "".join(out)
 
 
 def sentence_text(sentence: SourceSentence) -> str:
