@@ -24,7 +24,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-__all__ = ["follow_on", "is_item", "item_marker", "lead_in", "proviso", "without_leading_notes"]
+__all__ = ["LEADS_LIST", "follow_on", "is_item", "item_marker", "lead_in", "proviso", "without_leading_notes"]
 
 _HANGUL = re.compile(r"[\uac00-\ud7a3]")
 _LETTER = re.compile(r"[^\W\d_]")
@@ -44,8 +44,9 @@ _PROVISO = re.compile(r"^(?:다만|단)\s*[,，]|^다만\s")
 _FOLLOW_ON = re.compile(r"^(?:이\s?경우|이\s?때|in (?:this|that|such) case)\b", re.IGNORECASE)
 # A paragraph's first sentence (① …): a list above it belongs to another paragraph.
 _PARAGRAPH = re.compile(r"^\s*[\u2460-\u2473]")
-# A sentence or an item that introduces a list (다음 각 호의 …; 7. 임대인이 다음 각 목의 … 경우).
-_INTRODUCES = re.compile(r"다음\s*각\s*(?:호|목)|다음과\s*같")
+LEADS_LIST = re.compile(r"다음\s*각\s*(?:호|목)|다음과\s*같")
+"""A sentence or an item that leads a list: "다음 각 호의 어느 하나에 해당하는 경우", "7. 임대인이 다음 각
+목의 … 경우", "… 다음과 같다"."""
 # How many sentences back a chain of provisos and follow-ons is followed.
 _MAX_CHAIN = 3
 
@@ -161,11 +162,11 @@ def _item_lead_in(sentences: Sequence[str], index: int, text: str, depth: int) -
         if _skipped(sentence):
             continue
         if is_item(sentence):
-            if nested_item and parent is None and _INTRODUCES.search(sentence):
+            if nested_item and parent is None and LEADS_LIST.search(sentence):
                 parent = sentence  # the item whose nested list (각 목) this one belongs to
             continue
         nearest = j if nearest is None else nearest
-        if _INTRODUCES.search(sentence):
+        if LEADS_LIST.search(sentence):
             chosen = j
             break
         if _PARAGRAPH.match(sentence):

@@ -86,7 +86,9 @@ claim says it does not hold; a claim that names an article as its source ("제35
 한 차례 is a count (once) and "15시간에 못 미치는" the bound 15시간 미만; an everyday name (CCTV) is on
 the page where its statute term (영상정보처리기기) is. v16: a clause the span says word for word is
 never a traded name, though a proviso beside it gives the same words another figure ("… 200만원을
-차감한 금액으로 한다. 다만, … 400만원을 …"); ``verify-16-lexical`` without an embedder."""
+차감한 금액으로 한다. 다만, … 400만원을 …"), and a sentence that says "다음과 같다" leads the items after
+it as one that says "다음 각 호" does (:data:`citewise.text.lead_ins.LEADS_LIST`); ``verify-16-lexical``
+without an embedder."""
 
 _ANSWERED = {"model_answer_accepted", "deterministic_evidence_fallback"}
 

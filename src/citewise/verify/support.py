@@ -78,6 +78,7 @@ from typing import Final
 
 from citewise.records.verify import Claim, Decision, SupportCheck
 from citewise.text.analyze import analyze
+from citewise.text.lead_ins import LEADS_LIST
 from citewise.text.quotes import quote_occurs
 from citewise.text.sentences import split_answer_sentences
 from citewise.verify.additions import unsupported_addition
@@ -134,8 +135,6 @@ _ITEM_MARKER = re.compile(r"[ \t]*(?:\d{1,3}|[가-하])\\?[.)][ \t]*")
 """A numbered item at the start of its line ("  1. 외국인을 해고한 경우")."""
 _NOTE = re.compile(r"\s*<[^<>]{1,80}>\s*")
 """An amendment note between a sentence and its items: "<개정 2010.6.4>"."""
-_LEADS_ITEMS = re.compile(r"다음\s*각\s*(?:호|목)")
-"""A sentence that leads a list of items: "다음 각 호의 어느 하나에 해당하는 경우"."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -179,9 +178,9 @@ def _with_items(page_text: str, sentences: list[_Sentence], first: int, last: in
 
     while lead > 0 and (sentences[lead].item or note(lead)):
         lead -= 1
-    if lead < first and _LEADS_ITEMS.search(page_text[sentences[lead].start : sentences[lead].end]):
+    if lead < first and LEADS_LIST.search(page_text[sentences[lead].start : sentences[lead].end]):
         first = lead
-    if _LEADS_ITEMS.search(page_text[sentences[last].start : sentences[last].end]):
+    if LEADS_LIST.search(page_text[sentences[last].start : sentences[last].end]):
         following = last
         while following + 1 < len(sentences) and (sentences[following + 1].item or note(following + 1)):
             following += 1
