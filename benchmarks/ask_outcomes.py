@@ -330,13 +330,16 @@ def measure(
 
 def _out_of_context(answer: str, text: str) -> bool:
     """Whether ``answer`` quotes, as one of its lines, a sentence or list item of ``text`` without the
-    sentences it leans on (:func:`citewise.text.lead_ins.lead_in`)."""
+    sentences it leans on (:func:`citewise.text.lead_ins.lead_in`). A sentence that occurs more than
+    once (the same item in two lists) is quoted in context when any of its places has its lead-in."""
     lines = {_ITEM_NUMBER.sub("", EVIDENCE_MARKER.sub("", line)).strip() for line in answer.splitlines()}
     sentences = [without_leading_notes(s) for s in stored_sentences(text)]  # as the composer quotes them
+    missing: dict[str, bool] = {}
     for index, sentence in enumerate(sentences):
-        if sentence in lines and any(s not in answer for s in lead_in(sentences, index, text)):
-            return True
-    return False
+        if sentence in lines:
+            alone = any(s not in answer for s in lead_in(sentences, index, text))
+            missing[sentence] = missing.get(sentence, True) and alone
+    return any(missing.values())
 
 
 def _outcome_row(row: dict, result: AskResult) -> dict:

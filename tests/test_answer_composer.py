@@ -233,3 +233,36 @@ def test_a_code_citation_a_sentence_opens_with_is_not_quoted_and_the_quote_verif
     assert quote.startswith("The Secretary, in accordance") and quote.endswith("stream clearance activities.")
     delivery = deliver(answer.text, {"E1": CitedText("E1", "file:///act.xml", text)}, kind="ask", action="remove")
     assert not delivery.removed and delivery.acceptance.accepted
+
+
+def test_a_question_about_a_named_provisos_exceptions_gets_the_proviso_and_its_cases(store: EvidenceStore) -> None:
+    # 근로기준법 제26조 (해고의 예고): "다만, 다음 각 호의 어느 하나에 해당하는 경우에는 그러하지 아니하다."
+    # and its three cases. The question's words (단서, 예외) are in no sentence of it: 단서 is the
+    # statute's name for its "다만, …", and the named article leads even where no word is shared.
+    section = next(s for s in store.sections("kr-law-001872", 1) if s.section_id == "제26조")
+    other = _e(
+        2,
+        "연장ㆍ야간 및 휴일 근로",
+        "사용자는 제69조 단서에 따라 연장된 시간의 근로에 대하여 가산하여 지급하여야 한다.",
+    )
+    named = Evidence("E1", "kr-law-001872", 1, "제26조", "근로기준법", section.heading, section.text, "sha256:x")
+    answer = compose_extractive(
+        "근로기준법 제26조 단서의 예외는 무엇인가요?", [named, other], named=frozenset({("kr-law-001872", "제26조")})
+    )
+    lines = answer.text.splitlines()
+    assert lines[0].startswith("사용자는 근로자를 해고") and lines[1].startswith("다만, 다음 각 호의")
+    assert [line[:2] for line in lines[2:5]] == ["1.", "2.", "3."] and all(x.endswith("[E1]") for x in lines[:5])
+    assert all(c.quote in " ".join(section.text.split()) for c in answer.citations if c.evidence_id == "E1")
+
+
+def test_a_named_provision_that_shares_no_word_still_leads() -> None:
+    shares = _e(2, "Fees", "The fee for a renewal is set by the Secretary.")
+    named = _e(1, "Term", "A lease lasts two years unless the parties agree otherwise.")
+    answer = compose_extractive(
+        "What does section 1 say about the renewal fee?", [named, shares], named=frozenset({("doc", "§ 1")})
+    )
+    assert [c.evidence_id for c in answer.citations][:1] == ["E1"]
+    assert (
+        compose_extractive("What does section 1 say about the renewal fee?", [named, shares]).citations[0].evidence_id
+        == "E2"
+    )

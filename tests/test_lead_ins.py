@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from citewise.text.lead_ins import follow_on, is_item, item_marker, lead_in, proviso
+from citewise.text.lead_ins import follow_on, is_item, item_marker, lead_in, list_items, proviso
 from citewise.text.sentences import split_answer_sentences
 
 STATUTES = Path(__file__).parent / "data" / "corpora" / "kr-statutes"
@@ -120,3 +120,15 @@ def test_an_item_after_an_item_with_sentences_of_its_own_leans_on_the_sentence_t
     sentences = split_answer_sentences(text)
     assert lead_in(sentences, len(sentences) - 1, text) == ("① 국내원천소득은 다음 각 호와 같이 구분한다.",)
     assert item_marker(text, sentences[-1]) == "11."
+
+
+def test_a_sentence_that_leads_a_list_has_its_items_and_no_nested_ones() -> None:
+    text = """① 임대인은 다음 각 호의 경우에 갱신을 거절할 수 있다.
+1. 차임을 연체한 경우
+2. 다음 각 목의 사유로 철거하는 경우
+가. 노후ㆍ훼손 또는 일부 멸실
+3. 실제 거주하려는 경우
+② 임차인은 1회에 한하여 행사할 수 있다."""
+    sentences = split_answer_sentences(text)
+    assert list_items(sentences, 0, text) == ("차임을 연체한 경우", "다음 각 목의 사유로 철거하는 경우", "실제 거주하려는 경우")
+    assert list_items(sentences, len(sentences) - 1, text) == ()  # leads no list

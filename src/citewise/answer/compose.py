@@ -62,9 +62,14 @@ def _capped(settings: AskSettings) -> AbstractContextManager[None]:
 
 
 def _compose(
-    question: str, evidence: Sequence[Evidence], settings: AskSettings, meaning: SentenceMeaning | None = None
+    question: str,
+    evidence: Sequence[Evidence],
+    settings: AskSettings,
+    meaning: SentenceMeaning | None = None,
+    named: frozenset[tuple[str, str]] = frozenset(),
 ) -> tuple[AskOutcome, Any, AnswerProvenance]:
-    """Model first when configured; the deterministic composer otherwise or when the model fails."""
+    """Model first when configured; the deterministic composer otherwise or when the model fails
+    (``named``: the (document, section) pairs the question names, which it leads with)."""
     reason = NO_MODEL
     if settings.client is not None and settings.model:
         from citewise.answer.model import ModelAnswerFailed, compose_with_model
@@ -91,7 +96,7 @@ def _compose(
         )
     else:
         fallback = AnswerProvenance(AnswerPath.DETERMINISTIC, fallback_reason=reason)
-    return AskOutcome.FALLBACK, compose_extractive(question, evidence, meaning=meaning), fallback
+    return AskOutcome.FALLBACK, compose_extractive(question, evidence, meaning=meaning, named=named), fallback
 
 
 def answer_from_evidence(
@@ -126,7 +131,8 @@ def answer_from_evidence(
         outcome, text, options, gap = triaged
         result = AskResult(outcome=outcome, text=text, evidence=evidence, options=options, gap=gap, **common)
         return _shadowed(result, settings)
-    outcome, composed, provenance = _compose(question, evidence, settings, meaning)
+    pairs = frozenset((r.doc_id, r.section_id) for r in named.refs) if named else frozenset()
+    outcome, composed, provenance = _compose(question, evidence, settings, meaning, pairs)
     if outcome is AskOutcome.HANDOFF:
         gap = "the model judged that the eligible evidence does not answer the question"
         text = f"The eligible evidence does not answer this question ({gap}). Handed off to {settings.handoff_target}."

@@ -21,7 +21,7 @@ from citewise.answer.roles import SIDE_RULE_SHARE, asked_for, paragraph_number, 
 from citewise.records.answer import Citation, ComposedAnswer, Evidence
 from citewise.records.gate import Candidate
 from citewise.text.articles import strip_deleted_parts
-from citewise.text.lead_ins import follow_on, item_marker, lead_in, without_leading_notes
+from citewise.text.lead_ins import follow_on, item_marker, lead_in, list_items, proviso, without_leading_notes
 from citewise.text.sentences import stored_sentences
 
 __all__ = [
@@ -49,6 +49,9 @@ _ANSWER_CUES: dict[Intent, re.Pattern[str]] = {
     Intent.PENALTY: re.compile(r"징역|벌금|과태료|처한다|\bfine\b|\bimprisonment\b|\bpenalt"),
 }
 
+#: The statute's name for a proviso: a question about a provision's 단서 asks about its "다만, …".
+_PROVISO_NAME = "단서"
+
 #: Weight of the intent cue against the share of content terms (0..1) in a sentence's score.
 INTENT_WEIGHT = 0.25
 
@@ -75,7 +78,7 @@ def _term_share(question: Question, sentence: str, heading: str, title: str) -> 
     for term in wanted:
         # A term or a statute term it was read as (월급 as 임금: the statute's sentence says 임금).
         words = (term, *question.alternatives(term))
-        if any(term_found(w, terms, squashed) for w in words):
+        if any(term_found(w, terms, squashed) for w in words) or (term == _PROVISO_NAME and proviso(sentence)):
             score += 1.0
         elif heading and any(term_found(w, head_terms, head_squashed) for w in words):
             score += 0.5
@@ -152,7 +155,11 @@ KEEP_RATIO = 0.75
 
 
 def compose_extractive(
-    question: str, evidence: Sequence[Evidence], max_passages: int = 3, meaning: SentenceMeaning | None = None
+    question: str,
+    evidence: Sequence[Evidence],
+    max_passages: int = 3,
+    meaning: SentenceMeaning | None = None,
+    named: frozenset[tuple[str, str]] = frozenset(),
 ) -> ComposedAnswer:
     """Cite, from the top passages, the sentence of each that best answers the question (its content
     terms, its intent and, with ``meaning``, its nearness in meaning: :func:`best_sentence`), keeping
@@ -160,7 +167,10 @@ def compose_extractive(
     near the best one (:data:`KEEP_RATIO`): a passage that merely shares a word is not cited. The
     first passage in the ranked order whose best sentence shares anything leads, whatever its score
     beside the others (the ranker weighed the answer score with retrieval's sense of the question). If no
-    sentence shares anything, the first sentence of the top passage. Supplementary provisions (부칙)
+    sentence shares anything, the first sentence of the top passage. A provision the question names
+    (``named``: (document, section) pairs), ranked first, leads even when it shares no word: its
+    opening sentence then. Each sentence is quoted with what it leans on and, in the leading passage,
+    when it leads a short list, the list's items (:func:`_in_context`). Supplementary provisions (부칙)
     and side rules (purpose, definitions, sanctions) are left out unless the question asks for them
     or nothing else is eligible (:mod:`citewise.answer.roles`)."""
     analysed = analyse_question(question)
@@ -169,14 +179,16 @@ def compose_extractive(
     top = max((score for score, _, _ in scored), default=0.0)
     lines: list[str] = []
     citations: list[Citation] = []
-    if top > 0:
+    pinned = bool(scored) and (scored[0][2].doc_id, scored[0][2].section_id) in named
+    if top > 0 or pinned:
         # In the ranked order (the ranker weighed answer scores with retrieval already, so its first
         # answering passage leads even when a lower one holds more of the question's words: sharing
         # words is not being about the question); the others only when they come near the best.
-        lead = next(i for i, (score, _, _) in enumerate(scored) if score > 0)
-        kept = [row for i, row in enumerate(scored) if i == lead or (i > lead and row[0] >= KEEP_RATIO * top)]
-        for _, sentence, item in kept[:max_passages]:
-            for quoted in _with_lead_in(sentence, item.text):
+        lead = 0 if pinned else next(i for i, (score, _, _) in enumerate(scored) if score > 0)
+        kept = [r for i, r in enumerate(scored) if i == lead or (i > lead and r[0] > 0 and r[0] >= KEEP_RATIO * top)]
+        for rank, (_, sentence, item) in enumerate(kept[:max_passages]):
+            sentence = sentence or next((s for s in _sentences(item.text) if len(s) >= 8), item.text.strip())
+            for quoted in _in_context(sentence, item.text, with_items=rank == 0):
                 lines.append(f"{quoted} [{item.evidence_id}]")
                 citations.append(Citation(item.evidence_id, quoted, item.doc_id, item.version, item.section_id))
     if not lines and evidence:
@@ -194,16 +206,31 @@ def _sentences(text: str) -> list[str]:
     return [without_leading_notes(s) for s in stored_sentences(text)]
 
 
-def _with_lead_in(sentence: str, text: str) -> tuple[str, ...]:
+#: A sentence that leads a list is quoted with the list's items when there are at most this many,
+#: of at most :data:`LIST_CHARS` characters together; a longer list is the reader's to open.
+LIST_ITEMS = 5
+LIST_CHARS = 600
+
+
+def _in_context(sentence: str, text: str, with_items: bool = True) -> tuple[str, ...]:
     """``sentence`` as quoted in an answer, after the sentences it leans on
     (:func:`citewise.text.lead_ins.lead_in`): a list item ("서로 합의하여 … 제공한 경우", with its
     number) after the sentence that introduces its list, a proviso or a follow-on after the sentence
-    it qualifies; alone they say nothing a reader can use, or say it wrongly."""
+    it qualifies; alone they say nothing a reader can use, or say it wrongly. A sentence that leads a
+    short list ("다음 각 호의 어느 하나에 해당하는 경우에는 그러하지 아니하다.") is followed by its items
+    (:func:`~citewise.text.lead_ins.list_items`), which are what it says, when ``with_items`` (the
+    answer's leading passage: the others are quoted for their one sentence)."""
     sentences = _sentences(text)
     if sentence not in sentences:
         return (sentence,)
-    marker = item_marker(text, sentence)
-    return (*lead_in(sentences, sentences.index(sentence), text), f"{marker} {sentence}" if marker else sentence)
+    index = sentences.index(sentence)
+    items = list_items(sentences, index, text) if with_items else ()
+    if len(items) > LIST_ITEMS or sum(len(i) for i in items) > LIST_CHARS:
+        items = ()
+    return tuple(
+        f"{marker} {quoted}" if (marker := item_marker(text, quoted)) else quoted
+        for quoted in (*lead_in(sentences, index, text), sentence, *items)
+    )
 
 
 def _answering(question: Question, evidence: Sequence[Evidence]) -> Sequence[Evidence]:

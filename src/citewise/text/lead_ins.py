@@ -24,7 +24,16 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-__all__ = ["LEADS_LIST", "follow_on", "is_item", "item_marker", "lead_in", "proviso", "without_leading_notes"]
+__all__ = [
+    "LEADS_LIST",
+    "follow_on",
+    "is_item",
+    "item_marker",
+    "lead_in",
+    "list_items",
+    "proviso",
+    "without_leading_notes",
+]
 
 _HANGUL = re.compile(r"[\uac00-\ud7a3]")
 _LETTER = re.compile(r"[^\W\d_]")
@@ -190,6 +199,29 @@ def _sentence_before(sentences: Sequence[str], index: int) -> int | None:
             return sentences.index(found[0]) if found and not is_item(found[0]) else None
         return j
     return None
+
+
+def list_items(sentences: Sequence[str], index: int, text: str = "") -> tuple[str, ...]:
+    """The items of the list ``sentences[index]`` leads ("다음 각 호의 어느 하나에 해당하는 경우에는 그러하지
+    아니하다." and the cases after it), in text order; none when it leads no list. An item of a nested
+    list (가., 나.: its number read from ``text``) is left out: its own item leads it.
+
+    >>> text = ["다만, 다음 각 호의 어느 하나에 해당하는 경우에는 그러하지 아니하다.", "차임을 연체한 경우",
+    ...         "합의한 경우", "② 임차인은 1회에 한하여 행사할 수 있다."]
+    >>> list_items(text, 0)
+    ('차임을 연체한 경우', '합의한 경우')
+    """
+    if not LEADS_LIST.search(sentences[index]) or is_item(sentences[index]):
+        return ()
+    found: list[str] = []
+    for sentence in sentences[index + 1 :]:
+        if _skipped(sentence):
+            continue
+        if not is_item(sentence):
+            break
+        if not _LETTERED.match(item_marker(text, sentence) or sentence):
+            found.append(sentence)
+    return tuple(found)
 
 
 def item_marker(text: str, sentence: str) -> str:
