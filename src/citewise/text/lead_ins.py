@@ -230,10 +230,15 @@ def item_marker(text: str, sentence: str) -> str:
 
     >>> item_marker("거절하지 못한다.\\n1. 연체한 경우\\n3. 합의한 경우", "합의한 경우")
     '3.'
+    >>> item_marker("다음 각 목의 세액: 가목의 산출세액을 더한 금액\\n가. 산출세액", "산출세액")
+    '가.'
     """
-    at = text.find(sentence)
-    if at < 0 or _MARKER.match(sentence.lstrip()):
+    if not sentence or _MARKER.match(sentence.lstrip()):
         return ""
-    start = text.rfind("\n", 0, at) + 1
-    prefix = text[start:at].strip()
-    return prefix if _MARKER.fullmatch(prefix) else ""
+    at = text.find(sentence)
+    while at >= 0:  # the same words may come earlier inside another sentence: the item opens its line
+        prefix = text[text.rfind("\n", 0, at) + 1 : at].strip()
+        if _MARKER.fullmatch(prefix):
+            return prefix
+        at = text.find(sentence, at + 1)
+    return ""
