@@ -241,6 +241,7 @@ sys.path.insert(0, str(ROOT))
 from benchmarks import baselines  # noqa: E402
 
 from citewise.answer.ask import ask  # noqa: E402
+from citewise.answer.deterministic import quotable_sentences  # noqa: E402
 from citewise.answer.result import AskResult, AskSettings  # noqa: E402
 from citewise.answer.verified import NOTHING_VERIFIED  # noqa: E402
 from citewise.audit.events import CandidatesRetrieved  # noqa: E402
@@ -251,8 +252,7 @@ from citewise.review import decide  # noqa: E402
 from citewise.store.evidence import EvidenceStore  # noqa: E402
 from citewise.store.runs import RunStore  # noqa: E402
 from citewise.text.citations import EVIDENCE_MARKER  # noqa: E402
-from citewise.text.lead_ins import lead_in, without_leading_notes  # noqa: E402
-from citewise.text.sentences import stored_sentences  # noqa: E402
+from citewise.text.lead_ins import lead_in  # noqa: E402
 
 QUESTIONS = ROOT / "benchmarks" / "data" / "kr_user_questions.jsonl"
 _ANSWERED = (AskOutcome.FALLBACK, AskOutcome.MODEL_ANSWER)
@@ -338,7 +338,7 @@ def _out_of_context(answer: str, text: str) -> bool:
     sentences it leans on (:func:`citewise.text.lead_ins.lead_in`). A sentence that occurs more than
     once (the same item in two lists) is quoted in context when any of its places has its lead-in."""
     lines = {_ITEM_NUMBER.sub("", EVIDENCE_MARKER.sub("", line)).strip() for line in answer.splitlines()}
-    sentences = [without_leading_notes(s) for s in stored_sentences(text)]  # as the composer quotes them
+    sentences = quotable_sentences(text)  # as the composer quotes them
     missing: dict[str, bool] = {}
     for index, sentence in enumerate(sentences):
         if sentence in lines:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from functools import lru_cache
 
 from citewise.answer.meaning import MEANING_HEAD, MEANING_SENTENCES, SentenceMeaning
 from citewise.answer.provisions import squash
@@ -31,6 +32,7 @@ __all__ = [
     "answer_order",
     "best_sentence",
     "compose_extractive",
+    "quotable_sentences",
     "sentence_score",
 ]
 
@@ -122,7 +124,7 @@ def _word_scores(question: Question, heading: str, text: str, title: str) -> lis
     """Each sentence of ``text`` that may answer, with its :func:`sentence_score`, in text order."""
     scored: list[tuple[float, str]] = []
     side = False
-    for sentence in _sentences(text):
+    for sentence in quotable_sentences(text):
         if paragraph_number(sentence) is not None:
             side = side_paragraph(sentence) and not _paragraph_asked(question, paragraph_number(sentence))
         if len(sentence) < 8:  # bare markers such as "1." or "①" say nothing on their own
@@ -187,23 +189,25 @@ def compose_extractive(
         lead = 0 if pinned else next(i for i, (score, _, _) in enumerate(scored) if score > 0)
         kept = [r for i, r in enumerate(scored) if i == lead or (i > lead and r[0] > 0 and r[0] >= KEEP_RATIO * top)]
         for rank, (_, sentence, item) in enumerate(kept[:max_passages]):
-            sentence = sentence or next((s for s in _sentences(item.text) if len(s) >= 8), item.text.strip())
+            sentence = sentence or next((s for s in quotable_sentences(item.text) if len(s) >= 8), item.text.strip())
             for quoted in _in_context(sentence, item.text, with_items=rank == 0):
                 lines.append(f"{quoted} [{item.evidence_id}]")
                 citations.append(Citation(item.evidence_id, quoted, item.doc_id, item.version, item.section_id))
     if not lines and evidence:
         first = evidence[0]
-        sentence = next((s for s in _sentences(first.text) if len(s) >= 8), first.text.strip())
+        sentence = next((s for s in quotable_sentences(first.text) if len(s) >= 8), first.text.strip())
         lines.append(f"{sentence} [{first.evidence_id}]")
         citations.append(Citation(first.evidence_id, sentence, first.doc_id, first.version, first.section_id))
     return ComposedAnswer("\n".join(lines), tuple(citations))
 
 
-def _sentences(text: str) -> list[str]:
+@lru_cache(maxsize=256)
+def quotable_sentences(text: str) -> tuple[str, ...]:
     """The sentences of a passage as the composer may quote them: cut as a stored text is
     (:func:`~citewise.text.sentences.stored_sentences`: a hard-wrapped line is not a sentence), without
-    the editorial notes a sentence opens with ("[16 U.S.C. 757b] The Secretary …")."""
-    return [without_leading_notes(s) for s in stored_sentences(text)]
+    the editorial notes a sentence opens with ("[16 U.S.C. 757b] The Secretary …"). Kept for the last
+    passages read: the ranker and the composer read the same ones."""
+    return tuple(without_leading_notes(s) for s in stored_sentences(text))
 
 
 #: A sentence that leads a list is quoted with the list's items when there are at most this many,
@@ -220,7 +224,7 @@ def _in_context(sentence: str, text: str, with_items: bool = True) -> tuple[str,
     short list ("다음 각 호의 어느 하나에 해당하는 경우에는 그러하지 아니하다.") is followed by its items
     (:func:`~citewise.text.lead_ins.list_items`), which are what it says, when ``with_items`` (the
     answer's leading passage: the others are quoted for their one sentence)."""
-    sentences = _sentences(text)
+    sentences = quotable_sentences(text)
     if sentence not in sentences:
         return (sentence,)
     index = sentences.index(sentence)
