@@ -115,7 +115,7 @@ def test_span_vectors_are_cached_per_text(scorer: MeaningScorer) -> None:
 def test_without_an_embedder_the_lexical_rule_decides(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("CITEWISE_EMBEDDER", "none")
     assert default_scorer() is None
-    assert (meaning_version(None), rule_set(None)) == ("lexical", "verify-16-lexical")
+    assert (meaning_version(None), rule_set(None)) == ("lexical", "verify-17-lexical")
     check = check_support(PARAPHRASE, "S1", URLLIB_PAGE)  # meaning=True: the configured embedder, here none
     assert check.decision is Decision.UNSUPPORTED
     assert check.reason == "low term overlap: 2 of 6 claim terms in the span"

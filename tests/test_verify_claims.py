@@ -205,3 +205,20 @@ def test_citewise_notes_in_a_report_are_never_claims() -> None:
         "## Returns\n\n*No verified finding: the sources citewise read do not answer this.*\n"
     )
     assert [c.text for c in extract_claims(report)] == ['"Deposits are kept."']
+
+
+def test_a_statute_items_letter_or_number_opens_a_list_line_and_is_no_claim() -> None:
+    # "가." was read as a sentence of its own, which cites nothing: the answer lost it as unsupported.
+    answer = (
+        "19. 다음 각 목의 어느 하나에 해당하는 인적용역을 일시적으로 제공하고 받는 대가 [E1]\n"
+        "가. 고용관계 없이 다수인에게 강연을 하고 강연료 등 대가를 받는 용역 [E1]\n"
+        "3의2. 서로 합의하여 보상을 제공한 경우 [E1]\n"
+    )
+    claims = extract_claims(answer)
+    assert [c.text[:4] for c in claims] == ["다음 각", "고용관계", "서로 합"]
+    assert all(c.cited_ids == ("E1",) for c in claims)
+
+
+def test_a_mark_without_its_pair_is_text_and_paired_marks_come_off() -> None:
+    (claim,) = extract_claims("Integers below 2**32 are **IPv4** addresses by `default` [S1].")
+    assert claim.text.startswith("Integers below 2**32 are IPv4 addresses by default")

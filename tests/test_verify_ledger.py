@@ -236,8 +236,8 @@ def test_a_model_judge_can_make_a_verdict_stricter_but_never_rescue_one(store: E
     entry = stricter.entries[0]  # type: ignore[attr-defined]
     assert entry.decision is Decision.UNSUPPORTED and entry.checks[0].judge == "judge-1"
     # The tests run with CITEWISE_EMBEDDER=none: the lexical rule set of this verifier version.
-    assert VERIFIER_VERSION == "verify-16"
-    assert stricter.acceptance.verifier_version == "verify-16-lexical+judge:judge-1"  # type: ignore[attr-defined]
+    assert VERIFIER_VERSION == "verify-17"
+    assert stricter.acceptance.verifier_version == "verify-17-lexical+judge:judge-1"  # type: ignore[attr-defined]
     invented = _judged(store, run_id, "unsupported", "a span that is nowhere in the page")
     assert invented.entries[0].decision is Decision.SUPPORTED  # type: ignore[attr-defined]  # discarded judgement
     wrong = _model_answer(store, "사용자는 해고하려면 적어도 60일 전에 예고를 하여야 한다 [E1].")

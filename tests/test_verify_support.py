@@ -14,6 +14,7 @@ from citewise.config import Secret
 from citewise.llm import ChatClient, ModelSettings
 from citewise.records.verify import Claim, ClaimKind, Decision, SupportCheck
 from citewise.testing import FakeOpenAIServer
+from citewise.verify.claims import extract_claims
 from citewise.verify.conflicts import find_conflicts, independent_sources, shingle_similarity
 from citewise.verify.support import best_span, check_support, figures, judge_with_model
 from tests.support_cases import assert_passes_and_flags
@@ -373,3 +374,51 @@ def test_a_claim_attributed_to_an_article_the_page_only_refers_to_is_a_wrong_art
     assert check_support(repeated, "S1", ARTICLE_27, meaning=False).decision is Decision.SUPPORTED
     flagged = check_support("제26조는 해고사유를 서면으로 통지하도록 정한다.", "S1", ARTICLE_27, meaning=False)
     assert "wrong article: 제26조 (the page is 제27조" in flagged.reason
+
+
+# The opening paragraph of the Python docs' ipaddress page, hard-wrapped at 80 columns as shipped.
+IPADDRESS_INTRO = (
+    "The functions and classes in this module make it straightforward to handle\n"
+    "various tasks related to IP addresses, including checking whether or not two\n"
+    "hosts are on the same subnet, iterating over all hosts in a particular\n"
+    "subnet, checking whether or not a string represents a valid IP address or\n"
+    "network definition, and so on.\n\n"
+    "This is the full module API reference—for an overview and introduction, see\n"
+    ":ref:`ipaddress-howto`.\n"
+)
+
+
+def test_a_quote_of_a_hard_wrapped_sentence_is_judged_on_the_whole_sentence() -> None:
+    # The best-scoring lines were a piece of the sentence; its "whether or not two hosts" was set
+    # against the claim's "whether or not a string", and a word-for-word quote was removed.
+    claim = " ".join(IPADDRESS_INTRO.split("\n\n")[0].split())
+    check = check_support(claim, "E1", IPADDRESS_INTRO)
+    assert check.decision is Decision.SUPPORTED, check.reason
+    assert check.span is not None and check.span.startswith("The functions") and check.span.endswith("and so on.")
+    # Said otherwise, it is judged as before: the quote's place does not vouch for a changed word.
+    changed = claim.replace("whether or not a string", "whether a string never")
+    assert check_support(changed, "E1", IPADDRESS_INTRO).decision is Decision.UNSUPPORTED
+
+
+# ip_address in the Python docs' ipaddress page, as shipped: a power of two in literal markup.
+IP_ADDRESS_ENTRY = (
+    ".. function:: ip_address(address)\n\n"
+    "   Return an :class:`IPv4Address` or :class:`IPv6Address` object depending on\n"
+    "   the IP address passed as argument.  Either IPv4 or IPv6 addresses may be\n"
+    "   supplied; integers less than ``2**32`` will be considered to be IPv4 by default.\n"
+)
+
+
+def test_every_claim_of_a_quoted_sentence_is_judged_where_the_sentence_stands() -> None:
+    # The sentence parts into two claims; the second borrows the first's subject ("Either IPv4 or
+    # IPv6 integers …") and was judged on other lines, where "IPv6" is not. "2**32" is a power, not
+    # bold text: its marks stay.
+    quoted = "Either IPv4 or IPv6 addresses may be supplied; integers less than 2**32 will be considered to be IPv4"
+    claims = extract_claims(f"{quoted} by default. [E1]")
+    assert len(claims) == 2 and "2**32" in claims[1].text
+    for claim in claims:
+        check = check_support(claim, "E1", IP_ADDRESS_ENTRY)
+        assert check.decision is Decision.SUPPORTED, (claim.text, check.reason)
+    # The same sentence with another figure is still a wrong number.
+    changed = extract_claims(f"{quoted.replace('2**32', '2**64')} by default. [E1]")[1]
+    assert check_support(changed, "E1", IP_ADDRESS_ENTRY).decision is Decision.UNSUPPORTED

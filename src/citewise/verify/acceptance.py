@@ -25,7 +25,7 @@ from citewise.verify.meaning import default_scorer, rule_set
 
 __all__ = ["VERIFIER_VERSION", "decide_acceptance", "delivered_answer", "gap_reason"]
 
-VERIFIER_VERSION = "verify-16"
+VERIFIER_VERSION = "verify-17"
 """v2: acceptance needs every required sub-question answered by a supported claim of the delivered
 text; signposting is not a finding. v3: support is decided by meaning when an embedder is
 configured (:mod:`citewise.verify.meaning`), with new guards for swapped roles, contrasting terms,
@@ -88,7 +88,12 @@ the page where its statute term (영상정보처리기기) is. v16: a clause the
 never a traded name, though a proviso beside it gives the same words another figure ("… 200만원을
 차감한 금액으로 한다. 다만, … 400만원을 …"), and a sentence that says "다음과 같다" leads the items after
 it as one that says "다음 각 호" does (:data:`citewise.text.lead_ins.LEADS_LIST`); ``verify-16-lexical``
-without an embedder."""
+without an embedder. v17: a claim whose sentence (four words or more) the page says word for word, the
+page's markup around a word aside, is judged on the sentences it stands in, however the page's lines
+are cut (a hard-wrapped quote was set against another line of its own sentence), and so is each claim
+a compound sentence parts into; a Markdown mark without its pair is text ("2**32" stays a power, where
+every * was taken off before); a Korean item's letter or number (가., 3의2.) opens a list line as "3."
+does, where it was read as a sentence that cites nothing; ``verify-17-lexical`` without an embedder."""
 
 _ANSWERED = {"model_answer_accepted", "deterministic_evidence_fallback"}
 

@@ -87,13 +87,18 @@ _SKIPPED_SECTION = re.compile(
     r"|출처|참고\s*(?:문헌|자료)?|한계(?:와 공백)?|공백)\b",
     re.IGNORECASE,
 )
-_BULLET = re.compile(r"^\s*(?:[-*+•]|\d{1,3}[.)]|\(?[a-z]\)|[①-⑳])\s+", re.IGNORECASE)
+# A list marker: a bullet, a number (3., 3의2.), a letter ((a), 가.) or a circled number (①).
+_BULLET = re.compile(
+    r"^\s*(?:[-*+•]|\d{1,3}(?:의\d{1,2})?[.)]|\(?[a-z]\)|[가나다라마바사아자차카타파하][.)]|[①-⑳])\s+", re.IGNORECASE
+)
 _FENCE = re.compile(r"^\s*(```|~~~)")
 _TABLE = re.compile(r"^\s*\|")
 TABLE_ROW = "|"
 """The :attr:`ClaimLine.prefix` of a table row: its cells are its sentences, and it is edited in place."""
 _LINK = re.compile(r"\[([^\]]+)\]\((?:[^)\s]+)\)")
-_EMPHASIS = re.compile(r"(\*\*|__|\*|`)")
+# Markdown emphasis and code marks around words (**bold**, *it*, `code`, ``literal``, **보증금**은): the
+# claim is their words. A mark inside a word, or without its pair, is text: 2**32 is a power, not bold.
+_EMPHASIS = re.compile(r"(?<![0-9A-Za-z*`_])(\*\*|__|\*|`+)(?=\S)(.+?)(?<=\S)\1(?![0-9A-Za-z*`_])")
 _PLACEHOLDER_BASE = 900_000  # placeholder ids far above any real evidence id
 
 
@@ -145,7 +150,23 @@ def _report_lines(markdown: str) -> Iterator[tuple[int, str, str]]:
         bullet = _BULLET.match(raw)
         line = _BULLET.sub("", raw, count=1)
         line = _LINK.sub(r"\1", line)
-        yield index, (bullet.group(0).lstrip() if bullet else ""), _EMPHASIS.sub("", line).strip()
+        yield index, (bullet.group(0).lstrip() if bullet else ""), without_emphasis(line).strip()
+
+
+def without_emphasis(text: str) -> str:
+    """``text`` without the Markdown emphasis and code marks around its words.
+
+    >>> without_emphasis("**Deposit** is `returned` within *30 days*; integers below 2**32 are IPv4.")
+    'Deposit is returned within 30 days; integers below 2**32 are IPv4.'
+    >>> without_emphasis("``True`` if this is a loopback address.")
+    'True if this is a loopback address.'
+    """
+    for _ in range(3):  # nested marks (**bold *and italic***) come off one pair at a time
+        stripped = _EMPHASIS.sub(r"\2", text)
+        if stripped == text:
+            break
+        text = stripped
+    return text
 
 
 def _table_row(raw: str, following: str) -> str:
@@ -156,7 +177,7 @@ def _table_row(raw: str, following: str) -> str:
         return ""
     cells = []
     for cell in table_cells(raw):
-        text = _EMPHASIS.sub("", _LINK.sub(r"\1", cell)).strip()
+        text = without_emphasis(_LINK.sub(r"\1", cell)).strip()
         if re.search(r"[^\W\d_]", text) and (MARKER.search(text) or len(text.split()) >= 4):
             cells.append(text if re.search(r"[.!?。](?:\s*\[[^\]]*\])*$", text) else f"{text}.")
     return " ".join(cells)

@@ -166,6 +166,6 @@ def meaning_version(scorer: MeaningScorer | None) -> str:
 
 
 def rule_set(scorer: MeaningScorer | None) -> str:
-    """The verifier's rule set as recorded on an acceptance: ``verify-16`` (support by meaning) or
-    ``verify-16-lexical`` (no embedder). Verdicts of earlier rule sets keep their own name."""
-    return "verify-16" if scorer is not None else "verify-16-lexical"
+    """The verifier's rule set as recorded on an acceptance: ``verify-17`` (support by meaning) or
+    ``verify-17-lexical`` (no embedder). Verdicts of earlier rule sets keep their own name."""
+    return "verify-17" if scorer is not None else "verify-17-lexical"

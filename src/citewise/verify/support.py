@@ -125,6 +125,10 @@ MIN_OVERLAP: Final = 0.5
 SHORT_ANSWER_TERMS: Final = 3
 """A claim with this many own terms or fewer must be found in a span that shares the question's terms."""
 
+_VERBATIM_WORDS: Final = 4
+"""A claim of at least this many words that the page says word for word is judged on the sentences
+it stands in (:func:`_verbatim`)."""
+
 # -- spans --------------------------------------------------------------------------------------------
 
 _PROVISO = re.compile(r"^\s*(?:\*\*[^*]*\*\*\s*)?(?:다만|단[,\s]|however|provided|except|but\b)", re.IGNORECASE)
@@ -243,6 +247,21 @@ def _locate(claim_text: str, page_text: str, context: str) -> tuple[list[_Senten
     return sentences, *_with_items(page_text, sentences, first, last)
 
 
+def _verbatim(sentence: str, page_text: str) -> tuple[int, int] | None:
+    """Where the page says ``sentence`` (the claim's whole sentence) word for word, or None: any
+    whitespace between the words, and the page's markup around a word (````2**32````, ``*strict*``),
+    which a claim's text goes without, do not count.
+
+    A hard-wrapped page cuts a sentence into lines, and the best-scoring lines of a quote are a
+    piece of it, which another piece can contradict ("whether or not two hosts …" against "whether
+    or not a string …" of the same sentence)."""
+    words = [w.strip("`*_") or w for w in sentence.split()]
+    if len(words) < _VERBATIM_WORDS:
+        return None
+    found = re.search(r"\s+".join(rf"[`*_]*{re.escape(w)}[`*_]*" for w in words), page_text)
+    return (found.start(), found.end()) if found else None
+
+
 def _cover(page_text: str, start: int, end: int) -> tuple[list[_Sentence], int, int] | None:
     """The page's sentences that make up ``page_text[start:end]``, and a proviso right after them."""
     sentences = _page_sentences(page_text)
@@ -294,6 +313,9 @@ def check_support(
     'wrong number: 1개월 (the span has 6개월, 2개월)'
     """
     text = claim.checked_text if isinstance(claim, Claim) else claim
+    whole = claim.sentence if isinstance(claim, Claim) and claim.sentence else text
+    if cited is None and (verbatim := _verbatim(whole, page_text)) is not None:
+        cited = verbatim  # a quote: its span is where it stands, however the page's lines are cut
     located = _locate(text, page_text, context) if cited is None else _cover(page_text, *cited)
     if located is None:
         if cited is not None:
