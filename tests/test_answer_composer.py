@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from citewise.answer.ask import ask
-from citewise.answer.deterministic import KEEP_RATIO, best_sentence, compose_extractive
+from citewise.answer.deterministic import KEEP_RATIO, best_sentence, compose_extractive, store_weights
 from citewise.answer.question import Intent, analyse_question
 from citewise.answer.roles import side_paragraph
 from citewise.audit.events import Ranked
@@ -266,3 +266,56 @@ def test_a_named_provision_that_shares_no_word_still_leads() -> None:
         compose_extractive("What does section 1 say about the renewal fee?", [named, shares]).citations[0].evidence_id
         == "E2"
     )
+
+
+def _doc_section(store: EvidenceStore, section_id: str, i: int = 1) -> Evidence:
+    section = next(s for s in store.sections("library-ipaddress", 1) if s.section_id == section_id)
+    return Evidence(f"E{i}", "library-ipaddress", 1, section_id, "ipaddress", section.heading, section.text, "sha256:x")
+
+
+def test_the_rare_word_of_a_question_picks_the_sentence_and_the_entry_it_describes_leads(store: EvidenceStore) -> None:
+    # "address" and "IPv6" are in most sentences of the real Address objects section, "loopback" in
+    # one: with every word weighing the same, the first sentence holding "IPv6" and "address" was
+    # quoted. The answer, "``True`` if this is a loopback address.", says what it describes only
+    # under its entry, which is quoted first.
+    question = "How can I tell if an IPv6 address is a loopback address?"
+    evidence = _doc_section(store, "address-objects")
+    assert compose_extractive(question, [evidence]).text.splitlines()[0] != ".. attribute:: is_loopback [E1]"
+    weights = store_weights(store, question)  # loopback: 2 sections of the sample store; address: 20
+    assert weights["loopback"] > weights["address"]
+    answer = compose_extractive(question, [evidence], weights=weights)
+    assert answer.text.splitlines()[:2] == [
+        ".. attribute:: is_loopback [E1]",
+        "``True`` if this is a loopback address. [E1]",
+    ]
+    delivery = deliver(
+        answer.text, {"E1": CitedText("E1", "file:///ipaddress.rst", evidence.text)}, kind="ask", action="remove"
+    )
+    assert not delivery.removed and delivery.acceptance.accepted
+
+
+def test_an_entry_line_or_example_code_is_never_the_answer_sentence(store: EvidenceStore) -> None:
+    # Network objects holds ".. class:: IPv4Network(address, strict=True)" and ">>> IPv4Network(…)[0]":
+    # they share the question's words but say nothing; the method's description answers.
+    evidence = _doc_section(store, "network-objects")
+    answer = compose_extractive("How do I iterate over the hosts of a network?", [evidence])
+    assert answer.text.splitlines()[:2] == [
+        ".. method:: hosts() [E1]",
+        "Returns an iterator over the usable hosts in the network. [E1]",
+    ]
+    for question in ("How do I get the network address of an IPv4Network?", "What is an IPv4Network's netmask?"):
+        quotes = [c.quote for c in compose_extractive(question, [evidence]).citations]
+        assert quotes and not quotes[-1].startswith((".. ", ">>>", "..."))
+
+
+def test_a_word_every_sentence_holds_weighs_less_than_one_few_hold() -> None:
+    # Each sentence holds two of the question's words; only the last holds "deposit".
+    text = (
+        "The tenant signs the lease in writing. The tenant may end the lease early. "
+        "A lease binds the tenant's heirs. The deposit is returned to the tenant within 30 days."
+    )
+    question = "What happens to a tenant's lease deposit?"
+    weights = {t: 3.0 if t.startswith("deposit") else 1.0 for t in analyse_question(question).terms}
+    assert compose_extractive(question, [_e(1, "Terms", text)]).citations[0].quote.startswith("The tenant signs")
+    answer = compose_extractive(question, [_e(1, "Terms", text)], weights=weights)
+    assert answer.citations[0].quote == "The deposit is returned to the tenant within 30 days."

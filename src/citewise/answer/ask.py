@@ -17,7 +17,7 @@ from dataclasses import replace
 from typing import Any
 
 from citewise.answer.compose import answer_from_evidence, record_run
-from citewise.answer.deterministic import AnswerRanker
+from citewise.answer.deterministic import AnswerRanker, store_weights
 from citewise.answer.meaning import SentenceMeaning
 from citewise.answer.provisions import NamedProvisions, named_first, resolve_named
 from citewise.answer.question import analyse_question
@@ -93,8 +93,11 @@ def ask(store: EvidenceStore, question: str, plan: RetrievalPlan, settings: AskS
     ranking = apply_ranker(ranker, question, gated.eligible)
     runs.append(run_id, _ranked(ranking))
     evidence = _evidence(ranking.candidates[: settings.evidence])
-    result = answer_from_evidence(store, question, plan, settings, run_id, gated, ranking, evidence, named, meaning)
-    result, delivery = verify_answer(result, settings, meaning)
+    weights = store_weights(store, question) if evidence else None
+    result = answer_from_evidence(
+        store, question, plan, settings, run_id, gated, ranking, evidence, named, meaning, weights
+    )
+    result, delivery = verify_answer(result, settings, meaning, weights)
     result = _with_readings(result)
     record_run(runs, result, gated, ranking)
     if delivery is not None:

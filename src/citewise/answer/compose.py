@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from contextlib import AbstractContextManager, nullcontext
 from typing import Any
 
-from citewise.answer.deterministic import compose_extractive
+from citewise.answer.deterministic import Weights, compose_extractive
 from citewise.answer.meaning import SentenceMeaning
 from citewise.answer.provisions import NamedProvisions
 from citewise.answer.result import AskResult, AskSettings, ShadowComparison
@@ -67,6 +67,7 @@ def _compose(
     settings: AskSettings,
     meaning: SentenceMeaning | None = None,
     named: frozenset[tuple[str, str]] = frozenset(),
+    weights: Weights | None = None,
 ) -> tuple[AskOutcome, Any, AnswerProvenance]:
     """Model first when configured; the deterministic composer otherwise or when the model fails
     (``named``: the (document, section) pairs the question names, which it leads with)."""
@@ -96,7 +97,8 @@ def _compose(
         )
     else:
         fallback = AnswerProvenance(AnswerPath.DETERMINISTIC, fallback_reason=reason)
-    return AskOutcome.FALLBACK, compose_extractive(question, evidence, meaning=meaning, named=named), fallback
+    composed = compose_extractive(question, evidence, meaning=meaning, named=named, weights=weights)
+    return AskOutcome.FALLBACK, composed, fallback
 
 
 def answer_from_evidence(
@@ -110,9 +112,10 @@ def answer_from_evidence(
     evidence: tuple[Evidence, ...],
     named: NamedProvisions | None = None,
     meaning: SentenceMeaning | None = None,
+    weights: Weights | None = None,
 ) -> AskResult:
     """Pick the outcome: no eligible evidence, clarification, handoff, or a composed answer (the
-    deterministic composer weighing ``meaning`` when given)."""
+    deterministic composer weighing ``meaning`` and the question's terms by ``weights`` when given)."""
     exclusions = _exclusion_counts(gated)
     violations = tuple(f"{v.kind.value}: {v.detail}" for v in ranking.violations)
     common: dict[str, Any] = {
@@ -132,7 +135,7 @@ def answer_from_evidence(
         result = AskResult(outcome=outcome, text=text, evidence=evidence, options=options, gap=gap, **common)
         return _shadowed(result, settings)
     pairs = frozenset((r.doc_id, r.section_id) for r in named.refs) if named else frozenset()
-    outcome, composed, provenance = _compose(question, evidence, settings, meaning, pairs)
+    outcome, composed, provenance = _compose(question, evidence, settings, meaning, pairs, weights)
     if outcome is AskOutcome.HANDOFF:
         gap = "the model judged that the eligible evidence does not answer the question"
         text = f"The eligible evidence does not answer this question ({gap}). Handed off to {settings.handoff_target}."

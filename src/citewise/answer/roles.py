@@ -91,7 +91,6 @@ _OWN_PARAGRAPH = re.compile(r"(?<!조)(?<!조\s)(?<!의\d)(?<!의\d\d)제\s?\d+\
 _DELEGATES = re.compile(r"(?:령|규칙|조례|고시)(?:으로|로)\s*정(?:한다|할 수 있다)")
 
 
-
 def paragraph_number(text: str) -> int | None:
     """The number of the paragraph ``text`` opens (① is 1), or None when it opens none."""
     stripped = text.lstrip()

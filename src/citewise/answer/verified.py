@@ -15,11 +15,11 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from citewise.answer.deterministic import compose_extractive
+from citewise.answer.deterministic import Weights, compose_extractive
 from citewise.answer.meaning import SentenceMeaning
 from citewise.answer.result import AskResult, AskSettings
-from citewise.records.answer import AnswerPath, AnswerProvenance, AskOutcome
-from citewise.records.verify import ClaimKind, Decision
+from citewise.records.answer import AnswerPath, AnswerProvenance, AskOutcome, Citation
+from citewise.records.verify import ClaimKind, Decision, UnsupportedAction
 from citewise.verify.delivery import Delivery, deliver
 from citewise.verify.ledger import CitedText
 
@@ -29,18 +29,22 @@ _COMPOSED = (AskOutcome.MODEL_ANSWER, AskOutcome.FALLBACK)
 
 
 def verify_answer(
-    result: AskResult, settings: AskSettings, meaning: SentenceMeaning | None = None
+    result: AskResult,
+    settings: AskSettings,
+    meaning: SentenceMeaning | None = None,
+    weights: Weights | None = None,
 ) -> tuple[AskResult, Delivery | None]:
     """``result`` as delivered after verification, and the verification (None when there was nothing
     of citewise's to verify, or verification is off). ``meaning``: what the extractive answer that
-    replaces an unverifiable model answer weighs (:func:`~citewise.answer.deterministic.compose_extractive`)."""
+    replaces an unverifiable model answer weighs (:func:`~citewise.answer.deterministic.compose_extractive`),
+    with the question's terms weighing ``weights``."""
     if not settings.verify or settings.mode == "shadow" or result.outcome not in _COMPOSED:
         return result, None
     texts = {e.evidence_id: CitedText(e.evidence_id, e.origin_url, e.text) for e in result.evidence}
     delivery = deliver(result.text, texts, kind="ask", action=settings.unsupported)
     if not _supported_claims(delivery) and result.outcome is AskOutcome.MODEL_ANSWER:
         # Nothing of the model's answer could be verified: the extractive answer, verified in turn.
-        composed = compose_extractive(result.question, result.evidence, meaning=meaning)
+        composed = compose_extractive(result.question, result.evidence, meaning=meaning, weights=weights)
         fallback = AnswerProvenance(
             AnswerPath.DETERMINISTIC,
             requested_model=result.provenance.requested_model,
@@ -55,6 +59,12 @@ def verify_answer(
         )
         delivery = deliver(result.text, texts, kind="ask", action=settings.unsupported)
         delivery = replace(delivery, removed=removed + delivery.removed)
+    if settings.unsupported is UnsupportedAction.REMOVE and (whole := _whole_groups(result, delivery)) is not None:
+        # A quote the composer quoted with others (a list item with its lead-in) was removed: they go too.
+        removed = delivery.removed
+        result = replace(result, text=whole)
+        delivery = deliver(whole, texts, kind="ask", action=settings.unsupported)
+        delivery = replace(delivery, removed=removed + delivery.removed)
     if not delivery.has_finding:
         return _handed_off(result, settings, delivery), None
     cited = {c.evidence_id for c in result.citations if f"[{c.evidence_id}]" in delivery.text}
@@ -66,6 +76,23 @@ def verify_answer(
         removed=delivery.removed,
     )
     return delivered, delivery
+
+
+def _whole_groups(result: AskResult, delivery: Delivery) -> str | None:
+    """The answer's text without every quote of a group (:attr:`Citation.group
+    <citewise.records.answer.Citation.group>`) of which verification removed one; None when no group
+    lost one."""
+    present = set(delivery.text.splitlines())
+    broken = {c.group for c in result.citations if c.group and _line(c) not in present}
+    if not broken:
+        return None
+    dropped = {_line(c) for c in result.citations if c.group in broken}
+    return "\n".join(line for line in result.text.splitlines() if line not in dropped)
+
+
+def _line(citation: Citation) -> str:
+    """The line the extractive composer wrote for ``citation``."""
+    return f"{citation.quote} [{citation.evidence_id}]"
 
 
 NOTHING_VERIFIED = "no sentence composed from the eligible evidence could be verified against it"

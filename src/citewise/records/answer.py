@@ -89,6 +89,11 @@ class Citation:
     """Version of the passage."""
     section_id: str = ""
     """Section id of the passage."""
+    group: int = 0
+    """Quotes the extractive composer quoted together share a number (from 1; 0: quoted alone): a
+    sentence with what it leans on (a list's lead-in, the rule a proviso excepts from, the entry a
+    description is under) and, for a sentence that leads a short list, the list's items. When
+    verification removes one of them, the others go too: alone they say nothing, or say it wrongly."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -22,6 +22,7 @@ from citewise.text.analyze import analyze
 from citewise.text.lay_terms import lay_readings
 from citewise.text.quotes import MIN_QUOTE_CHARS, normalise_for_match, quote_occurs
 from citewise.text.sentences import split_answer_sentences
+from citewise.text.weights import rarity_weights
 
 __all__ = ["COVERED_SHARE", "DETERMINISTIC", "WEAK_SHARE", "review_deterministic"]
 
@@ -111,18 +112,11 @@ def _review_topic(topic: str, sources: Sequence[Source], tried: set[str]) -> Top
 
 
 def _word_weights(words: Sequence[str], sentences: Sequence[_Sentence]) -> dict[str, float]:
-    """How much each key word tells: its inverse sentence frequency over every sentence of the
-    sources (BM25's idf, always positive). A word most sentences hold (임대인 and 임차인 in a lease
-    statute) says little about which sentence answers the topic; a word few sentences hold (보증금)
-    says more. Without the weights, a sentence of the right law that shared the topic's common words
-    covered a topic it does not answer. A word no sentence holds (the asker's own word, 바뀌면, where
-    the law says 양수인) weighs the mean of the others: that the sources never use it says nothing
-    of how much it tells."""
-    total = len(sentences)
+    """How much each key word tells (:func:`~citewise.text.weights.rarity_weights` over every
+    sentence of the sources). Without the weights, a sentence of the right law that shared the
+    topic's common words (임대인 and 임차인 in a lease statute) covered a topic it does not answer."""
     held = {w: sum(1 for s in sentences if _holds(s, _wanted(w))) for w in words}
-    weights = {w: math.log(1 + (total - n + 0.5) / (n + 0.5)) for w, n in held.items() if n}
-    neutral = math.fsum(weights.values()) / len(weights) if weights else 1.0
-    return {w: weights.get(w, neutral) for w in words}
+    return rarity_weights(held, len(sentences))
 
 
 def _share(found: Sequence[str], weights: dict[str, float]) -> float:

@@ -285,6 +285,13 @@ class EvidenceStore:
         by_id = {r.id: r for r in rows}
         return [_index_match(by_id[row_id], score) for row_id, score in ranked if row_id in by_id]
 
+    def term_sections(self, terms: Sequence[str]) -> tuple[int, dict[str, int]]:
+        """How many sections the index holds, and how many of them hold each of the analysed
+        ``terms`` (0 for a term none holds)."""
+        with self.engine.connect() as conn:
+            stats = self.index.stats(conn, list(dict.fromkeys(terms)))
+        return stats.rows, {t: stats.hits.get(t, 0) for t in terms}
+
     def sections_with_hashes(self, scored: Sequence[tuple[str, float]], limit: int | None = None) -> list[IndexMatch]:
         """The stored sections whose content hash is one of ``scored`` (hash, score), in that order,
         each with its hash's score, at most ``limit`` of them (dense search finds texts; this finds

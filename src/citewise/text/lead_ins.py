@@ -1,4 +1,4 @@
-"""A quoted sentence with the sentences it leans on: list items, provisos and follow-ons.
+"""A quoted sentence with the sentences it leans on: list items, provisos, follow-ons and entries.
 
 A Korean statute lists what a rule covers as numbered items after a sentence that introduces them::
 
@@ -15,6 +15,15 @@ case …") are sentences, but they qualify the one before them and are misread w
 proviso or a follow-on quotes them first; :func:`item_marker` finds an item's number (``3.``), which
 the sentence splitter drops.
 
+Documentation says what a function or attribute does in the lines indented under the entry that
+names it (reStructuredText)::
+
+    .. attribute:: is_loopback
+
+       ``True`` if this is a loopback address.
+
+"``True`` if this is a loopback address." alone does not say what is: its entry is quoted first.
+
 Only Korean items are recognised (an item is a Hangul text that does not end in 다); an English
 list item ("(1) the tenant …;") is left as it is.
 """
@@ -27,6 +36,7 @@ from collections.abc import Sequence
 __all__ = [
     "LEADS_LIST",
     "follow_on",
+    "is_entry",
     "is_item",
     "item_marker",
     "lead_in",
@@ -58,6 +68,11 @@ LEADS_LIST = re.compile(r"다음\s*각\s*(?:호|목)|다음과\s*같")
 목의 … 경우", "… 다음과 같다"."""
 # How many sentences back a chain of provisos and follow-ons is followed.
 _MAX_CHAIN = 3
+# A reStructuredText entry naming what the lines indented under it describe.
+_ENTRY = re.compile(
+    r"\.\.\s+(?:py:)?(?:attribute|method|function|class|data|exception|decorator|classmethod|staticmethod"
+    r"|property|module|envvar|option|describe|object)::\s*\S"
+)
 
 
 def without_leading_notes(sentence: str) -> str:
@@ -75,6 +90,12 @@ def without_leading_notes(sentence: str) -> str:
 def follow_on(sentence: str) -> bool:
     """Whether ``sentence`` opens on the sentence before it ("이 경우 증액청구는 …", "In this case …")."""
     return _FOLLOW_ON.match(sentence.lstrip()) is not None
+
+
+def is_entry(sentence: str) -> bool:
+    """Whether ``sentence`` is a documentation entry's line (``.. attribute:: is_loopback``): it names
+    what the lines under it describe and says nothing itself."""
+    return _ENTRY.match(sentence.lstrip()) is not None
 
 
 def proviso(sentence: str) -> bool:
@@ -130,6 +151,8 @@ def lead_in(sentences: Sequence[str], index: int, text: str = "") -> tuple[str, 
       rule a proviso excepts from), and for an item of a nested list (가., 나.: its number read from
       ``text``), the item that opens that list;
     * for a proviso or a follow-on, the sentence before it, and what that one leans on;
+    * for a sentence indented under a documentation entry (``.. attribute:: is_loopback``, found in
+      ``text``), that entry;
     * for any other sentence, none.
 
     >>> text = ["① 임대인은 거절하지 못한다.", "다만, 다음 각 호의 어느 하나에 해당하는 경우에는 그러하지 아니하다.",
@@ -151,7 +174,8 @@ def _lead_in(sentences: Sequence[str], index: int, text: str, depth: int) -> tup
     if is_item(sentence):
         return _item_lead_in(sentences, index, text, depth)
     if not (proviso(sentence) or follow_on(sentence)) or _PARAGRAPH.match(sentence):
-        return ()
+        entry = _entry(sentence, text)
+        return (entry,) if entry is not None and entry in sentences else ()
     before = _sentence_before(sentences, index)
     if before is None:
         return ()
@@ -185,6 +209,32 @@ def _item_lead_in(sentences: Sequence[str], index: int, text: str, depth: int) -
         return (parent,) if parent else ()
     found = (*_lead_in(sentences, chosen, text, depth - 1), sentences[chosen])
     return (*found, parent) if parent else found
+
+
+def _entry(sentence: str, text: str) -> str | None:
+    """The documentation entry (``.. function:: ip_address(address)``) whose indented body holds
+    ``sentence`` in ``text``, as its line reads; None when the sentence is not under one.
+
+    >>> _entry("``True`` if this is a loopback address.",
+    ...        ".. class:: IPv4Address(address)\\n\\n   .. attribute:: is_loopback\\n\\n"
+    ...        "      ``True`` if this is a loopback address.  See RFC 3330.\\n")
+    '.. attribute:: is_loopback'
+    >>> _entry("Some text.", ".. note::\\n\\nSome text.") is None
+    True
+    """
+    words = sentence.split()[:6]
+    if not words or not text or is_entry(sentence):
+        return None
+    found = re.search(r"\s+".join(map(re.escape, words)), text)
+    if found is None:
+        return None
+    lines = text[: found.start()].split("\n")
+    depth = len(lines[-1]) - len(lines[-1].lstrip())
+    for line in reversed(lines[:-1]):
+        if not line.strip() or len(line) - len(line.lstrip()) >= depth:
+            continue  # a blank line or an earlier line of the same body
+        return line.strip() if is_entry(line) else None
+    return None
 
 
 def _sentence_before(sentences: Sequence[str], index: int) -> int | None:
