@@ -14,7 +14,10 @@ such line.
 Figures of 2026-12-07 (before = a16c2b6's composer, which cut a passage at every line break; after
 = the composer reading a stored text's hard-wrapped lines as one, :func:`citewise.text.sentences.
 stored_sentences`): 34 answers, 31 of their 88 lines pieces of a line -> 35 answers, 2 of 80 lines
-(a bullet, "* The :mod:`asyncore` module", and a table row: quoted as they stand).
+(a bullet, "* The :mod:`asyncore` module", and a table row: quoted as they stand). Later the same day
+(documentation entries quoted before the description under them, and verify-17 keeping word-for-word
+quotes of wrapped lines): 35 answers, 2 of 102 lines (two bullets); an entry line is a label, not
+counted.
 """
 
 from __future__ import annotations
@@ -40,15 +43,17 @@ from citewise.evidence import RetrievalPlan  # noqa: E402
 from citewise.records.answer import AskOutcome  # noqa: E402
 from citewise.store.evidence import EvidenceStore  # noqa: E402
 from citewise.text.citations import EVIDENCE_MARKER  # noqa: E402
+from citewise.text.lead_ins import is_entry  # noqa: E402
 
 QUESTIONS = ROOT / "benchmarks" / "data" / "relevance_dev.jsonl"
 _WHOLE_END = re.compile(r"[.:;!?)\]\"'\u201d]$")
 
 
 def piece_of_a_line(line: str) -> bool:
-    """Whether an answer line (its [E#] marker aside) is not a whole sentence."""
+    """Whether an answer line (its [E#] marker aside) is not a whole sentence. A documentation entry
+    (``.. attribute:: is_loopback``), quoted before the description under it, is a label, not a piece."""
     body = EVIDENCE_MARKER.sub("", line).strip()
-    return bool(body) and (not _WHOLE_END.search(body) or body[0].islower())
+    return bool(body) and not is_entry(body) and (not _WHOLE_END.search(body) or body[0].islower())
 
 
 def main(argv: list[str] | None = None) -> None:
