@@ -26,8 +26,9 @@ pytestmark = pytest.mark.integration
 
 TODAY = date(2026, 12, 1)
 LAW_ID = "kr-law-900001"
-# A law stored only in its approved text that takes effect on 2027-03-01; its 제2조 and 제3조 give two
-# different terms for the same thing, and its 부칙 a third.
+# A law stored only in its approved text that takes effect on 2027-03-01; its 제2조 gives one term, its
+# 부칙 another, and a decree stored beside it (DECREE) a third for the same thing. Two sections of one
+# document do not conflict (its provisions for different cases); two documents that disagree do.
 LAW = """---
 제목: 시험임대차법
 법령MST: 900001
@@ -61,29 +62,54 @@ LAW = """---
 
 제1조(시행일) 이 법은 공포한 날부터 시행한다. 제2조(경과조치) 이 법 시행 전의 시험 임대차의 존속기간은 6개월로 한다.
 """
-EXCEPTION = "\n##### 제3조 (존속기간의 특례)\n\n시험 임대차의 존속기간은 1년으로 한다.\n"
+DECREE = """---
+제목: 시험임대차법 시행령
+법령MST: 900002
+법령ID: '900002'
+법령구분: 대통령령
+소관부처:
+- 법무부
+공포일자: 2026-10-01
+공포번호: '90002'
+시행일자: 2027-03-01
+상태: 시행
+출처: https://www.law.go.kr/법령/시험임대차법시행령
+첨부파일: []
+---
+
+# 시험임대차법 시행령
+
+##### 제1조 (존속기간)
+
+시험 임대차의 존속기간은 1년으로 한다.
+"""
 
 
-def _store(tmp_path: Path, *, effective: str, exception: str) -> EvidenceStore:
+def _store(tmp_path: Path, *, effective: str, decree: bool) -> EvidenceStore:
     path = tmp_path / "시험임대차법__법률__2026-10-01__MST900001.md"
-    path.write_text(LAW.format(effective=effective, exception=exception), encoding="utf-8")
+    path.write_text(LAW.format(effective=effective, exception=""), encoding="utf-8")
+    paths = [path]
+    if decree:
+        paths.append(tmp_path / "시험임대차법시행령__대통령령__2026-10-01__MST900002.md")
+        paths[-1].write_text(DECREE, encoding="utf-8")
     store = EvidenceStore.open(str(tmp_path / "s.sqlite"))
-    ingest_paths(store, [path])
-    decide(store, LAW_ID, "approve", reviewer="Kim", reason="checked against law.go.kr")
+    ingest_paths(store, paths)
+    for doc in (LAW_ID, "kr-law-900002") if decree else (LAW_ID,):
+        decide(store, doc, "approve", reviewer="Kim", reason="checked against law.go.kr")
     return store
 
 
 @pytest.fixture
 def conflicting_future_law(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[EvidenceStore]:
     monkeypatch.setenv("CITEWISE_EMBEDDER", "none")
-    with _store(tmp_path, effective="2027-03-01", exception=EXCEPTION) as store:
+    with _store(tmp_path, effective="2027-03-01", decree=True) as store:
         yield store
 
 
 @pytest.fixture
 def law_in_force(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[EvidenceStore]:
     monkeypatch.setenv("CITEWISE_EMBEDDER", "none")
-    with _store(tmp_path, effective="2026-10-01", exception="") as store:
+    with _store(tmp_path, effective="2026-10-01", decree=False) as store:
         yield store
 
 

@@ -40,7 +40,10 @@ def verify_answer(
     with the question's terms weighing ``weights``."""
     if not settings.verify or settings.mode == "shadow" or result.outcome not in _COMPOSED:
         return result, None
-    texts = {e.evidence_id: CitedText(e.evidence_id, e.origin_url, e.text) for e in result.evidence}
+    texts = {
+        e.evidence_id: CitedText(e.evidence_id, e.origin_url, e.text, document=f"{e.doc_id}@{e.version}")
+        for e in result.evidence
+    }
     delivery = deliver(result.text, texts, kind="ask", action=settings.unsupported)
     if not _supported_claims(delivery) and result.outcome is AskOutcome.MODEL_ANSWER:
         # Nothing of the model's answer could be verified: the extractive answer, verified in turn.

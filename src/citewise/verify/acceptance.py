@@ -93,7 +93,9 @@ page's markup around a word aside, is judged on the sentences it stands in, howe
 are cut (a hard-wrapped quote was set against another line of its own sentence), and so is each claim
 a compound sentence parts into; a Markdown mark without its pair is text ("2**32" stays a power, where
 every * was taken off before); a Korean item's letter or number (가., 3의2.) opens a list line as "3."
-does, where it was read as a sentence that cites nothing; ``verify-17-lexical`` without an embedder."""
+does, where it was read as a sentence that cites nothing; two sections of one stored document (an ask's
+evidence) do not conflict: they are the document's provisions for different cases
+(:func:`citewise.verify.conflicts.find_conflicts`); ``verify-17-lexical`` without an embedder."""
 
 _ANSWERED = {"model_answer_accepted", "deterministic_evidence_fallback"}
 

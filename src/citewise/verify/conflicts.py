@@ -102,9 +102,11 @@ def _jaccard(a: frozenset[str], b: frozenset[str]) -> float:
     return len(a & b) / len(a | b) if a | b else 0.0
 
 
-def _conflict(a: _Reading, b: _Reading) -> Conflict | None:
+def _conflict(a: _Reading, b: _Reading, documents: Mapping[str, str]) -> Conflict | None:
     if a.source == b.source or a.entity != b.entity or (a.period != b.period and not (a.period and b.period)):
         return None  # one names a period and the other does not: not comparable
+    if documents.get(a.source) and documents.get(a.source) == documents.get(b.source):
+        return None  # two sections of one document: its provisions for different cases, not two sources
     smaller = min(len(a.metric), len(b.metric))
     if not smaller or len(a.metric & b.metric) / smaller < METRIC_SIMILARITY:
         return None
@@ -149,11 +151,15 @@ def _described(a: _Reading, b: _Reading, fa: Figure, fb: Figure) -> Conflict:
 def find_conflicts(
     claims_with_checks: Sequence[tuple[Claim, Sequence[SupportCheck]]],
     published: Mapping[str, str | None] | None = None,
+    documents: Mapping[str, str] | None = None,
 ) -> list[Conflict]:
     """Pairs of factual claims, resting on different sources, whose figures disagree, each with
     whether the sides' own conditions explain it (:class:`ConflictExplanation`: different periods,
     different stated conditions, or unexplained) and, from ``published`` (source id -> date), when
-    each source was published.
+    each source was published. ``documents`` (source id -> the stored document and version it is a
+    section of) marks sources that are sections of one document: a law's 제51조 (a two-week
+    averaging period) and 제51조의2 (three to six months) regulate different cases, and are not two
+    sources that disagree.
 
     >>> from citewise.records.verify import Claim, ClaimKind
     >>> a = Claim("C1", "In 2023 Seoul's average rent rose 5.2%", "", ClaimKind.FACT, ("S1",))
@@ -171,7 +177,7 @@ def find_conflicts(
     readings = [r for claim, checks in claims_with_checks if (r := _reading(claim, checks)) is not None]
     conflicts: list[Conflict] = []
     for a, b in combinations(readings, 2):
-        if (conflict := _conflict(a, b)) is not None:
+        if (conflict := _conflict(a, b, documents or {})) is not None:
             conflicts.append(
                 replace(conflict, first_published=dates.get(a.source), second_published=dates.get(b.source))
             )

@@ -81,11 +81,15 @@ def ledger_of(
 ) -> tuple[list[LedgerEntry], list[Conflict]]:
     """The claim ledger of ``text`` and the conflicts between its claims."""
     entries = ledger_for_text(text, texts, judge=judge, cache=cache)
-    return entries, find_conflicts([(e.claim, e.checks) for e in entries], _published(texts))
+    return entries, conflicts_of(entries, texts)
 
 
-def _published(texts: Mapping[str, CitedText]) -> dict[str, str | None]:
-    return {source_id: t.published_at for source_id, t in texts.items()}
+def conflicts_of(entries: Sequence[LedgerEntry], texts: Mapping[str, CitedText]) -> list[Conflict]:
+    """The conflicts between the claims of ``entries``, with when each cited source was published
+    and which cited texts are sections of one document (:func:`~citewise.verify.conflicts.find_conflicts`)."""
+    published = {source_id: t.published_at for source_id, t in texts.items()}
+    documents = {source_id: t.document for source_id, t in texts.items() if t.document}
+    return find_conflicts([(e.claim, e.checks) for e in entries], published, documents)
 
 
 def findings(entries: Sequence[LedgerEntry], conflicts: Sequence[Conflict], text: str | None = None) -> list[Finding]:
@@ -157,10 +161,7 @@ def deliver(
     # their claims were taken out of the text: the reader sees both values, and the report is not
     # accepted while they stand.
     unresolved = tuple(c for c in conflicts if not c.resolved)
-    if failed:
-        kept_conflicts = [*find_conflicts([(e.claim, e.checks) for e in kept], _published(texts)), *unresolved]
-    else:
-        kept_conflicts = list(conflicts)
+    kept_conflicts = [*conflicts_of(kept, texts), *unresolved] if failed else list(conflicts)
     still_open = sum(1 for c in kept_conflicts if not c.resolved)
     acceptance = decide_acceptance(kind, answered, kept, still_open, gaps=gaps)
     removed = tuple(failed) if action is UnsupportedAction.REMOVE else ()

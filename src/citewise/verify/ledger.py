@@ -58,6 +58,9 @@ class CitedText:
     citation such as ``[S1.3]`` names; empty for ask evidence."""
     published_at: str | None = None
     """The publication date the source's page states (research sources read by citewise's fetcher)."""
+    document: str = ""
+    """The stored document and version the text is a section of (``kr-law-001872@1``; ask evidence):
+    the sections of one document are one source's provisions, not sources that disagree."""
 
 
 def cited_texts(store: EvidenceStore, record: RunRecord) -> dict[str, CitedText]:
@@ -71,7 +74,10 @@ def cited_texts(store: EvidenceStore, record: RunRecord) -> dict[str, CitedText]
         section = next((s for s in store.sections(ref.doc_id, ref.version) if s.section_id == ref.section_id), None)
         if section is not None:
             origin = store.version(ref.doc_id, ref.version).provenance.origin_url
-            texts[ref.evidence_id] = CitedText(ref.evidence_id, origin, strip_deleted_parts(section.text))
+            document = f"{ref.doc_id}@{ref.version}"
+            texts[ref.evidence_id] = CitedText(
+                ref.evidence_id, origin, strip_deleted_parts(section.text), document=document
+            )
     return texts
 
 

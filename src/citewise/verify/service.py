@@ -15,7 +15,8 @@ from citewise.store.evidence import EvidenceStore
 from citewise.store.runs import RunRecord, RunStore
 from citewise.verify.acceptance import decide_acceptance, delivered_answer
 from citewise.verify.answers import map_answers, required_topics
-from citewise.verify.conflicts import Conflict, find_conflicts
+from citewise.verify.conflicts import Conflict
+from citewise.verify.delivery import conflicts_of
 from citewise.verify.ledger import Judge, build_ledger, cited_texts, report_text
 
 __all__ = ["Verification", "model_judge", "review_claim", "verify_run"]
@@ -42,8 +43,6 @@ def _overrides(record: RunRecord) -> dict[str, tuple[str, str, str]]:
     return {r.claim_id: (r.decision.value, r.reviewer, r.reason) for r in record.of(ClaimReviewed)}
 
 
-def _conflicts(entries: list[LedgerEntry]) -> list[Conflict]:
-    return find_conflicts([(e.claim, e.checks) for e in entries])
 
 
 def model_judge(client: Any, model: str) -> Judge:
@@ -74,7 +73,7 @@ def verify_run(
         review = record.last(ReviewMade)
         topics = required_topics(plan.plan.topics, review.review if review is not None else None)
         entries, gaps = map_answers(report_text(record), entries, topics)
-    conflicts = _conflicts(entries)
+    conflicts = conflicts_of(entries, texts)
     reviewed = {cid for cid in overrides}
     unresolved = [c for c in conflicts if not c.resolved and not _resolved(c, reviewed)]
     reviewers = sorted({o[1] for o in overrides.values()})
