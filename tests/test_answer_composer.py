@@ -319,3 +319,12 @@ def test_a_word_every_sentence_holds_weighs_less_than_one_few_hold() -> None:
     assert compose_extractive(question, [_e(1, "Terms", text)]).citations[0].quote.startswith("The tenant signs")
     answer = compose_extractive(question, [_e(1, "Terms", text)], weights=weights)
     assert answer.citations[0].quote == "The deposit is returned to the tenant within 30 days."
+
+
+def test_a_block_of_code_is_never_quoted(store: EvidenceStore) -> None:
+    # The page opens with ".. testsetup::" and the imports under it, which unwrapped into one
+    # "sentence" naming IPv4Interface and IPv4Network: it was the answer.
+    opening = _doc_section(store, "ipaddress-ipv4-ipv6-manipulation-library")
+    assert "import ipaddress" in opening.text
+    answer = compose_extractive("How is an IPv4Interface different from an IPv4Network?", [opening])
+    assert answer.citations and not any("import" in c.quote for c in answer.citations)

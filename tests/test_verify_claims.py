@@ -222,3 +222,9 @@ def test_a_statute_items_letter_or_number_opens_a_list_line_and_is_no_claim() ->
 def test_a_mark_without_its_pair_is_text_and_paired_marks_come_off() -> None:
     (claim,) = extract_claims("Integers below 2**32 are **IPv4** addresses by `default` [S1].")
     assert claim.text.startswith("Integers below 2**32 are IPv4 addresses by default")
+
+
+def test_a_mark_that_opens_a_word_keeps_the_space_before_it() -> None:
+    # "subclass of :class:`X`" became "subclass of:class:X", which the page does not say.
+    (claim,) = extract_claims("It is a subclass of :class:`IPv4Address` [S1].")
+    assert claim.text == "It is a subclass of :class:IPv4Address."

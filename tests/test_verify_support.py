@@ -422,3 +422,16 @@ def test_every_claim_of_a_quoted_sentence_is_judged_where_the_sentence_stands() 
     # The same sentence with another figure is still a wrong number.
     changed = extract_claims(f"{quoted.replace('2**32', '2**64')} by default. [E1]")[1]
     assert check_support(changed, "E1", IP_ADDRESS_ENTRY).decision is Decision.UNSUPPORTED
+
+
+def test_a_quote_whose_words_hold_markup_on_the_page_is_found_word_for_word() -> None:
+    page = (
+        "   :class:`IPv4Interface` is a subclass of :class:`IPv4Address`, so it inherits\n"
+        "   all the attributes from that class.  In addition, the following attributes are available:\n"
+    )
+    (claim,) = extract_claims(
+        ":class:`IPv4Interface` is a subclass of :class:`IPv4Address`, so it inherits all the attributes from "
+        "that class. [E1]"
+    )
+    check = check_support(claim, "E1", page)
+    assert check.decision is Decision.SUPPORTED, check.reason  # was: overstated scope, 'all'

@@ -45,6 +45,7 @@ __all__ = [
     "split_answer_sentences",
     "split_sentences",
     "stored_sentences",
+    "without_code",
     "unwrapped",
 ]
 
@@ -234,14 +235,47 @@ def stored_sentences(text: str) -> list[str]:
     after its hard-wrapped lines are joined: a line that runs on from one not ending a sentence and
     opens with a Latin letter or inline markup ("then :exc:`ValueError` is raised.") continues it; a
     line that opens a block (a list item, ①, a heading, a table row) never does, and a Korean line
-    (a statute's item, a table's row) stands as it is.
+    (a statute's item, a table's row) stands as it is. A block of code holds no sentence: the lines
+    indented under a paragraph that ends in "::" (reStructuredText's literal block) or under a code
+    directive (``.. testsetup::``, ``.. code-block::``) are left out.
 
     >>> stored_sentences("If *strict* is True and host bits are set in the\\nsupplied address, ValueError is raised.")
     ['If *strict* is True and host bits are set in the supplied address, ValueError is raised.']
     >>> stored_sentences("① 다음 각 호의 경우에는 그러하지 아니하다.\\n1. 차임을 연체한 경우\\n2의2. 합의한 경우")
     ['① 다음 각 호의 경우에는 그러하지 아니하다.', '차임을 연체한 경우', '2의2.', '합의한 경우']
     """
-    return [" ".join(sentence.split()) for sentence in split_answer_sentences(unwrapped(text))]
+    return [" ".join(sentence.split()) for sentence in split_answer_sentences(unwrapped(without_code(text)))]
+
+
+# A directive whose body is code, not prose (.. note:: and .. seealso:: hold prose).
+_CODE_DIRECTIVE = re.compile(
+    r"^\s*\.\.\s+(?:testsetup|testcleanup|testcode|testoutput|doctest|code-block|code|sourcecode|productionlist)::"
+)
+
+
+def without_code(text: str) -> str:
+    """``text`` with its blocks of code blanked, each character a space (so offsets stay): the lines
+    indented under a line that ends in "::" (not a directive: a paragraph introducing a literal
+    block) or under a code directive, up to the first line indented no deeper than it.
+
+    >>> text = "Some examples::\\n\\n   >>> ip_address('1.2.3.4')\\n\\nThe end."
+    >>> [line.strip() for line in without_code(text).split("\\n")], len(without_code(text)) == len(text)
+    (['Some examples::', '', '', '', 'The end.'], True)
+    >>> text = ".. testsetup::\\n\\n   import ipaddress\\n.. note::\\n\\n   Prose."
+    >>> [line.strip() for line in without_code(text).split("\\n")]
+    ['.. testsetup::', '', '', '.. note::', '', 'Prose.']
+    """
+    lines = text.split("\n")
+    opened: int | None = None  # the indentation of the line a code block hangs under
+    for i, line in enumerate(lines):
+        indent = len(line) - len(line.lstrip())
+        if opened is not None and (not line.strip() or indent > opened):
+            lines[i] = " " * len(line)
+            continue
+        stripped = line.strip()
+        literal = stripped.endswith("::") and not stripped.startswith("..")
+        opened = indent if literal or _CODE_DIRECTIVE.match(line) else None
+    return "\n".join(lines)
 
 
 # A line that may continue the one before it opens with a Latin letter or inline markup.

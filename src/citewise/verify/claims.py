@@ -206,7 +206,9 @@ def _sentences(line: str) -> list[tuple[str, tuple[str, ...], str]]:
             index = int(placeholder[1:]) - _PLACEHOLDER_BASE
             if 0 <= index < len(markers):
                 ids.update(dict.fromkeys(markers[index]))
-        text = re.sub(r"\s+([.,;:!?])", r"\1", EVIDENCE_MARKER.sub("", sentence))
+        # The space a removed marker leaves before a closing mark ("rose [S1]." -> "rose."); a mark that
+        # opens a word (":class:`X`", "the .env file") keeps its space.
+        text = re.sub(r"\s+([.,;:!?])(?=\s|$)", r"\1", EVIDENCE_MARKER.sub("", sentence))
         text = re.sub(r"\s{2,}", " ", text).strip()
         result.append((text, tuple(ids), EVIDENCE_MARKER.sub(show, sentence).strip()))
     return result

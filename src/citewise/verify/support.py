@@ -258,7 +258,8 @@ def _verbatim(sentence: str, page_text: str) -> tuple[int, int] | None:
     words = [w.strip("`*_") or w for w in sentence.split()]
     if len(words) < _VERBATIM_WORDS:
         return None
-    found = re.search(r"\s+".join(rf"[`*_]*{re.escape(w)}[`*_]*" for w in words), page_text)
+    marks = "[`*_]*"  # ":class:`IPv4Interface`" is ":class:IPv4Interface" in a claim
+    found = re.search(r"\s+".join(marks + marks.join(map(re.escape, w)) + marks for w in words), page_text)
     return (found.start(), found.end()) if found else None
 
 
