@@ -328,3 +328,13 @@ def test_a_block_of_code_is_never_quoted(store: EvidenceStore) -> None:
     assert "import ipaddress" in opening.text
     answer = compose_extractive("How is an IPv4Interface different from an IPv4Network?", [opening])
     assert answer.citations and not any("import" in c.quote for c in answer.citations)
+
+
+def test_a_rule_is_quoted_with_the_proviso_that_follows_it(store: EvidenceStore) -> None:
+    # 제6조의3 ①: "임대인은 … 거절하지 못한다." alone says the landlord may never refuse; its proviso
+    # says when it may.
+    section = next(s for s in store.sections("kr-law-001248", 2) if s.section_id == "제6조의3")
+    evidence = [Evidence("E1", "kr-law-001248", 2, "제6조의3", "주택임대차보호법", section.heading, section.text, "x")]
+    lines = compose_extractive("임대인이 계약갱신 요구를 거절할 수 있나요?", evidence).text.splitlines()
+    assert lines[0].startswith("① 제6조에도 불구하고 임대인은") and lines[0].endswith("거절하지 못한다. [E1]")
+    assert lines[1] == "다만, 다음 각 호의 어느 하나에 해당하는 경우에는 그러하지 아니하다. [E1]"

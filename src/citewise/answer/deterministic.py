@@ -29,6 +29,7 @@ from citewise.text.lead_ins import (
     lead_in,
     list_items,
     proviso,
+    proviso_after,
     without_leading_notes,
 )
 from citewise.text.sentences import stored_sentences
@@ -291,7 +292,9 @@ def _in_context(sentence: str, text: str, with_items: bool = True) -> tuple[str,
     """``sentence`` as quoted in an answer, after the sentences it leans on
     (:func:`citewise.text.lead_ins.lead_in`): a list item ("서로 합의하여 … 제공한 경우", with its
     number) after the sentence that introduces its list, a proviso or a follow-on after the sentence
-    it qualifies; alone they say nothing a reader can use, or say it wrongly. A sentence that leads a
+    it qualifies; alone they say nothing a reader can use, or say it wrongly. A rule is followed by
+    its proviso (:func:`~citewise.text.lead_ins.proviso_after`): "임대인은 … 거절하지 못한다." says more
+    than the statute without "다만, 다음 각 호의 … 경우에는 그러하지 아니하다.". A sentence that leads a
     short list ("다음 각 호의 어느 하나에 해당하는 경우에는 그러하지 아니하다.") is followed by its items
     (:func:`~citewise.text.lead_ins.list_items`), which are what it says, when ``with_items`` (the
     answer's leading passage: the others are quoted for their one sentence)."""
@@ -299,12 +302,14 @@ def _in_context(sentence: str, text: str, with_items: bool = True) -> tuple[str,
     if sentence not in sentences:
         return (sentence,)
     index = sentences.index(sentence)
-    items = list_items(sentences, index, text) if with_items else ()
+    after = proviso_after(sentences, index)
+    tail = (sentences[after],) if after is not None else ()
+    items = list_items(sentences, index if after is None else after, text) if with_items else ()
     if len(items) > LIST_ITEMS or sum(len(i) for i in items) > LIST_CHARS:
         items = ()
     return tuple(
         f"{marker} {quoted}" if (marker := item_marker(text, quoted)) else quoted
-        for quoted in (*lead_in(sentences, index, text), sentence, *items)
+        for quoted in (*lead_in(sentences, index, text), sentence, *tail, *items)
     )
 
 

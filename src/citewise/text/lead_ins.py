@@ -42,6 +42,7 @@ __all__ = [
     "lead_in",
     "list_items",
     "proviso",
+    "proviso_after",
     "without_leading_notes",
 ]
 
@@ -248,6 +249,24 @@ def _sentence_before(sentences: Sequence[str], index: int) -> int | None:
             found = _item_lead_in(sentences, j, "", 1)
             return sentences.index(found[0]) if found and not is_item(found[0]) else None
         return j
+    return None
+
+
+def proviso_after(sentences: Sequence[str], index: int) -> int | None:
+    """The index of the proviso ("다만, …") right after ``sentences[index]``, notes aside, or None: a
+    rule quoted without its proviso says more than the statute does.
+
+    >>> proviso_after(["임대인은 거절하지 못한다.", "<개정 2020.6.9>", "다만, 그러하지 아니하다."], 0)
+    2
+    >>> proviso_after(["임대인은 거절하지 못한다.", "② 임차인은 1회에 한하여 행사할 수 있다."], 0) is None
+    True
+    """
+    if is_item(sentences[index]):
+        return None
+    for j in range(index + 1, len(sentences)):
+        if _skipped(sentences[j]):
+            continue
+        return j if proviso(sentences[j]) else None
     return None
 
 
