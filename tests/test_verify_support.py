@@ -435,3 +435,29 @@ def test_a_quote_whose_words_hold_markup_on_the_page_is_found_word_for_word() ->
     )
     check = check_support(claim, "E1", page)
     assert check.decision is Decision.SUPPORTED, check.reason  # was: overstated scope, 'all'
+
+
+# 소득세법 제52조 ⑤'s proviso as the statute words it (the rule before it shortened).
+LOAN_INTEREST = (
+    "⑤ 근로소득이 있는 거주자가 장기주택저당차입금의 이자를 지급하였을 때에는 해당 과세기간에 지급한 이자 "
+    "상환액을 그 과세기간의 근로소득금액에서 공제한다. 다만, 그 공제하는 금액과 제4항 및 「조세특례제한법」 "
+    "제87조제2항에 따른 주택청약종합저축 등에 대한 소득공제 금액의 합계액이 연 800만원(차입금의 상환기간이 "
+    '15년 이상인 장기주택저당차입금에 대하여 적용하며, 이하 이 항 및 제6항에서 "공제한도"라 한다)을 초과하는 '
+    "경우 그 초과하는 금액은 없는 것으로 한다."
+)
+
+
+def test_a_sentence_quoted_word_for_word_and_alone_says_what_the_page_says() -> None:
+    # The bound inside nested brackets was read as dropped ("the span bounds 800만원, the claim
+    # drops it") from the statute's own sentence.
+    proviso = LOAN_INTEREST[LOAN_INTEREST.index("다만,") :]
+    for claim in extract_claims(f"{proviso} [E1]"):
+        check = check_support(claim, "E1", LOAN_INTEREST)
+        assert check.decision is Decision.SUPPORTED, (claim.text, check.reason)
+    # The rule quoted word for word is judged with the proviso after it, as before.
+    rule = LOAN_INTEREST[: LOAN_INTEREST.index(" 다만,")]
+    ruled = check_support(extract_claims(f"{rule} [E1]")[0], "E1", LOAN_INTEREST)
+    assert ruled.span is not None and "다만," in ruled.span
+    # Said with another figure, it is not the page's sentence.
+    changed = extract_claims(f"{proviso.replace('800만원', '900만원')} [E1]")
+    assert any(check_support(c, "E1", LOAN_INTEREST).decision is Decision.UNSUPPORTED for c in changed)

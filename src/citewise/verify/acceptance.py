@@ -88,15 +88,18 @@ the page where its statute term (영상정보처리기기) is. v16: a clause the
 never a traded name, though a proviso beside it gives the same words another figure ("… 200만원을
 차감한 금액으로 한다. 다만, … 400만원을 …"), and a sentence that says "다음과 같다" leads the items after
 it as one that says "다음 각 호" does (:data:`citewise.text.lead_ins.LEADS_LIST`); ``verify-16-lexical``
-without an embedder. v17: a claim whose sentence (four words or more) the page says word for word, the
-page's markup in a word aside (":class:`X`"), is judged on the sentences it stands in, however the page's lines
-are cut (a hard-wrapped quote was set against another line of its own sentence), and so is each claim
-a compound sentence parts into; a Markdown mark without its pair is text ("2**32" stays a power, where
-every * was taken off before), and a mark that opens a word keeps the space before it ("subclass of
-:class:`X`" had become "subclass of:class:X"); a Korean item's letter or number (가., 3의2.) opens a list line as "3."
-does, where it was read as a sentence that cites nothing; two sections of one stored document (an ask's
-evidence) do not conflict: they are the document's provisions for different cases
-(:func:`citewise.verify.conflicts.find_conflicts`); ``verify-17-lexical`` without an embedder."""
+without an embedder. v17: a claim whose sentence (four words or more) the page says word for word,
+the page's markup in a word aside (":class:`X`"), is judged on the sentences it stands in, however
+the page's lines are cut (a hard-wrapped quote was set against another line of its own sentence),
+and so is each claim a compound sentence parts into; when that span is the sentence alone (no
+proviso after it), the claim says what the page says and is supported (a bound inside nested
+brackets was read as dropped); a Markdown mark without its pair is text ("2**32" stays a power,
+where every * was taken off before), and a mark that opens a word keeps the space before it
+("subclass of :class:`X`" had become "subclass of:class:X"); a Korean item's letter or number (가.,
+3의2.) opens a list line as "3." does, where it was read as a sentence that cites nothing; two
+sections of one stored document (an ask's evidence) do not conflict: they are the document's
+provisions for different cases (:func:`citewise.verify.conflicts.find_conflicts`);
+``verify-17-lexical`` without an embedder."""
 
 _ANSWERED = {"model_answer_accepted", "deterministic_evidence_fallback"}
 

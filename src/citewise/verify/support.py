@@ -263,6 +263,17 @@ def _verbatim(sentence: str, page_text: str) -> tuple[int, int] | None:
     return (found.start(), found.end()) if found else None
 
 
+def _only(span: str, sentence: str) -> bool:
+    """Whether ``span`` is ``sentence`` and nothing more (markup, spacing and a list marker such as
+    "②" aside): no proviso after it qualifies what it says."""
+    plain_span, plain_sentence = _PLAIN.sub("", span), _PLAIN.sub("", sentence)
+    return plain_span.endswith(plain_sentence) and len(plain_span) - len(plain_sentence) <= _MARKER_CHARS
+
+
+_PLAIN = re.compile(r"[`*_\s]+")
+_MARKER_CHARS = 4  # "②", "3.", "3의2.", "(a)"
+
+
 def _cover(page_text: str, start: int, end: int) -> tuple[list[_Sentence], int, int] | None:
     """The page's sentences that make up ``page_text[start:end]``, and a proviso right after them."""
     sentences = _page_sentences(page_text)
@@ -315,7 +326,8 @@ def check_support(
     """
     text = claim.checked_text if isinstance(claim, Claim) else claim
     whole = claim.sentence if isinstance(claim, Claim) and claim.sentence else text
-    if cited is None and (verbatim := _verbatim(whole, page_text)) is not None:
+    verbatim = _verbatim(whole, page_text) if cited is None else None
+    if verbatim is not None:
         cited = verbatim  # a quote: its span is where it stands, however the page's lines are cut
     located = _locate(text, page_text, context) if cited is None else _cover(page_text, *cited)
     if located is None:
@@ -326,6 +338,8 @@ def check_support(
     span = page_text[sentences[first].start : sentences[last].end]
     if not quote_occurs(span, page_text):
         return _unsupported(source_id, span, False, "the span does not occur in the page text")
+    if verbatim is not None and _only(span, whole):
+        return SupportCheck(source_id, span, True, (), Decision.SUPPORTED, "the page says the sentence word for word")
     how = "span found"
     versions = page_versions(source)
     given = f"{context} {versions}".strip()
