@@ -327,17 +327,23 @@ def measure(
             counts["wrong"] += not any(hits)
             asked = any(word in row["query"] for word in _ASKS_FOR_SUPPLEMENT)
             counts["padded"] += any(e.section_id.startswith("부칙") for e in cited) and not asked
-            counts["out of context"] += any(_out_of_context(result.text, e.text) for e in cited)
+            counts["out of context"] += any(_out_of_context(result.text, e.text, e.evidence_id) for e in cited)
         elif result.outcome in (AskOutcome.HANDOFF, AskOutcome.NO_ELIGIBLE_EVIDENCE):
             counts["false handoffs"] += 1
     return counts
 
 
-def _out_of_context(answer: str, text: str) -> bool:
-    """Whether ``answer`` quotes, as one of its lines, a sentence or list item of ``text`` without the
-    sentences it leans on (:func:`citewise.text.lead_ins.lead_in`). A sentence that occurs more than
-    once (the same item in two lists) is quoted in context when any of its places has its lead-in."""
-    lines = {_ITEM_NUMBER.sub("", EVIDENCE_MARKER.sub("", line)).strip() for line in answer.splitlines()}
+def _out_of_context(answer: str, text: str, evidence_id: str) -> bool:
+    """Whether ``answer`` quotes, as one of its lines citing ``evidence_id``, a sentence or list item
+    of ``text`` (that evidence's) without the sentences it leans on
+    (:func:`citewise.text.lead_ins.lead_in`). A sentence that occurs more than once (the same item in
+    two lists) is quoted in context when any of its places has its lead-in; a line citing another
+    passage is that passage's, though its words occur here too (two articles' identical provisos)."""
+    lines = {
+        _ITEM_NUMBER.sub("", EVIDENCE_MARKER.sub("", line)).strip()
+        for line in answer.splitlines()
+        if f"[{evidence_id}]" in line
+    }
     sentences = quotable_sentences(text)  # as the composer quotes them
     missing: dict[str, bool] = {}
     for index, sentence in enumerate(sentences):
