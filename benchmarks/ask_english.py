@@ -24,7 +24,9 @@ whose answer lacks its phrase.
 Figures of 2026-12-07, dev / held-back (before = 7e44043; after = a passage's sentence chosen with the
 question's words weighed by how few sections of the store hold them, an entry quoted before its
 description, directives and example code never the answer, rule set verify-17): phrase 6 / 11 ->
-7 / 12, gold cited 12 / 15 -> 13 / 15, top 1 9 / 11 -> 9 / 10, handoffs 2 / 1 -> 1 / 1. More in
+7 / 12, gold cited 12 / 15 -> 13 / 15, top 1 9 / 11 -> 9 / 10, handoffs 2 / 1 -> 1 / 1; at 6cf92fb
+(code blocks never quoted, a rule with its proviso, verify-17's verbatim sentences): phrase 8 / 12,
+gold cited 14 / 15, top 1 8 / 10, handoffs 1 / 1. More in
 ``benchmarks/data/README.md`` ("en_doc_questions.jsonl").
 """
 
