@@ -461,3 +461,24 @@ def test_a_sentence_quoted_word_for_word_and_alone_says_what_the_page_says() -> 
     # Said with another figure, it is not the page's sentence.
     changed = extract_claims(f"{proviso.replace('800만원', '900만원')} [E1]")
     assert any(check_support(c, "E1", LOAN_INTEREST).decision is Decision.UNSUPPORTED for c in changed)
+
+
+# 근로기준법 제11조 as the statute words it.
+ARTICLE_11 = (
+    "제11조 (적용 범위)\n"
+    "**①** 이 법은 상시 5명 이상의 근로자를 사용하는 모든 사업 또는 사업장에 적용한다. 다만, 동거하는 친족만을 "
+    "사용하는 사업 또는 사업장과 가사(家事) 사용인에 대하여는 적용하지 아니한다.\n\n"
+    "**②** 상시 4명 이하의 근로자를 사용하는 사업 또는 사업장에 대하여는 대통령령으로 정하는 바에 따라 이 법의 "
+    "일부 규정을 적용할 수 있다.\n\n"
+    "**③** 이 법을 적용하는 경우에 상시 사용하는 근로자 수를 산정하는 방법은 대통령령으로 정한다."
+)
+
+
+def test_a_claim_about_the_case_a_proviso_excepts_is_read_against_the_proviso() -> None:
+    # The rule and its proviso shared as many of the claim's terms (법, 근로 / 동거, 친족): the rule,
+    # first, was the sentence compared, and "적용된다" passed. The proviso's terms are in one sentence
+    # of the article, the rule's in all of them.
+    flipped = check_support("근로기준법은 동거하는 친족만을 사용하는 사업장에도 적용된다.", "S1", ARTICLE_11)
+    assert flipped.decision is Decision.UNSUPPORTED and "negation" in flipped.reason
+    faithful = check_support("근로기준법은 동거하는 친족만을 사용하는 사업장에는 적용되지 않는다.", "S1", ARTICLE_11)
+    assert faithful.decision is Decision.SUPPORTED, faithful.reason

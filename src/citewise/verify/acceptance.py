@@ -98,7 +98,9 @@ where every * was taken off before), and a mark that opens a word keeps the spac
 ("subclass of :class:`X`" had become "subclass of:class:X"); a Korean item's letter or number (가.,
 3의2.) opens a list line as "3." does, where it was read as a sentence that cites nothing; two
 sections of one stored document (an ask's evidence) do not conflict: they are the document's
-provisions for different cases (:func:`citewise.verify.conflicts.find_conflicts`);
+provisions for different cases (:func:`citewise.verify.conflicts.find_conflicts`); the sentence of a
+span a negation is read against is the one sharing the claim's rarest words in the page (a claim
+about the case a proviso excepts is read against the proviso, not the rule);
 ``verify-17-lexical`` without an embedder."""
 
 _ANSWERED = {"model_answer_accepted", "deterministic_evidence_fallback"}

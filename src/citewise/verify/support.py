@@ -81,6 +81,7 @@ from citewise.text.analyze import analyze
 from citewise.text.lead_ins import LEADS_LIST
 from citewise.text.quotes import quote_occurs
 from citewise.text.sentences import split_answer_sentences
+from citewise.text.weights import rarity_weights
 from citewise.verify.additions import unsupported_addition
 from citewise.verify.cases import swapped_case
 from citewise.verify.claims import DATE_PATTERN, claim_scope, without_answer_frame, without_attribution
@@ -369,7 +370,7 @@ def _says_otherwise(text: str, span: str, page_text: str, context: str, around: 
     claim says; ``around`` (the span and the sentences beside it) holds a condition's other cases."""
     body = without_answer_frame(text)
     return (
-        negation_mismatch(text, _closest_sentence(text, span))
+        negation_mismatch(text, _closest_sentence(text, span, page_text))
         or obligation_denied(body, span)
         or unmatched_negation(body, span)
         or unsaid_without(body, span)
@@ -447,10 +448,17 @@ def _predicate_terms(text: str, context: str) -> frozenset[str]:
     return own - named or own
 
 
-def _closest_sentence(claim: str, span: str) -> str:
-    """The sentence of ``span`` sharing the most terms with ``claim`` (the first of equals)."""
+def _closest_sentence(claim: str, span: str, page_text: str = "") -> str:
+    """The sentence of ``span`` sharing the most with ``claim`` (the first of equals), each shared term
+    weighing its rarity among the sentences of ``page_text`` (:func:`~citewise.text.weights.rarity_weights`):
+    "이 법은 … 적용한다. 다만, 동거하는 친족만을 사용하는 사업장 … 에 대하여는 적용하지 아니한다." shares as
+    many terms with "… 동거하는 친족만을 사용하는 사업장에도 적용된다" in its rule (법, 근로) as in its proviso
+    (동거, 친족), but the rule's are in every sentence of the article and the proviso's in one."""
     wanted = _claim_terms(claim)
-    return max(split_answer_sentences(span) or [span], key=lambda s: len(wanted & frozenset(_terms(s))))
+    pieces = split_answer_sentences(span) or [span]
+    page = [s.terms for s in _page_sentences(page_text)] if page_text else []
+    weights = rarity_weights({t: sum(t in terms for terms in page) for t in wanted}, len(page)) if page else {}
+    return max(pieces, key=lambda s: sum(weights.get(t, 1.0) for t in wanted & frozenset(_terms(s))))
 
 
 def _overlap_problem(text: str, span: str, context: str, *, minimum: float = MIN_OVERLAP) -> str | None:
