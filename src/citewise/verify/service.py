@@ -43,8 +43,6 @@ def _overrides(record: RunRecord) -> dict[str, tuple[str, str, str]]:
     return {r.claim_id: (r.decision.value, r.reviewer, r.reason) for r in record.of(ClaimReviewed)}
 
 
-
-
 def model_judge(client: Any, model: str) -> Judge:
     """A :data:`Judge` that asks ``model`` (strict JSON) whether the span supports the claim."""
     from citewise.verify.support import judge_with_model

@@ -71,23 +71,17 @@ judgement as strict JSON; its span must occur in the page text or the judgement 
 
 from __future__ import annotations
 
-import re
 import unicodedata
-from dataclasses import dataclass
 from typing import Final
 
 from citewise.records.verify import Claim, Decision, SupportCheck
-from citewise.text.analyze import analyze
-from citewise.text.lead_ins import LEADS_LIST
 from citewise.text.quotes import quote_occurs
-from citewise.text.sentences import split_answer_sentences
-from citewise.text.weights import rarity_weights
 from citewise.verify.additions import unsupported_addition
 from citewise.verify.cases import swapped_case
 from citewise.verify.claims import DATE_PATTERN, claim_scope, without_answer_frame, without_attribution
 from citewise.verify.conditions import changed_condition, changed_version, only_one_of
 from citewise.verify.duties import obligation_denied
-from citewise.verify.figures import Figure, as_digits, date_parts, date_supported, figures, identifiers, page_versions
+from citewise.verify.figures import Figure, date_parts, date_supported, figures, identifiers, page_versions
 from citewise.verify.judge import JUDGE_PROMPT_VERSION, judge_failure, judge_with_model
 from citewise.verify.meaning import (
     MAX_CANDIDATES,
@@ -106,6 +100,19 @@ from citewise.verify.qualifiers import (
 )
 from citewise.verify.references import CODE_NAME, wrong_reference
 from citewise.verify.roles import role_swap
+from citewise.verify.spans import (
+    PROVISO,
+    Sentence,
+    alone_in,
+    best_span,
+    claim_terms,
+    closest_sentence,
+    cover,
+    locate,
+    span_terms,
+    verbatim_place,
+    with_items,
+)
 
 __all__ = [
     "JUDGE_PROMPT_VERSION",
@@ -125,166 +132,6 @@ MIN_OVERLAP: Final = 0.5
 
 SHORT_ANSWER_TERMS: Final = 3
 """A claim with this many own terms or fewer must be found in a span that shares the question's terms."""
-
-_VERBATIM_WORDS: Final = 4
-"""A claim of at least this many words that the page says word for word is judged on the sentences
-it stands in (:func:`_verbatim`)."""
-
-# -- spans --------------------------------------------------------------------------------------------
-
-_PROVISO = re.compile(r"^\s*(?:\*\*[^*]*\*\*\s*)?(?:다만|단[,\s]|however|provided|except|but\b)", re.IGNORECASE)
-
-
-_LEADING_MARKER = re.compile(r"(?:\*\*[^*\n]{1,6}\*\*|[-*+•]|\d{1,3}\\?[.)]|[①-⑳])\s+")
-_ITEM_MARKER = re.compile(r"[ \t]*(?:\d{1,3}|[가-하])\\?[.)][ \t]*")
-"""A numbered item at the start of its line ("  1. 외국인을 해고한 경우")."""
-_NOTE = re.compile(r"\s*<[^<>]{1,80}>\s*")
-"""An amendment note between a sentence and its items: "<개정 2010.6.4>"."""
-
-
-@dataclass(frozen=True, slots=True)
-class _Sentence:
-    start: int
-    end: int
-    terms: frozenset[str]
-    item: bool = False
-    """A numbered item of a list (a statute's 1. 2. 3. under "다음 각 호")."""
-
-
-def _terms(text: str) -> list[str]:
-    # Initials ("E. H. Shepard") are single letters: not terms on their own.
-    terms = analyze(as_digits(text))
-    return [t for t in terms if len(t) > 1 or not t.isascii() or t.isdigit()]
-
-
-def _page_sentences(page_text: str) -> list[_Sentence]:
-    sentences: list[_Sentence] = []
-    cursor = 0
-    for sentence in split_answer_sentences(page_text):
-        start = page_text.find(sentence, cursor)
-        if start < 0:  # the splitter only strips; a miss would be a bug there, not here
-            continue
-        cursor = start + len(sentence)
-        # A paragraph or list marker (**②**, 1\., -) is layout, not part of what the sentence says.
-        if marker := _LEADING_MARKER.match(sentence):
-            start += marker.end()
-        item = bool(_ITEM_MARKER.fullmatch(page_text[page_text.rfind("\n", 0, start) + 1 : start]))
-        sentences.append(_Sentence(start, cursor, frozenset(_terms(page_text[start:cursor])), item))
-    return sentences
-
-
-def _with_items(page_text: str, sentences: list[_Sentence], first: int, last: int) -> tuple[int, int]:
-    """A numbered item is read with the sentence that leads its list ("다음 각 호의 어느 하나에 해당하는
-    경우에는 그러하지 아니하다"), and that sentence with its items: neither says the rule alone."""
-    lead = first
-
-    def note(i: int) -> bool:
-        return bool(_NOTE.fullmatch(page_text[sentences[i].start : sentences[i].end]))
-
-    while lead > 0 and (sentences[lead].item or note(lead)):
-        lead -= 1
-    if lead < first and LEADS_LIST.search(page_text[sentences[lead].start : sentences[lead].end]):
-        first = lead
-    if LEADS_LIST.search(page_text[sentences[last].start : sentences[last].end]):
-        following = last
-        while following + 1 < len(sentences) and (sentences[following + 1].item or note(following + 1)):
-            following += 1
-            last = following if sentences[following].item else last
-    return first, last
-
-
-def _claim_terms(text: str) -> frozenset[str]:
-    return frozenset(_terms(without_answer_frame(text)))
-
-
-def best_span(claim_text: str, page_text: str, *, context: str = "") -> str | None:
-    """The sentence or window of ``page_text`` the claim most likely rests on (an exact substring).
-
-    Sentences are scored by the claim's terms — double for terms the claim adds to ``context``,
-    single for terms it repeats from it — plus half a point for each other term of the context.
-    None when no sentence shares a term with the claim. Two adjacent sentences are preferred to one
-    only when they share clearly more of the claim's terms (two, or a quarter of them, more); a
-    proviso after the span is always included.
-
-    >>> page = "보증금은 2년 동안 보호된다. 다만, 임차인은 2년 미만의 기간을 주장할 수 있다. 관계없는 문장."
-    >>> best_span("보증금은 2년 동안 보호된다", page)
-    '보증금은 2년 동안 보호된다. 다만, 임차인은 2년 미만의 기간을 주장할 수 있다.'
-    """
-    located = _locate(claim_text, page_text, context)
-    if located is None:
-        return None
-    sentences, first, last = located
-    return page_text[sentences[first].start : sentences[last].end]
-
-
-def _locate(claim_text: str, page_text: str, context: str) -> tuple[list[_Sentence], int, int] | None:
-    sentences = _page_sentences(page_text)
-    wanted = _claim_terms(claim_text)
-    if not sentences or not wanted:
-        return None
-    given = frozenset(_terms(context))
-    own = wanted - given or wanted
-    context_only = given - wanted
-
-    def score(terms: frozenset[str]) -> float:
-        # A figure is the most specific thing a claim says: its digits count twice.
-        figures_shared = sum(1 for t in terms & wanted if t.isdigit())
-        return 2 * len(terms & own) + len(terms & (wanted - own)) + 0.5 * len(terms & context_only) + figures_shared
-
-    scores = [score(s.terms) for s in sentences]
-    best = max(range(len(sentences)), key=lambda i: (scores[i], -i))
-    if not sentences[best].terms & wanted:
-        return None
-    first, last = best, best
-    margin = max(2, len(wanted) / 4)
-    for i in range(len(sentences) - 1):
-        pair = len((sentences[i].terms | sentences[i + 1].terms) & wanted)
-        if pair >= len(sentences[best].terms & wanted) + margin and pair > len(
-            (sentences[first].terms | sentences[last].terms) & wanted
-        ):
-            first, last = i, i + 1
-    if last + 1 < len(sentences) and _PROVISO.match(page_text[sentences[last + 1].start : sentences[last + 1].end]):
-        last += 1
-    return sentences, *_with_items(page_text, sentences, first, last)
-
-
-def _verbatim(sentence: str, page_text: str) -> tuple[int, int] | None:
-    """Where the page says ``sentence`` (the claim's whole sentence) word for word, or None: any
-    whitespace between the words, and the page's markup around a word (````2**32````, ``*strict*``),
-    which a claim's text goes without, do not count.
-
-    A hard-wrapped page cuts a sentence into lines, and the best-scoring lines of a quote are a
-    piece of it, which another piece can contradict ("whether or not two hosts …" against "whether
-    or not a string …" of the same sentence)."""
-    words = [w.strip("`*_") or w for w in sentence.split()]
-    if len(words) < _VERBATIM_WORDS:
-        return None
-    marks = "[`*_]*"  # ":class:`IPv4Interface`" is ":class:IPv4Interface" in a claim
-    found = re.search(r"\s+".join(marks + marks.join(map(re.escape, w)) + marks for w in words), page_text)
-    return (found.start(), found.end()) if found else None
-
-
-def _only(span: str, sentence: str) -> bool:
-    """Whether ``span`` is ``sentence`` and nothing more (markup, spacing and a list marker such as
-    "②" aside): no proviso after it qualifies what it says."""
-    plain_span, plain_sentence = _PLAIN.sub("", span), _PLAIN.sub("", sentence)
-    return plain_span.endswith(plain_sentence) and len(plain_span) - len(plain_sentence) <= _MARKER_CHARS
-
-
-_PLAIN = re.compile(r"[`*_\s]+")
-_MARKER_CHARS = 4  # "②", "3.", "3의2.", "(a)"
-
-
-def _cover(page_text: str, start: int, end: int) -> tuple[list[_Sentence], int, int] | None:
-    """The page's sentences that make up ``page_text[start:end]``, and a proviso right after them."""
-    sentences = _page_sentences(page_text)
-    inside = [i for i, s in enumerate(sentences) if s.start < end and s.end > start]
-    if not inside:
-        return None
-    first, last = inside[0], inside[-1]
-    if last + 1 < len(sentences) and _PROVISO.match(page_text[sentences[last + 1].start : sentences[last + 1].end]):
-        last += 1
-    return sentences, first, last
 
 
 # -- the check ----------------------------------------------------------------------------------------
@@ -327,10 +174,10 @@ def check_support(
     """
     text = claim.checked_text if isinstance(claim, Claim) else claim
     whole = claim.sentence if isinstance(claim, Claim) and claim.sentence else text
-    verbatim = _verbatim(whole, page_text) if cited is None else None
+    verbatim = verbatim_place(whole, page_text) if cited is None else None
     if verbatim is not None:
         cited = verbatim  # a quote: its span is where it stands, however the page's lines are cut
-    located = _locate(text, page_text, context) if cited is None else _cover(page_text, *cited)
+    located = locate(text, page_text, context) if cited is None else cover(page_text, *cited)
     if located is None:
         if cited is not None:
             return _unsupported(source_id, None, False, "the cited sentence holds no text")
@@ -339,7 +186,7 @@ def check_support(
     span = page_text[sentences[first].start : sentences[last].end]
     if not quote_occurs(span, page_text):
         return _unsupported(source_id, span, False, "the span does not occur in the page text")
-    if verbatim is not None and _only(span, whole):
+    if verbatim is not None and alone_in(span, whole):
         return SupportCheck(source_id, span, True, (), Decision.SUPPORTED, "the page says the sentence word for word")
     how = "span found"
     versions = page_versions(source)
@@ -351,12 +198,12 @@ def check_support(
         found = _by_meaning(text, page_text, sentences, (first, last), given, scorer, cited is not None)
         if isinstance(found, str):
             return _unsupported(source_id, span, True, f"{reason}{found}")
-        first, last = _with_items(page_text, sentences, found[0], found[1])
+        first, last = with_items(page_text, sentences, found[0], found[1])
         span = page_text[sentences[first].start : sentences[last].end]
         how = f"span found by meaning (similarity {found[2]:.2f})"
     around = page_text[sentences[max(0, first - 1)].start : sentences[min(len(sentences) - 1, last + 1)].end]
     # A proviso (다만, …) qualifies the rule before it: the figures it leaves unsaid are the rule's.
-    rule = page_text[sentences[first - 1].start : sentences[first].start] if first and _PROVISO.match(span) else ""
+    rule = page_text[sentences[first - 1].start : sentences[first].start] if first and PROVISO.match(span) else ""
     missing, reason = _missing_facts(text, span, around, f"{page_text}\n{versions}", given, rule=rule)
     if reason:
         return _unsupported(source_id, span, True, reason, missing)
@@ -370,7 +217,7 @@ def _says_otherwise(text: str, span: str, page_text: str, context: str, around: 
     claim says; ``around`` (the span and the sentences beside it) holds a condition's other cases."""
     body = without_answer_frame(text)
     return (
-        negation_mismatch(text, _closest_sentence(text, span, page_text))
+        negation_mismatch(text, closest_sentence(text, span, page_text))
         or obligation_denied(body, span)
         or unmatched_negation(body, span)
         or unsaid_without(body, span)
@@ -390,7 +237,7 @@ def _says_otherwise(text: str, span: str, page_text: str, context: str, around: 
 def _by_meaning(
     text: str,
     page_text: str,
-    sentences: list[_Sentence],
+    sentences: list[Sentence],
     located: tuple[int, int],
     context: str,
     scorer: MeaningScorer | None,
@@ -417,7 +264,7 @@ def _by_meaning(
         for i in ranked[:MAX_CANDIDATES]:
             last = (
                 i + 1
-                if i + 1 < len(sentences) and _PROVISO.match(page_text[sentences[i + 1].start : sentences[i + 1].end])
+                if i + 1 < len(sentences) and PROVISO.match(page_text[sentences[i + 1].start : sentences[i + 1].end])
                 else i
             )
             if (i, last) not in candidates:
@@ -429,7 +276,7 @@ def _by_meaning(
         return f"; meaning similarity {scores[best]:.2f} is below {threshold}"
     if reason := _overlap_problem(text, spans[best], context, minimum=MEANING_MIN_OVERLAP):
         return f"; by meaning (similarity {scores[best]:.2f}): {reason}"
-    shared = own & frozenset(_terms(spans[best]))
+    shared = own & frozenset(span_terms(spans[best]))
     if len(shared) < MEANING_MIN_OVERLAP * len(own):
         return f"; by meaning (similarity {scores[best]:.2f}): the span shares only names with the claim"
     return candidates[best][0], candidates[best][1], scores[best]
@@ -440,39 +287,26 @@ def _predicate_terms(text: str, context: str) -> frozenset[str]:
 
     A sentence that only names the subject ("The functions of urllib.parse are listed below.") is
     close in meaning to any claim about it, and supports none."""
-    wanted = _claim_terms(text)
-    own = wanted - frozenset(_terms(context)) or wanted
+    wanted = claim_terms(text)
+    own = wanted - frozenset(span_terms(context)) or wanted
     body = without_answer_frame(text)
     names = [m.group() for m in CODE_NAME.finditer(body)] + list(claim_scope(body).entities)
-    named = frozenset(t for name in names for t in _terms(name))
+    named = frozenset(t for name in names for t in span_terms(name))
     return own - named or own
 
 
-def _closest_sentence(claim: str, span: str, page_text: str = "") -> str:
-    """The sentence of ``span`` sharing the most with ``claim`` (the first of equals), each shared term
-    weighing its rarity among the sentences of ``page_text`` (:func:`~citewise.text.weights.rarity_weights`):
-    "이 법은 … 적용한다. 다만, 동거하는 친족만을 사용하는 사업장 … 에 대하여는 적용하지 아니한다." shares as
-    many terms with "… 동거하는 친족만을 사용하는 사업장에도 적용된다" in its rule (법, 근로) as in its proviso
-    (동거, 친족), but the rule's are in every sentence of the article and the proviso's in one."""
-    wanted = _claim_terms(claim)
-    pieces = split_answer_sentences(span) or [span]
-    page = [s.terms for s in _page_sentences(page_text)] if page_text else []
-    weights = rarity_weights({t: sum(t in terms for terms in page) for t in wanted}, len(page)) if page else {}
-    return max(pieces, key=lambda s: sum(weights.get(t, 1.0) for t in wanted & frozenset(_terms(s))))
-
-
 def _overlap_problem(text: str, span: str, context: str, *, minimum: float = MIN_OVERLAP) -> str | None:
-    terms = _claim_terms(text)
-    given = frozenset(_terms(context))
+    terms = claim_terms(text)
+    given = frozenset(span_terms(context))
     terms = terms - given or terms
     if not terms:
         return None
-    span_terms = frozenset(_terms(span))
-    shared = terms & span_terms
+    in_span = frozenset(span_terms(span))
+    shared = terms & in_span
     if len(shared) / len(terms) < minimum:
         return f"low term overlap: {len(shared)} of {len(terms)} claim terms in the span"
     # A short answer ("2", "His parents") is only evidence where the question's words are too.
-    if given and len(terms) <= SHORT_ANSWER_TERMS and not given & span_terms:
+    if given and len(terms) <= SHORT_ANSWER_TERMS and not given & in_span:
         return "short answer found only where the question's terms are not"
     return None
 
