@@ -39,6 +39,7 @@ __all__ = [
     "RANK_CONSTANT",
     "RETRIEVAL_WEIGHT",
     "AnswerRanker",
+    "answer_line",
     "answer_order",
     "best_sentence",
     "compose_extractive",
@@ -243,7 +244,6 @@ def compose_extractive(
     if weights:
         scored = [(score, _weighed(analysed, item, meaning, weights) or quote, item) for score, quote, item in scored]
     top = max((score for score, _, _ in scored), default=0.0)
-    lines: list[str] = []
     citations: list[Citation] = []
     pinned = bool(scored) and (scored[0][2].doc_id, scored[0][2].section_id) in named
     if top > 0 or pinned:
@@ -257,16 +257,19 @@ def compose_extractive(
             quotes = _in_context(sentence, item.text, with_items=rank == 0)
             group = rank + 1 if len(quotes) > 1 else 0
             for quoted in quotes:
-                lines.append(f"{quoted} [{item.evidence_id}]")
                 citations.append(
                     Citation(item.evidence_id, quoted, item.doc_id, item.version, item.section_id, group=group)
                 )
-    if not lines and evidence:
+    if not citations and evidence:
         first = evidence[0]
         sentence = next((s for s in quotable_sentences(first.text) if len(s) >= 8), first.text.strip())
-        lines.append(f"{sentence} [{first.evidence_id}]")
         citations.append(Citation(first.evidence_id, sentence, first.doc_id, first.version, first.section_id))
-    return ComposedAnswer("\n".join(lines), tuple(citations))
+    return ComposedAnswer("\n".join(answer_line(c) for c in citations), tuple(citations))
+
+
+def answer_line(citation: Citation) -> str:
+    """The line the extractive composer writes for ``citation``: its quote and its ``[E#]`` marker."""
+    return f"{citation.quote} [{citation.evidence_id}]"
 
 
 def _weighed(question: Question, item: Evidence, meaning: SentenceMeaning | None, weights: Weights) -> str:

@@ -15,10 +15,10 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from citewise.answer.deterministic import Weights, compose_extractive
+from citewise.answer.deterministic import Weights, answer_line, compose_extractive
 from citewise.answer.meaning import SentenceMeaning
 from citewise.answer.result import AskResult, AskSettings
-from citewise.records.answer import AnswerPath, AnswerProvenance, AskOutcome, Citation
+from citewise.records.answer import AnswerPath, AnswerProvenance, AskOutcome
 from citewise.records.verify import ClaimKind, Decision, UnsupportedAction
 from citewise.verify.delivery import Delivery, deliver
 from citewise.verify.ledger import CitedText
@@ -86,16 +86,11 @@ def _whole_groups(result: AskResult, delivery: Delivery) -> str | None:
     <citewise.records.answer.Citation.group>`) of which verification removed one; None when no group
     lost one."""
     present = set(delivery.text.splitlines())
-    broken = {c.group for c in result.citations if c.group and _line(c) not in present}
+    broken = {c.group for c in result.citations if c.group and answer_line(c) not in present}
     if not broken:
         return None
-    dropped = {_line(c) for c in result.citations if c.group in broken}
+    dropped = {answer_line(c) for c in result.citations if c.group in broken}
     return "\n".join(line for line in result.text.splitlines() if line not in dropped)
-
-
-def _line(citation: Citation) -> str:
-    """The line the extractive composer wrote for ``citation``."""
-    return f"{citation.quote} [{citation.evidence_id}]"
 
 
 NOTHING_VERIFIED = "no sentence composed from the eligible evidence could be verified against it"
